@@ -1,0 +1,3 @@
+from boardct.cli.main import main
+
+main()

@@ -1,0 +1,1 @@
+"""Front ends in the terminal: the `boardct` command."""

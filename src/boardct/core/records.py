@@ -1,0 +1,183 @@
+"""Game records: a small JSON document that replays to the identical state.
+
+Reading is strict: a malformed or tampered record fails with a `RecordError` that names the
+field (and, for broken JSON, the line and column), never with a traceback.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from boardct.core.errors import BoardctError, RecordError
+from boardct.core.game import Setup, State
+
+FORMAT = "boardct-record"
+VERSION = 1
+
+
+@dataclass
+class Record:
+    game: str
+    seed: int
+    options: dict[str, Any]
+    players: list[str]
+    actions: list[str]
+    result: dict | None = None
+    created: str | None = None
+    saved: str | None = None
+    version: int = VERSION
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        doc = {
+            "format": FORMAT,
+            "version": self.version,
+            "game": self.game,
+            "seed": self.seed,
+            "options": self.options,
+            "players": self.players,
+            "created": self.created,
+            "saved": self.saved,
+            "result": self.result,
+            "actions": self.actions,
+        }
+        doc.update(self.extra)
+        return doc
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=1, ensure_ascii=False) + "\n"
+
+    def save(self, path: str | os.PathLike) -> Path:
+        """Write atomically (a temporary file, then a rename): a crash never leaves half a file."""
+        path = Path(path)
+        self.saved = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(self.to_json(), encoding="utf-8")
+        os.replace(tmp, path)
+        return path
+
+    @classmethod
+    def from_json(cls, text: str, source: str = "") -> Record:
+        try:
+            doc = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RecordError(
+                f"line {exc.lineno}, column {exc.colno}", f"not valid JSON ({exc.msg})", source
+            ) from None
+        return cls.from_dict(doc, source)
+
+    @classmethod
+    def from_dict(cls, doc: Any, source: str = "") -> Record:
+        def fail(where: str, message: str) -> RecordError:
+            return RecordError(where, message, source)
+
+        if not isinstance(doc, dict):
+            raise fail("document", "a record is a JSON object")
+        if doc.get("format") != FORMAT:
+            raise fail("format", f"expected {FORMAT!r}, found {doc.get('format')!r}")
+        version = doc.get("version")
+        if not isinstance(version, int) or isinstance(version, bool):
+            raise fail("version", "missing or not a whole number")
+        if version > VERSION:
+            raise fail("version", f"{version} is newer than this boardct reads ({VERSION})")
+        game = doc.get("game")
+        if not isinstance(game, str) or not game:
+            raise fail("game", "missing or not a game id")
+        seed = doc.get("seed")
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise fail("seed", "missing or not a whole number")
+        options = doc.get("options", {})
+        if not isinstance(options, dict):
+            raise fail("options", "not an object")
+        players = doc.get("players")
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise fail("players", "missing or not a list of names")
+        actions = doc.get("actions")
+        if not isinstance(actions, list):
+            raise fail("actions", "missing or not a list")
+        for i, a in enumerate(actions):
+            if not isinstance(a, str):
+                raise fail(f"actions[{i}]", f"{a!r} is not a command text")
+        result = doc.get("result")
+        if result is not None and not isinstance(result, dict):
+            raise fail("result", "not an object or null")
+        for key in ("created", "saved"):
+            if doc.get(key) is not None and not isinstance(doc.get(key), str):
+                raise fail(key, "not a timestamp text")
+        known = {"format", "version", "game", "seed", "options", "players", "actions", "result",
+                 "created", "saved"}
+        extra = {k: v for k, v in doc.items() if k not in known}
+        return cls(game, seed, options, players, actions, result, doc.get("created"),
+                   doc.get("saved"), version, extra)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike) -> Record:
+        path = Path(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise RecordError("file", "not a text file", str(path)) from None
+        except OSError as exc:
+            raise RecordError("file", exc.strerror or str(exc), str(path)) from None
+        return cls.from_json(text, str(path))
+
+
+def replay(record: Record, source: str = "", upto: int | None = None) -> State:
+    """The state a record leads to. Each action is checked; a result that does not match the
+    replay (a tampered record) is an error."""
+    from boardct.core import registry
+
+    try:
+        game = registry.get(record.game)
+    except BoardctError as exc:
+        raise RecordError("game", str(exc), source) from None
+    try:
+        resolved = game.resolve_options(record.options)
+    except BoardctError as exc:
+        raise RecordError("options", str(exc), source) from None
+    if not game.min_players <= len(record.players) <= game.max_players:
+        raise RecordError("players", f"{game.id} needs {game.min_players}-{game.max_players} "
+                          f"players, the record names {len(record.players)}", source)
+    setup = Setup(record.seed, resolved, tuple(record.players),
+                  record.created or Setup(0, {}, ()).created)
+    state = game.initial_state(setup)
+    actions = record.actions if upto is None else record.actions[:upto]
+    for i, text in enumerate(actions):
+        if state.is_over:
+            raise RecordError(f"actions[{i}]", f"{text!r} comes after the end of the game", source)
+        try:
+            state.apply_entry(text)
+        except BoardctError as exc:
+            raise RecordError(f"actions[{i}]", f"{text!r}: {exc}", source) from None
+    if upto is None and record.result is not None:
+        out = state.outcome
+        got = out.to_json() if out is not None else None
+        if got is None or got["winners"] != record.result.get("winners") \
+                or got["reason"] != record.result.get("reason"):
+            found = "no result" if out is None else out.describe()
+            raise RecordError("result", f"the record's result does not match its actions "
+                              f"(the actions give {found})", source)
+    return state
+
+
+def load_state(path: str | os.PathLike) -> State:
+    """A saved game from a file: a boardct record, or a game's own save format."""
+    from boardct.core import registry
+
+    path = Path(path)
+    try:
+        head = path.read_bytes()[:4096]
+    except OSError as exc:
+        raise RecordError("file", exc.strerror or str(exc), str(path)) from None
+    if head.lstrip().startswith(b"{"):
+        return replay(Record.load(path), str(path))
+    for game in registry.all_games():
+        state = game.load_file(str(path))
+        if state is not None:
+            return state
+    raise RecordError("file", "neither a boardct record nor a save file boardct knows", str(path))
