@@ -1,0 +1,949 @@
+"""FieldShift's rules: the state, its legal commands, and what each command does.
+
+Layout (flat lists of small ints, so `clone()` is a handful of slice copies):
+- operators are indexed p*10 + n (player p in 0..1, operator n in 0..9), with per-operator
+  lists `vit` (vitality), `loc` (sector 0..9, RESERVE or DEAD), `bleed` (bleed-out timer, 0 when
+  not bleeding), `skl` (armed skill: 0 none, 1 armed, or turns/charges left) and `stamp`
+  (arrival order in a sector);
+- per-player values live in `pv`, PV_SIZE ints per player at offset p*PV_SIZE.
+Cooldowns and bleed timers set on a turn keep their full value until the end of the owner's
+next turn (FS-16, FS-12): a "fresh" cooldown is not counted down at the end of the turn in
+which it was set; a bleed timer set on its owner's own turn starts at 6 and shows as 5.
+"""
+
+from __future__ import annotations
+
+from boardct.core.errors import BoardctError, IllegalAction
+from boardct.core.game import MESSAGE, RESUME, SUSPEND, Event, Outcome, Setup, State
+from boardct.games.fieldshift import notation as nt
+from boardct.games.fieldshift.tables import (
+    ARTILLERY,
+    ASSASSINATE,
+    BASE,
+    BLADE,
+    BLEED_TURNS,
+    CLASS_NAMES,
+    COMMAND,
+    COOLDOWN,
+    DAMAGE,
+    DISPUTE,
+    FACILITY_NAMES,
+    IN_RANGE,
+    LONGWATCH,
+    LSTD,
+    MEDBAY,
+    MEDIC,
+    REJECT,
+    RULESET_NAMES,
+    RULESETS,
+    SIGN,
+    SPECIALIST,
+    STDEX,
+    TECHNICIAN,
+    TYPE_A,
+    VIOLATION_MODES,
+    VITALITY,
+    effective_range,
+)
+
+RESERVE, DEAD = -1, -2
+
+# Per-player values: offsets inside a player's block of `pv`.
+CRATES, FAC, SKCD, SPCD, SKFRESH, SPFRESH, ARTREADY, MEDCTR, SEL, WATCH = 0, 1, 4, 5, 6, 7, 8, 9, \
+    10, 11
+PV_SIZE = 12
+
+# Canonical command lists, precomputed.
+_TWO = nt.TWO
+_SWC = tuple(_TWO + 10 + t for t in range(10))
+_MOV = tuple(_TWO + 20 + t for t in range(10))
+_HIT = tuple(_TWO + 30 + t for t in range(10))
+_RNF = tuple(_TWO + 40 + f for f in range(3))
+_WDR = tuple(_TWO + 50 + f for f in range(3))
+_RGP = tuple(_TWO + 60 + t for t in range(10))
+_OVW = tuple(_TWO + 70 + t for t in range(10))
+_SKL = tuple(_TWO + 80 + t for t in range(10))
+_SPT = tuple(_TWO + 90 + t for t in range(10))
+_ANSWERS = (_TWO + 1, _TWO + 0)
+_ANSWERS_STDEX = (_TWO + 1, _TWO + 0, _TWO + 5)
+_DISPUTE = _TWO + 6
+
+
+def op_name(i: int) -> str:
+    """'+3' for player 1's operator 3, '-3' for player 2's."""
+    return f"{SIGN[i // 10]}{i % 10}"
+
+
+class FieldShiftState(State):
+    __slots__ = (
+        "ruleset", "mode", "limit", "cur", "turn", "vit", "loc", "bleed", "skl", "stamp",
+        "clock", "pv", "pending", "violations", "_outcome",
+    )
+
+    game = None  # set by the Game at import
+
+    # ---------------------------------------------------------------- setup (FS-1..FS-4)
+    @classmethod
+    def initial(cls, setup: Setup) -> FieldShiftState:
+        s = cls.__new__(cls)
+        s.setup = setup
+        s._hist = None
+        s.ruleset = RULESETS.index(setup.options["ruleset"])
+        s.mode = VIOLATION_MODES.index(setup.options["violations"])
+        s.limit = setup.options["turn_limit"]
+        s.cur = 0
+        s.turn = 0
+        s.vit = [VITALITY] * 20
+        s.loc = [BASE[i // 10] if i % 10 < 5 else RESERVE for i in range(20)]
+        s.bleed = [0] * 20
+        s.skl = [0] * 20
+        s.stamp = list(range(20))
+        s.clock = 20
+        block = [1, 0, 0, 0, COOLDOWN, COOLDOWN, 0, 0, 0, 0, 0, -1]
+        s.pv = block + block
+        s.pv[PV_SIZE + SEL] = 10
+        s.pending = None  # (kind, requester, target ruleset): kind "ruleset" or "draw"
+        s.violations = ()  # ((violator, reasons), ...) not yet expired (FS-36)
+        s._outcome = None
+        return s
+
+    def clone(self) -> FieldShiftState:
+        s = FieldShiftState.__new__(FieldShiftState)
+        s.setup = self.setup
+        s._hist = self._hist
+        s.ruleset = self.ruleset
+        s.mode = self.mode
+        s.limit = self.limit
+        s.cur = self.cur
+        s.turn = self.turn
+        s.vit = self.vit[:]
+        s.loc = self.loc[:]
+        s.bleed = self.bleed[:]
+        s.skl = self.skl[:]
+        s.stamp = self.stamp[:]
+        s.clock = self.clock
+        s.pv = self.pv[:]
+        s.pending = self.pending
+        s.violations = self.violations
+        s._outcome = self._outcome
+        return s
+
+    # ---------------------------------------------------------------- queries
+    def current_players(self) -> tuple[int, ...]:
+        if self._outcome is not None:
+            return ()
+        if self.pending is not None:
+            return (1 - self.pending[1],)
+        return (self.cur,)
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    def selected(self, player: int) -> int:
+        """The LSTD selected operator's index (p*10 + n), or -1."""
+        return self.pv[player * PV_SIZE + SEL]
+
+    def crates(self, player: int) -> int:
+        return self.pv[player * PV_SIZE + CRATES]
+
+    def facility(self, player: int, f: int) -> int:
+        return self.pv[player * PV_SIZE + FAC + f]
+
+    def skill_cooldown(self, player: int) -> int:
+        return self.pv[player * PV_SIZE + SKCD]
+
+    def support_cooldown(self, player: int) -> int:
+        return self.pv[player * PV_SIZE + SPCD]
+
+    def artillery_ready(self, player: int) -> bool:
+        return bool(self.pv[player * PV_SIZE + ARTREADY])
+
+    def watcher(self, player: int) -> int:
+        return self.pv[player * PV_SIZE + WATCH]
+
+    def bleed_timer(self, i: int) -> int:
+        """The bleed-out turns shown for operator i (0 when not bleeding)."""
+        return min(self.bleed[i], BLEED_TURNS)
+
+    def is_active(self, i: int) -> bool:
+        """Alive (vitality >= 1) and deployed on the field."""
+        return self.vit[i] > 0 and self.loc[i] >= 0
+
+    def under_cyber(self, player: int) -> bool:
+        """Whether an enemy Technician's Cyberwarfare binds `player` (FS-16)."""
+        q = (1 - player) * 10
+        return self.skl[q + TECHNICIAN] > 0 or self.skl[q + 5 + TECHNICIAN] > 0
+
+    def sector(self, s: int) -> list[int]:
+        """Operators on sector s (living or bleeding), in arrival order."""
+        loc = self.loc
+        return sorted((i for i in range(20) if loc[i] == s), key=self.stamp.__getitem__)
+
+    def _violators(self, player: int) -> bool:
+        return any(who == player for who, _ in self.violations)
+
+    # ---------------------------------------------------------------- legal commands
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """Every command that plays the game (FS-20 requests, suspend and concede are left to
+        the front end), as canonical tokens; answers while a request is pending."""
+        if self._outcome is not None:
+            return []
+        if self.pending is not None:
+            kind, _, target = self.pending
+            return list(_ANSWERS_STDEX if kind == "ruleset" and target == STDEX else _ANSWERS)
+        p = self.cur
+        b = p * 10
+        pv = self.pv
+        o = p * PV_SIZE
+        vit, loc, skl = self.vit, self.loc, self.skl
+        ops = [i for i in range(b, b + 10) if vit[i] > 0 and loc[i] >= 0]
+        crates = pv[o + CRATES]
+        cyber = self.under_cyber(p)
+        q = 10 - b
+        foes = [i for i in range(q, q + 10) if vit[i] > 0 and loc[i] >= 0]
+        medic = skl[b + MEDIC] > 0 or skl[b + 5 + MEDIC] > 0
+        out: list[int] = []
+        if self.ruleset == LSTD:
+            s = pv[o + SEL]
+            for i in ops:
+                if i != s:
+                    out.append(_SWC[i - b])
+            out.extend(_MOV)
+            if medic:
+                for i in range(b, b + 10):
+                    if vit[i] == 0 and loc[i] >= 0:
+                        out.append(_HIT[i - b])
+            elif (s - b) % 5 == BLADE and skl[s]:
+                for t in foes:
+                    out.append(_HIT[t - q])
+            else:
+                reach = IN_RANGE[self.ruleset][(s - b) % 5][loc[s]]
+                for t in foes:
+                    if loc[t] in reach:
+                        out.append(_HIT[t - q])
+            if crates > 0:
+                out.extend(_RNF)
+            for f in range(3):
+                if pv[o + FAC + f]:
+                    out.append(_WDR[f])
+            for i in range(b, b + 10):
+                if vit[i] > 0 and (loc[i] >= 0 or (loc[i] == RESERVE and crates > 0 and not cyber)):
+                    out.append(_RGP[i - b])
+            for i in ops:
+                out.append(_OVW[i - b])
+            if not cyber:
+                if pv[o + SKCD] == 0:
+                    for i in ops:
+                        out.append(_SKL[i - b])
+                if pv[o + ARTREADY]:
+                    out.extend(_SPT)
+                elif pv[o + SPCD] == 0:
+                    out.extend(_SPT[:3])
+        else:
+            out = self._legal_stdex(p, b, o, ops, foes, crates, cyber, medic)
+        if self.mode == DISPUTE and self.violations and self._violators(1 - p):
+            out.append(_DISPUTE)
+        return out
+
+    def _legal_stdex(self, p, b, o, ops, foes, crates, cyber, medic) -> list[int]:
+        pv, vit, loc, skl = self.pv, self.vit, self.loc, self.skl
+        q = 10 - b
+        out: list[int] = []
+        for a in ops:
+            n = a - b
+            for c in ops:
+                if c != a:
+                    out.append(100 + 10 * n + c - b)
+        for a in ops:
+            base = 200 + 10 * (a - b)
+            out.extend(range(base, base + 10))
+        bleeding = [i for i in range(b, b + 10) if vit[i] == 0 and loc[i] >= 0]
+        if medic:
+            if ops:  # the revive is the next HIT command, whoever makes it (FS-30)
+                base = 300 + 10 * (ops[0] - b)
+                for i in bleeding:
+                    out.append(base + i - b)
+        else:
+            rng = IN_RANGE[self.ruleset]
+            for a in ops:
+                base = 300 + 10 * (a - b)
+                if (a - b) % 5 == BLADE and skl[a]:
+                    for t in foes:
+                        out.append(base + t - q)
+                else:
+                    reach = rng[(a - b) % 5][loc[a]]
+                    for t in foes:
+                        if loc[t] in reach:
+                            out.append(base + t - q)
+        for n in range(1, crates + 1):
+            out.extend((400 + 10 * n, 401 + 10 * n, 402 + 10 * n))
+        for f in range(3):
+            for n in range(1, pv[o + FAC + f] + 1):
+                out.append(500 + 10 * n + f)
+        for i in range(b, b + 10):
+            if vit[i] > 0 and (loc[i] >= 0 or (loc[i] == RESERVE and crates > 0 and not cyber)):
+                out.append(600 + i - b)
+        for a in ops:
+            out.append(700 + a - b)
+        if not cyber:
+            if pv[o + SKCD] == 0:
+                for a in ops:
+                    n = a - b
+                    cls = n % 5
+                    if cls == BLADE:
+                        for t in foes:
+                            out.append(800 + 10 * n + t - q)
+                    elif cls == MEDIC:
+                        for t in bleeding:
+                            out.append(800 + 10 * n + t - b)
+                    else:
+                        out.append(800 + n)
+            if pv[o + ARTREADY]:
+                out.extend(range(900, 910))
+            elif pv[o + SPCD] == 0:
+                out.extend((900, 901, 902))
+        return out
+
+    # ---------------------------------------------------------------- notation
+    def parse(self, text: str, player: int | None = None) -> int:
+        return nt.parse(text, self.ruleset)
+
+    def notation(self, action: int) -> str:
+        return nt.notation(action)
+
+    # ---------------------------------------------------------------- applying a command
+    def apply(self, action: int, player: int | None = None) -> list[Event]:
+        """Carry out one command token. Raises `IllegalAction`/`ParseError` and changes nothing
+        when the command cannot happen; otherwise returns its events."""
+        if self._outcome is not None:
+            raise IllegalAction("FS-21", "the game is over")
+        if type(action) is not int or not (0 <= action < 1100):
+            raise IllegalAction("FS-5", f"{action!r} is not a FieldShift command token")
+        if player is not None and player not in self.current_players():
+            raise IllegalAction("FS-1", f"it is not Player {player + 1}'s decision")
+        if action >= _TWO:
+            ins, mid, tgt = (action - _TWO) // 10, -1, action % 10
+            if ins != nt.AUX and self.ruleset != LSTD:
+                raise IllegalAction("FS-5", f"{nt.notation(action)}: {RULESET_NAMES[self.ruleset]} "
+                                    "commands have three digits; only AUX may have two")
+        else:
+            ins, mid, tgt = action // 100, action // 10 % 10, action % 10
+            if self.ruleset == LSTD:
+                raise IllegalAction("FS-5", f"{nt.notation(action)}: LSTD commands have two digits")
+        if self.pending is not None:
+            return self._answer(action, ins, tgt)
+        if ins == nt.AUX:
+            return self._aux(action, tgt)
+        events: list[Event] = []
+        ends = _HANDLERS[ins](self, mid, tgt, events)
+        self._push(self.cur, action)
+        self._after(ends, events)
+        return events
+
+    def _after(self, ends: bool, events: list[Event]) -> None:
+        """End-of-command: end the turn if the command ends it, then the win check (FS-38)."""
+        issuer = self.cur
+        if ends:
+            self._end_turn(events)
+        if self._outcome is None:
+            self._check_win(issuer, events)
+        if self._outcome is None and ends and self.limit and self.turn >= self.limit:
+            self._finish(Outcome((0.5, 0.5), "turn limit"), events)
+
+    # -- the pieces every instruction uses
+    def _actor(self, mid: int) -> int:
+        """The friendly operator acting: the selected one (LSTD) or the middle digit (FS-5/6)."""
+        b = self.cur * 10
+        i = self.pv[self.cur * PV_SIZE + SEL] if mid < 0 else b + mid
+        if i < 0 or not self.is_active(i):
+            raise IllegalAction("FS-8", f"operator {op_name(i) if i >= 0 else '?'} "
+                                f"{self._why_not_active(i)}")
+        return i
+
+    def _why_not_active(self, i: int) -> str:
+        if i < 0:
+            return "is not on the field"
+        if self.loc[i] == DEAD:
+            return "is dead"
+        if self.loc[i] == RESERVE:
+            return "is in reserve"
+        if self.vit[i] == 0:
+            return "is bleeding out"
+        return "cannot act"
+
+    def _enemy(self, tgt: int) -> int:
+        t = (1 - self.cur) * 10 + tgt
+        if not self.is_active(t):
+            raise IllegalAction("FS-8", f"target {op_name(t)} {self._why_not_active(t)}")
+        return t
+
+    def _violation(self, reasons: list[str], events: list[Event]) -> None:
+        """FS-18/19: refuse in reject mode; otherwise carry out and remember for a dispute."""
+        if not reasons:
+            return
+        if self.mode == REJECT:
+            raise IllegalAction("FS-18", "rule violation: " + "; ".join(reasons))
+        self.violations = self.violations + ((self.cur, tuple(reasons)),)
+        events.append(("violation", self.cur, tuple(reasons)))
+
+    def _cyber_reason(self) -> str:
+        return "under enemy Cyberwarfare (FS-16)"
+
+    def _stamp(self, i: int) -> None:
+        self.stamp[i] = self.clock
+        self.clock += 1
+
+    def _leave(self, i: int) -> None:
+        """Operator i bleeds out or leaves the field: its skill effects end (FS-29), its watch
+        ends (FS-28), the LSTD selection moves on (FS-6)."""
+        self.skl[i] = 0
+        o = (i // 10) * PV_SIZE
+        pv = self.pv
+        if pv[o + WATCH] == i:
+            pv[o + WATCH] = -1
+        if pv[o + SEL] == i:
+            b = (i // 10) * 10
+            vit, loc = self.vit, self.loc
+            pv[o + SEL] = next((j for j in range(b, b + 10) if vit[j] > 0 and loc[j] >= 0), -1)
+
+    def _damage(self, t: int, dmg: int, source: str, by: int, events: list[Event]) -> None:
+        v = self.vit[t] - dmg
+        if v < 0:
+            v = 0
+        self.vit[t] = v
+        events.append(("damage", source, by, t, dmg, v))
+        if v == 0:
+            self._down(t, events)
+
+    def _down(self, t: int, events: list[Event]) -> None:
+        """FS-12: vitality 0 starts the bleed-out; the other player gains a crate."""
+        self.vit[t] = 0
+        owner = t // 10
+        self.bleed[t] = BLEED_TURNS + (owner == self.cur)
+        self._leave(t)
+        killer = 1 - owner
+        self.pv[killer * PV_SIZE + CRATES] += 1
+        events.append(("down", t, killer))
+
+    def _move(self, i: int, dest: int, events: list[Event]) -> bool:
+        """A MOV or one half of a SWP (FS-9/10/15/27/28, Longwatch FS-16). Returns whether the
+        operator is still standing afterwards."""
+        q = 1 - i // 10
+        qb = q * 10
+        skl, loc = self.skl, self.loc
+        for lw in (qb + LONGWATCH, qb + 5 + LONGWATCH):
+            if skl[lw]:
+                skl[lw] = 0
+                events.append(("longwatch", lw, i))
+                self._damage(i, self.vit[i], "longwatch", lw, events)
+                return False
+        src = loc[i]
+        w = self.pv[q * PV_SIZE + WATCH]
+        if w >= 0 and dest != src:
+            reach = IN_RANGE[self.ruleset][w % 5][loc[w]]
+            was, will = src in reach, dest in reach
+            if was and not will:
+                self.pv[q * PV_SIZE + WATCH] = -1
+                self._damage(i, DAMAGE[self.ruleset][loc[w]][src], "overwatch", w, events)
+                if self.vit[i] == 0:
+                    return False
+            elif will and not was:
+                self.pv[q * PV_SIZE + WATCH] = -1
+                loc[i] = dest
+                self._stamp(i)
+                events.append(("move", i, src, dest))
+                self._damage(i, DAMAGE[self.ruleset][loc[w]][dest], "overwatch", w, events)
+                return self.vit[i] > 0
+        loc[i] = dest
+        self._stamp(i)
+        events.append(("move", i, src, dest))
+        return True
+
+    # ---------------------------------------------------------------- instructions
+    def _swc_swp(self, mid: int, tgt: int, events: list[Event]) -> bool:
+        b = self.cur * 10
+        if mid < 0:  # LSTD SWC (FS-6)
+            i = b + tgt
+            if not self.is_active(i):
+                raise IllegalAction("FS-6", f"cannot select {op_name(i)}: it "
+                                    f"{self._why_not_active(i)}")
+            self.pv[self.cur * PV_SIZE + SEL] = i
+            events.append(("select", i))
+            return False
+        a, c = b + mid, b + tgt  # STDEX SWP (FS-10, FS-27)
+        if a == c:
+            raise IllegalAction("FS-27", f"SWP needs two different operators, not {op_name(a)} "
+                                "twice")
+        for i in (a, c):
+            if not self.is_active(i):
+                raise IllegalAction("FS-8", f"cannot swap {op_name(i)}: it "
+                                    f"{self._why_not_active(i)}")
+        sa, sc = self.loc[a], self.loc[c]
+        events.append(("swap", a, c))
+        self._move(a, sc, events)
+        if self.is_active(c):
+            self._move(c, sa, events)
+        return True
+
+    def _mov(self, mid: int, tgt: int, events: list[Event]) -> bool:
+        i = self._actor(mid)
+        self._move(i, tgt, events)
+        return True
+
+    def _hit(self, mid: int, tgt: int, events: list[Event]) -> bool:
+        p = self.cur
+        b = p * 10
+        skl = self.skl
+        medic = b + MEDIC if skl[b + MEDIC] else (b + 5 + MEDIC if skl[b + 5 + MEDIC] else -1)
+        a = self._actor(mid)
+        if medic >= 0:  # FS-30: the armed Medic's revive takes this HIT
+            return self._revive(medic, b + tgt, events)
+        t = self._enemy(tgt)
+        if a % 5 == BLADE and skl[a]:
+            self._assassinate(a, t, events)
+            return True
+        la, lt = self.loc[a], self.loc[t]
+        if lt not in IN_RANGE[self.ruleset][a % 5][la]:
+            raise IllegalAction("FS-11", f"{op_name(t)} on sector {lt} is out of range of "
+                                f"{op_name(a)} on sector {la}: distance {abs(la - lt)}, "
+                                f"effective range {effective_range(self.ruleset, a % 5, la, lt)}")
+        self._damage(t, DAMAGE[self.ruleset][la][lt], "hit", a, events)
+        if a % 5 == SPECIALIST and skl[a]:  # Quick draw (FS-16)
+            skl[a] -= 1
+            events.append(("quickdraw", a, skl[a]))
+            return False
+        return True
+
+    def _revive(self, medic: int, t: int, events: list[Event]) -> bool:
+        if not (self.vit[t] == 0 and self.loc[t] >= 0):
+            raise IllegalAction("FS-30", f"Extend is armed: the HIT must name a friendly "
+                                f"operator who is bleeding out; {op_name(t)} "
+                                f"{'is not' if self.loc[t] >= 0 else self._why_not_active(t)}"
+                                f"{' bleeding out' if self.loc[t] >= 0 else ''}")
+        self.skl[medic] = 0
+        self.vit[t] = VITALITY
+        self.bleed[t] = 0
+        events.append(("revive", medic, t))
+        return True
+
+    def _assassinate(self, a: int, t: int, events: list[Event]) -> None:
+        """FS-16/FS-31: the Blade moves to the target's sector (triggering nothing) and strikes."""
+        self.skl[a] = 0
+        dest = self.loc[t]
+        src = self.loc[a]
+        self.loc[a] = dest
+        self._stamp(a)
+        events.append(("move", a, src, dest))
+        self._damage(t, ASSASSINATE[dest], "assassinate", a, events)
+
+    def _count(self, mid: int) -> int:
+        if mid < 0:
+            return 1
+        if mid == 0:
+            raise IllegalAction("FS-25", "a crate count of 0 moves nothing; use 1 to 9")
+        return mid
+
+    def _facility(self, f: int) -> int:
+        if f > 2:
+            raise IllegalAction("FS-8", f"there is no facility {f}: 0 Artillery, 1 Medbay, "
+                                "2 Command center")
+        return f
+
+    def _rnf(self, mid: int, tgt: int, events: list[Event]) -> bool:
+        f = self._facility(tgt)
+        n = self._count(mid)
+        o = self.cur * PV_SIZE
+        have = self.pv[o + CRATES]
+        if have - n < 0:
+            self._violation([f"reinforcing {n} with {have} crate{'s' * (have != 1)} takes the "
+                             "balance below 0 (FS-18)"], events)
+        self.pv[o + CRATES] -= n
+        self.pv[o + FAC + f] += n
+        events.append(("reinforce", self.cur, f, n))
+        return True
+
+    def _wdr(self, mid: int, tgt: int, events: list[Event]) -> bool:
+        f = self._facility(tgt)
+        n = self._count(mid)
+        o = self.cur * PV_SIZE
+        held = self.pv[o + FAC + f]
+        if n > held:
+            raise IllegalAction("FS-13", f"the {FACILITY_NAMES[f]} holds {held} "
+                                f"crate{'s' * (held != 1)}; cannot withdraw {n}")
+        self.pv[o + FAC + f] -= n
+        self.pv[o + CRATES] += n
+        events.append(("withdraw", self.cur, f, n))
+        return False
+
+    def _rgp(self, mid: int, tgt: int, events: list[Event]) -> bool:
+        p = self.cur
+        i = p * 10 + tgt
+        o = p * PV_SIZE
+        if self.vit[i] > 0 and self.loc[i] >= 0:  # retreat: legal in all circumstances
+            self.loc[i] = RESERVE
+            self._leave(i)
+            self.pv[o + CRATES] += 1
+            events.append(("retreat", i))
+            return True
+        if self.loc[i] != RESERVE:
+            raise IllegalAction("FS-14", f"{op_name(i)} {self._why_not_active(i)} and cannot "
+                                "regroup")
+        reasons = []
+        have = self.pv[o + CRATES]
+        if have < 1:
+            reasons.append(f"deploying costs a crate and the balance is {have} (FS-18)")
+        if self.under_cyber(p):
+            reasons.append("deploying " + self._cyber_reason())
+        self._violation(reasons, events)
+        self.pv[o + CRATES] -= 1
+        self.loc[i] = BASE[p]
+        self._stamp(i)
+        events.append(("deploy", i))
+        return True
+
+    def _ovw(self, mid: int, tgt: int, events: list[Event]) -> bool:
+        i = self.cur * 10 + tgt
+        if not self.is_active(i):
+            raise IllegalAction("FS-15", f"{op_name(i)} {self._why_not_active(i)} and cannot "
+                                "watch")
+        self.pv[self.cur * PV_SIZE + WATCH] = i
+        events.append(("overwatch", i))
+        return True
+
+    def _skl(self, mid: int, tgt: int, events: list[Event]) -> bool:
+        p = self.cur
+        b = p * 10
+        o = p * PV_SIZE
+        strike = -1
+        if mid >= 0 and mid % 5 in (BLADE, MEDIC):  # STDEX 8bt / 8mt (FS-25)
+            i, strike = b + mid, tgt
+        else:
+            i = b + tgt
+            if mid >= 0 and tgt % 5 in (BLADE, MEDIC):
+                raise IllegalAction("FS-25", f"under {RULESET_NAMES[self.ruleset]} the "
+                                    f"{CLASS_NAMES[tgt % 5]}'s skill needs a target: "
+                                    f"8{tgt}t (t: the target)")
+        if not self.is_active(i):
+            raise IllegalAction("FS-16", f"{op_name(i)} {self._why_not_active(i)} and cannot use "
+                                "a skill")
+        cls = i % 5
+        target = -1
+        if strike >= 0:  # check the target before anything happens
+            if cls == BLADE:
+                target = self._enemy(strike)
+            else:
+                target = b + strike
+                if not (self.vit[target] == 0 and self.loc[target] >= 0):
+                    raise IllegalAction("FS-16", f"Extend revives a friendly operator who is "
+                                        f"bleeding out; {op_name(target)} is not")
+        reasons = []
+        if self.pv[o + SKCD]:
+            reasons.append(f"the skill is on cooldown ({self.pv[o + SKCD]}) (FS-16)")
+        if self.under_cyber(p):
+            reasons.append("SKL " + self._cyber_reason())
+        self._violation(reasons, events)
+        self.pv[o + SKCD] = COOLDOWN
+        self.pv[o + SKFRESH] = 1
+        events.append(("skill", i))
+        if cls == LONGWATCH:
+            self.skl[i] = 1
+            return True
+        if cls == BLADE:
+            if target >= 0:
+                self._assassinate(i, target, events)
+                return True
+            self.skl[i] = 1
+            return False
+        if cls == TECHNICIAN:
+            self.skl[i] = 3
+            return True
+        if cls == MEDIC:
+            if target >= 0:
+                self.skl[i] = 1
+                return self._revive(i, target, events)
+            self.skl[i] = 1
+            return False
+        self.skl[i] = 3  # Specialist: Quick draw; arming never ends the turn (FS-26)
+        return False
+
+    def _spt(self, mid: int, tgt: int, events: list[Event]) -> bool:
+        p = self.cur
+        o = p * PV_SIZE
+        pv = self.pv
+        cyber = self.under_cyber(p)
+        if pv[o + ARTREADY]:  # the shot: the digit is a sector (FS-17, FS-33)
+            self._violation(["SPT " + self._cyber_reason()] if cyber else [], events)
+            pv[o + ARTREADY] = 0
+            dmg = 1 + pv[o + FAC + ARTILLERY]
+            events.append(("artillery", p, tgt, dmg))
+            q = (1 - p) * 10
+            for t in self.sector(tgt):
+                if t >= q and t < q + 10 and self.vit[t] > 0:
+                    self._damage(t, dmg, "artillery", -1, events)
+            self._start_support_cooldown(o)
+            return True
+        f = self._facility(tgt)
+        reasons = []
+        if pv[o + SPCD]:
+            reasons.append(f"support is on cooldown ({pv[o + SPCD]}) (FS-17)")
+        if cyber:
+            reasons.append("SPT " + self._cyber_reason())
+        self._violation(reasons, events)
+        events.append(("support", p, f))
+        if f == ARTILLERY:
+            pv[o + ARTREADY] = 1
+            return True
+        self._start_support_cooldown(o)
+        b = p * 10
+        vit, loc = self.vit, self.loc
+        if f == MEDBAY:
+            for i in range(b, b + 10):
+                if 0 < vit[i] < VITALITY and loc[i] >= 0:
+                    vit[i] = min(VITALITY, vit[i] + 2)
+                    events.append(("heal", i, vit[i]))
+            return True
+        # Command center (FS-35): those deployed leave first, then the reserve deploys in order.
+        going = [i for i in range(b, b + 10) if vit[i] > 0 and loc[i] >= 0]
+        coming = [i for i in range(b, b + 10) if vit[i] > 0 and loc[i] == RESERVE]
+        for i in going:
+            loc[i] = RESERVE
+            self._leave(i)
+        for i in coming:
+            loc[i] = BASE[p]
+            self._stamp(i)
+        if pv[o + SEL] < 0 and coming:
+            pv[o + SEL] = coming[0]
+        events.append(("reserveswap", p, tuple(going), tuple(coming)))
+        return True
+
+    def _start_support_cooldown(self, o: int) -> None:
+        k = max(0, COOLDOWN - self.pv[o + FAC + COMMAND])
+        self.pv[o + SPCD] = k
+        self.pv[o + SPFRESH] = 1 if k else 0
+
+    # ---------------------------------------------------------------- AUX (FS-20, FS-37)
+    def _aux(self, action: int, x: int) -> list[Event]:
+        p = self.cur
+        if x == nt.SUSPEND_GAME:
+            return [(SUSPEND,)]
+        if x == nt.RESUME_GAME:
+            return [(RESUME,)]
+        events: list[Event] = []
+        if x == nt.REQ_RULESET:
+            if self.ruleset == TYPE_A:
+                raise IllegalAction("FS-37", "STDEX Type-A is the last ruleset; there is no "
+                                    "change to request")
+            self.pending = ("ruleset", p, self.ruleset + 1)
+            events.append(("request", "ruleset", p, self.ruleset + 1))
+        elif x == nt.REQ_DRAW:
+            self.pending = ("draw", p, -1)
+            events.append(("request", "draw", p, -1))
+        elif x == nt.CONCEDE:
+            self._push(p, action)
+            self._finish(Outcome(self._score(1 - p), "concession", (1 - p,)), events)
+            return events
+        elif x == nt.DISPUTE_CMD:
+            self._push(p, action)
+            found = [r for who, r in self.violations if who == 1 - p]
+            if self.mode == DISPUTE and found:
+                events.append(("dispute", p, True, tuple(x for r in found for x in r)))
+                self._finish(Outcome(self._score(p), "dispute", (p,)), events)
+            else:
+                events.append(("dispute", p, False, ()))
+                self._after(True, events)
+            return events
+        elif x == nt.GOOD_GAME:
+            events.append((MESSAGE, "Good game"))
+        elif x in (nt.DENY, nt.CONFIRM):
+            events.append((MESSAGE, "There is no request to answer"))
+        else:  # 04: initiation is done before the program starts
+            events.append((MESSAGE, "The game is already initiated"))
+        self._push(p, action)
+        return events
+
+    def _answer(self, action: int, ins: int, x: int) -> list[Event]:
+        kind, requester, target = self.pending
+        responder = 1 - requester
+        counter_ok = kind == "ruleset" and target == STDEX
+        if ins != nt.AUX or x not in (nt.DENY, nt.CONFIRM, nt.REQ_RULESET) or (
+                x == nt.REQ_RULESET and not counter_ok):
+            allowed = "01 (accept), 00 (deny)" + (" or 05 (accept and ask for Type-A)"
+                                                   if counter_ok else "")
+            raise IllegalAction("FS-37", f"Player {responder + 1} must answer the "
+                                f"{'ruleset change' if kind == 'ruleset' else 'draw'} "
+                                f"request: {allowed}")
+        events: list[Event] = []
+        self._push(responder, action)
+        self.pending = None
+        if x == nt.DENY:
+            events.append(("answer", responder, False))
+            return events
+        events.append(("answer", responder, True))
+        if kind == "draw":
+            self._finish(Outcome((0.5, 0.5), "agreement"), events)
+            return events
+        self.ruleset = target
+        events.append(("ruleset", target))
+        if x == nt.REQ_RULESET:
+            self.pending = ("ruleset", responder, TYPE_A)
+            events.append(("request", "ruleset", responder, TYPE_A))
+        return events
+
+    # ---------------------------------------------------------------- turn end and winning
+    def _end_turn(self, events: list[Event]) -> None:
+        """FS-38 order: cooldowns, bleeding, medbay, Cyberwarfare, turn counter; then the other
+        player's turn starts (their watch and the chance to dispute them expire)."""
+        p = self.cur
+        o = p * PV_SIZE
+        pv = self.pv
+        for cd, fresh in ((SKCD, SKFRESH), (SPCD, SPFRESH)):
+            if pv[o + fresh]:
+                pv[o + fresh] = 0
+            elif pv[o + cd]:
+                pv[o + cd] -= 1
+        b = p * 10
+        bleed, loc, vit = self.bleed, self.loc, self.vit
+        for i in range(b, b + 10):
+            if bleed[i]:
+                bleed[i] -= 1
+                if bleed[i] == 0:
+                    loc[i] = DEAD
+                    events.append(("dies", i))
+        pv[o + MEDCTR] += 1
+        c = pv[o + FAC + MEDBAY]
+        if pv[o + MEDCTR] >= max(1, 4 - c):
+            pv[o + MEDCTR] = 0
+            amount = 1 + max(0, c - 3)
+            for i in range(b, b + 10):
+                if loc[i] == RESERVE and 0 < vit[i] < VITALITY:
+                    vit[i] = min(VITALITY, vit[i] + amount)
+                    events.append(("heal", i, vit[i]))
+        q = 1 - p
+        skl = self.skl
+        for t in (q * 10 + TECHNICIAN, q * 10 + 5 + TECHNICIAN):
+            if skl[t]:
+                skl[t] -= 1
+        self.turn += 1
+        self.cur = q
+        pv[q * PV_SIZE + WATCH] = -1
+        if self.violations:
+            self.violations = tuple(v for v in self.violations if v[0] != q)
+        events.append(("turn", q, self.turn))
+
+    def _check_win(self, issuer: int, events: list[Event]) -> None:
+        vit, loc = self.vit, self.loc
+        alive0 = alive1 = False
+        for i in range(10):
+            if vit[i] > 0 and loc[i] >= 0:
+                alive0 = True
+                break
+        for i in range(10, 20):
+            if vit[i] > 0 and loc[i] >= 0:
+                alive1 = True
+                break
+        if alive0 and alive1:
+            return
+        if not alive0 and not alive1:
+            winner = 1 - issuer
+        else:
+            winner = 0 if alive0 else 1
+        self._finish(Outcome(self._score(winner), "elimination", (winner,)), events)
+
+    @staticmethod
+    def _score(winner: int) -> tuple[float, float]:
+        return (1.0, 0.0) if winner == 0 else (0.0, 1.0)
+
+    def _finish(self, outcome: Outcome, events: list[Event]) -> None:
+        self._outcome = outcome
+        self.pending = None
+        events.append(("over", outcome))
+
+    # ---------------------------------------------------------------- showing
+    def view(self, player: int | None = None) -> dict:
+        """Everything (FieldShift has no hidden information), JSON-ready."""
+        ops = []
+        for i in range(20):
+            ops.append({
+                "id": op_name(i), "player": i // 10, "number": i % 10,
+                "class": CLASS_NAMES[i % 5], "vitality": self.vit[i],
+                "sector": self.loc[i] if self.loc[i] >= 0 else None,
+                "status": ("dead" if self.loc[i] == DEAD else "reserve" if self.loc[i] == RESERVE
+                           else "bleeding" if self.vit[i] == 0 else "deployed"),
+                "bleed": self.bleed_timer(i), "skill": self.skl[i],
+                "watching": self.pv[(i // 10) * PV_SIZE + WATCH] == i,
+            })
+        players = []
+        for p in range(2):
+            o = p * PV_SIZE
+            players.append({
+                "name": self.setup.names[p], "crates": self.pv[o + CRATES],
+                "facilities": self.pv[o + FAC:o + FAC + 3],
+                "skill_cooldown": self.pv[o + SKCD], "support_cooldown": self.pv[o + SPCD],
+                "artillery_ready": bool(self.pv[o + ARTREADY]),
+                "selected": op_name(self.pv[o + SEL]) if self.pv[o + SEL] >= 0 else None,
+                "under_cyberwarfare": self.under_cyber(p),
+            })
+        out = self._outcome
+        return {
+            "game": "fieldshift", "ruleset": RULESETS[self.ruleset],
+            "violations": VIOLATION_MODES[self.mode], "turn": self.turn, "to_move": self.cur,
+            "players": players, "operators": ops,
+            "sectors": [[op_name(i) for i in self.sector(s)] for s in range(10)],
+            "pending": None if self.pending is None else {
+                "kind": self.pending[0], "requester": self.pending[1],
+                "ruleset": RULESETS[self.pending[2]] if self.pending[2] >= 0 else None},
+            "disputable": [{"player": who, "reasons": list(r)} for who, r in self.violations],
+            "result": out.to_json() if out is not None else None,
+        }
+
+    def render(self, player: int | None = None) -> str:
+        from boardct.games.fieldshift.screen import board
+
+        return board(self)
+
+    def render_rich(self, player: int | None = None):
+        from boardct.games.fieldshift.screen import board_rich
+
+        return board_rich(self)
+
+    def prompt(self) -> str:
+        """FS-23/FS-40: 'Player 1 (+0): ' under LSTD, 'Player 1: ' otherwise, and
+        'Player N response: ' while a request waits for an answer."""
+        if self._outcome is not None:
+            return ""
+        if self.pending is not None:
+            return f"Player {2 - self.pending[1]} response: "
+        p = self.cur
+        if self.ruleset == LSTD:
+            s = self.pv[p * PV_SIZE + SEL]
+            if s >= 0:
+                return f"Player {p + 1} ({op_name(s)}): "
+        return f"Player {p + 1}: "
+
+    def describe(self, event: Event) -> str:
+        from boardct.games.fieldshift.screen import describe
+
+        return describe(self, event)
+
+    def snapshot(self) -> tuple:
+        """Every rules-relevant value, for equality checks (tests, replay verification)."""
+        return (self.ruleset, self.mode, self.cur, self.turn, tuple(self.vit), tuple(self.loc),
+                tuple(self.bleed), tuple(self.skl), tuple(self.sector(s) for s in range(10)),
+                tuple(self.pv), self.pending, self.violations, self._outcome)
+
+
+_HANDLERS = (
+    None,
+    FieldShiftState._swc_swp,
+    FieldShiftState._mov,
+    FieldShiftState._hit,
+    FieldShiftState._rnf,
+    FieldShiftState._wdr,
+    FieldShiftState._rgp,
+    FieldShiftState._ovw,
+    FieldShiftState._skl,
+    FieldShiftState._spt,
+)
+
+__all__ = ["FieldShiftState", "op_name", "RESERVE", "DEAD", "BoardctError"]
