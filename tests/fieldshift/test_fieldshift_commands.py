@@ -172,3 +172,11 @@ def test_fs25_stdex_answers_may_have_three_digits_lstd_only_two():
     play(s, "05")
     with pytest.raises(ParseError):
         s.parse("011")
+
+
+def test_fs13_stdex_counts_are_one_digit_so_legal_rnf_stops_at_nine():
+    p = Pos(ruleset="stdex").crates(0, 11, (0, 12, 0))
+    legal = {p.s.notation(a) for a in p.s.legal_actions()}
+    assert {"490", "491", "492", "591"} <= legal
+    assert not {x for x in legal if x.startswith("50") or x.startswith("60") and x > "609"}
+    assert "590" not in legal  # the Artillery holds nothing

@@ -276,10 +276,10 @@ class FieldShiftState(State):
                     for t in foes:
                         if loc[t] in reach:
                             out.append(base + t - q)
-        for n in range(1, crates + 1):
+        for n in range(1, min(crates, 9) + 1):  # the count is one digit
             out.extend((400 + 10 * n, 401 + 10 * n, 402 + 10 * n))
         for f in range(3):
-            for n in range(1, pv[o + FAC + f] + 1):
+            for n in range(1, min(pv[o + FAC + f], 9) + 1):
                 out.append(500 + 10 * n + f)
         for i in range(b, b + 10):
             if vit[i] > 0 and (loc[i] >= 0 or (loc[i] == RESERVE and crates > 0 and not cyber)):
