@@ -98,7 +98,9 @@ class Pos:
 
 
 def play(s: FieldShiftState, *tokens: str) -> list[tuple]:
-    """Type tokens in order; return every event."""
+    """Type tokens in order; return every event. (The position may have been edited by hand:
+    bring the state's derived masks in step first.)"""
+    s._resync()
     events = []
     for t in tokens:
         events += s.apply(s.parse(t))
@@ -107,6 +109,7 @@ def play(s: FieldShiftState, *tokens: str) -> list[tuple]:
 
 def rejected(s: FieldShiftState, token: str) -> BoardctError:
     """Type a token that must be refused; check nothing changed; return the error."""
+    s._resync()
     before = s.snapshot()
     hist = s._hist
     with pytest.raises(BoardctError) as info:

@@ -20,6 +20,9 @@ JUNK = st.one_of(
 
 
 def check_invariants(s, mode):
+    act, res = s.act, s.res
+    s._resync()
+    assert (s.act, s.res) == (act, res), "the derived operator masks drifted"
     assert all(0 <= v <= 5 for v in s.vit)
     if mode == "reject":
         assert s.crates(0) >= 0 and s.crates(1) >= 0

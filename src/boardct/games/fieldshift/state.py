@@ -67,6 +67,16 @@ _SPT = tuple(_TWO + 90 + t for t in range(10))
 _ANSWERS = (_TWO + 1, _TWO + 0)
 _ANSWERS_STDEX = (_TWO + 1, _TWO + 0, _TWO + 5)
 _DISPUTE = _TWO + 6
+# Per 10-bit mask of operators: the bits set, and the LSTD commands naming each of them.
+_BITS = tuple(tuple(n for n in range(10) if m >> n & 1) for m in range(1024))
+_SWC_BY_MASK = tuple(tuple(_SWC[n] for n in bits) for bits in _BITS)
+_HIT_BY_MASK = tuple(tuple(_HIT[n] for n in bits) for bits in _BITS)
+_RGP_BY_MASK = tuple(tuple(_RGP[n] for n in bits) for bits in _BITS)
+_OVW_BY_MASK = tuple(tuple(_OVW[n] for n in bits) for bits in _BITS)
+_SKL_BY_MASK = tuple(tuple(_SKL[n] for n in bits) for bits in _BITS)
+# (instruction, middle digit or -1 for a two-digit token, target) for every token code.
+_DECODE = tuple((a // 100, a // 10 % 10, a % 10) for a in range(1000)) + tuple(
+    (a // 10, -1, a % 10) for a in range(100))
 
 
 def op_name(i: int) -> str:
@@ -77,7 +87,8 @@ def op_name(i: int) -> str:
 class FieldShiftState(State):
     __slots__ = (
         "ruleset", "mode", "limit", "cur", "turn", "vit", "loc", "bleed", "skl", "stamp",
-        "clock", "pv", "pending", "violations", "_outcome",
+        "clock", "pv", "pending", "violations", "_outcome", "_left",
+        "act", "res",
     )
 
     game = None  # set by the Game at import
@@ -105,7 +116,22 @@ class FieldShiftState(State):
         s.pending = None  # (kind, requester, target ruleset): kind "ruleset" or "draw"
         s.violations = ()  # ((violator, reasons), ...) not yet expired (FS-36)
         s._outcome = None
+        s._left = False
+        s._resync()
         return s
+
+    def _resync(self) -> None:
+        """Recompute the bit masks `act` (alive and deployed) and `res` (alive in reserve) from
+        `vit` and `loc`; the rules keep them in step, this is for positions built by hand."""
+        act = res = 0
+        for i in range(20):
+            if self.vit[i] > 0:
+                if self.loc[i] >= 0:
+                    act |= 1 << i
+                elif self.loc[i] == RESERVE:
+                    res |= 1 << i
+        self.act = act
+        self.res = res
 
     def clone(self) -> FieldShiftState:
         s = FieldShiftState.__new__(FieldShiftState)
@@ -126,6 +152,9 @@ class FieldShiftState(State):
         s.pending = self.pending
         s.violations = self.violations
         s._outcome = self._outcome
+        s._left = False
+        s.act = self.act
+        s.res = self.res
         return s
 
     # ---------------------------------------------------------------- queries
@@ -196,54 +225,59 @@ class FieldShiftState(State):
         b = p * 10
         pv = self.pv
         o = p * PV_SIZE
-        vit, loc, skl = self.vit, self.loc, self.skl
-        ops = [i for i in range(b, b + 10) if vit[i] > 0 and loc[i] >= 0]
+        skl = self.skl
         crates = pv[o + CRATES]
-        cyber = self.under_cyber(p)
         q = 10 - b
-        foes = [i for i in range(q, q + 10) if vit[i] > 0 and loc[i] >= 0]
+        cyber = skl[q + TECHNICIAN] > 0 or skl[q + 5 + TECHNICIAN] > 0
         medic = skl[b + MEDIC] > 0 or skl[b + 5 + MEDIC] > 0
-        out: list[int] = []
-        if self.ruleset == LSTD:
-            s = pv[o + SEL]
-            for i in ops:
-                if i != s:
-                    out.append(_SWC[i - b])
-            out.extend(_MOV)
-            if medic:
-                for i in range(b, b + 10):
-                    if vit[i] == 0 and loc[i] >= 0:
-                        out.append(_HIT[i - b])
-            elif (s - b) % 5 == BLADE and skl[s]:
-                for t in foes:
-                    out.append(_HIT[t - q])
-            else:
-                reach = IN_RANGE[self.ruleset][(s - b) % 5][loc[s]]
-                for t in foes:
-                    if loc[t] in reach:
-                        out.append(_HIT[t - q])
-            if crates > 0:
-                out.extend(_RNF)
-            for f in range(3):
-                if pv[o + FAC + f]:
-                    out.append(_WDR[f])
-            for i in range(b, b + 10):
-                if vit[i] > 0 and (loc[i] >= 0 or (loc[i] == RESERVE and crates > 0 and not cyber)):
-                    out.append(_RGP[i - b])
-            for i in ops:
-                out.append(_OVW[i - b])
-            if not cyber:
-                if pv[o + SKCD] == 0:
-                    for i in ops:
-                        out.append(_SKL[i - b])
-                if pv[o + ARTREADY]:
-                    out.extend(_SPT)
-                elif pv[o + SPCD] == 0:
-                    out.extend(_SPT[:3])
-        else:
+        if self.ruleset != LSTD:
+            ops = [b + n for n in _BITS[(self.act >> b) & 1023]]
+            foes = [q + n for n in _BITS[(self.act >> q) & 1023]]
             out = self._legal_stdex(p, b, o, ops, foes, crates, cyber, medic)
+        else:
+            out = self._legal_lstd(b, o, q, crates, cyber, medic)
         if self.mode == DISPUTE and self.violations and self._violators(1 - p):
             out.append(_DISPUTE)
+        return out
+
+    def _legal_lstd(self, b: int, o: int, q: int, crates: int, cyber: bool,
+                    medic: bool) -> list[int]:
+        pv, loc = self.pv, self.loc
+        sel = pv[o + SEL]
+        mine = (self.act >> b) & 1023
+        out = list(_MOV)
+        out += _SWC_BY_MASK[mine & ~(1 << (sel - b))]
+        if medic:
+            vit = self.vit
+            for n in range(10):
+                if vit[b + n] == 0 and loc[b + n] >= 0:
+                    out.append(_HIT[n])
+        elif (sel - b) % 5 == BLADE and self.skl[sel]:
+            out += _HIT_BY_MASK[(self.act >> q) & 1023]
+        else:
+            reach = IN_RANGE[self.ruleset][(sel - b) % 5][loc[sel]]
+            for n in _BITS[(self.act >> q) & 1023]:
+                if loc[q + n] in reach:
+                    out.append(_HIT[n])
+        if crates > 0:
+            out += _RNF
+        if pv[o + FAC]:
+            out.append(_WDR[0])
+        if pv[o + FAC + 1]:
+            out.append(_WDR[1])
+        if pv[o + FAC + 2]:
+            out.append(_WDR[2])
+        out += _RGP_BY_MASK[mine]
+        if crates > 0 and not cyber:
+            out += _RGP_BY_MASK[(self.res >> b) & 1023]
+        out += _OVW_BY_MASK[mine]
+        if not cyber:
+            if pv[o + SKCD] == 0:
+                out += _SKL_BY_MASK[mine]
+            if pv[o + ARTREADY]:
+                out += _SPT
+            elif pv[o + SPCD] == 0:
+                out += _SPT[:3]
         return out
 
     def _legal_stdex(self, p, b, o, ops, foes, crates, cyber, medic) -> list[int]:
@@ -320,24 +354,23 @@ class FieldShiftState(State):
             raise IllegalAction("FS-21", "the game is over")
         if type(action) is not int or not (0 <= action < 1100):
             raise IllegalAction("FS-5", f"{action!r} is not a FieldShift command token")
-        if player is not None and player not in self.current_players():
+        pending = self.pending
+        if player is not None and player != (self.cur if pending is None else 1 - pending[1]):
             raise IllegalAction("FS-1", f"it is not Player {player + 1}'s decision")
-        if action >= _TWO:
-            ins, mid, tgt = (action - _TWO) // 10, -1, action % 10
-            if ins != nt.AUX and self.ruleset != LSTD:
+        ins, mid, tgt = _DECODE[action]
+        if mid < 0:
+            if ins and self.ruleset:
                 raise IllegalAction("FS-5", f"{nt.notation(action)}: {RULESET_NAMES[self.ruleset]} "
                                     "commands have three digits; only AUX may have two")
-        else:
-            ins, mid, tgt = action // 100, action // 10 % 10, action % 10
-            if self.ruleset == LSTD:
-                raise IllegalAction("FS-5", f"{nt.notation(action)}: LSTD commands have two digits")
-        if self.pending is not None:
+        elif not self.ruleset:
+            raise IllegalAction("FS-5", f"{nt.notation(action)}: LSTD commands have two digits")
+        if pending is not None:
             return self._answer(action, ins, tgt)
-        if ins == nt.AUX:
+        if not ins:
             return self._aux(action, tgt)
         events: list[Event] = []
         ends = _HANDLERS[ins](self, mid, tgt, events)
-        self._push(self.cur, action)
+        self._hist = (self._hist, self.cur, action)
         self._after(ends, events)
         return events
 
@@ -346,8 +379,9 @@ class FieldShiftState(State):
         issuer = self.cur
         if ends:
             self._end_turn(events)
-        if self._outcome is None:
+        if self._left and self._outcome is None:  # only a departure can eliminate
             self._check_win(issuer, events)
+        self._left = False
         if self._outcome is None and ends and self.limit and self.turn >= self.limit:
             self._finish(Outcome((0.5, 0.5), "turn limit"), events)
 
@@ -398,6 +432,7 @@ class FieldShiftState(State):
         """Operator i bleeds out or leaves the field: its skill effects end (FS-29), its watch
         ends (FS-28), the LSTD selection moves on (FS-6)."""
         self.skl[i] = 0
+        self._left = True
         o = (i // 10) * PV_SIZE
         pv = self.pv
         if pv[o + WATCH] == i:
@@ -419,6 +454,7 @@ class FieldShiftState(State):
     def _down(self, t: int, events: list[Event]) -> None:
         """FS-12: vitality 0 starts the bleed-out; the other player gains a crate."""
         self.vit[t] = 0
+        self.act &= ~(1 << t)
         owner = t // 10
         self.bleed[t] = BLEED_TURNS + (owner == self.cur)
         self._leave(t)
@@ -523,6 +559,7 @@ class FieldShiftState(State):
                                 f"{' bleeding out' if self.loc[t] >= 0 else ''}")
         self.skl[medic] = 0
         self.vit[t] = VITALITY
+        self.act |= 1 << t
         self.bleed[t] = 0
         events.append(("revive", medic, t))
         return True
@@ -582,6 +619,8 @@ class FieldShiftState(State):
         o = p * PV_SIZE
         if self.vit[i] > 0 and self.loc[i] >= 0:  # retreat: legal in all circumstances
             self.loc[i] = RESERVE
+            self.act &= ~(1 << i)
+            self.res |= 1 << i
             self._leave(i)
             self.pv[o + CRATES] += 1
             events.append(("retreat", i))
@@ -598,6 +637,8 @@ class FieldShiftState(State):
         self._violation(reasons, events)
         self.pv[o + CRATES] -= 1
         self.loc[i] = BASE[p]
+        self.res &= ~(1 << i)
+        self.act |= 1 << i
         self._stamp(i)
         events.append(("deploy", i))
         return True
@@ -708,9 +749,13 @@ class FieldShiftState(State):
         coming = [i for i in range(b, b + 10) if vit[i] > 0 and loc[i] == RESERVE]
         for i in going:
             loc[i] = RESERVE
+            self.act &= ~(1 << i)
+            self.res |= 1 << i
             self._leave(i)
         for i in coming:
             loc[i] = BASE[p]
+            self.res &= ~(1 << i)
+            self.act |= 1 << i
             self._stamp(i)
         if pv[o + SEL] < 0 and coming:
             pv[o + SEL] = coming[0]
@@ -797,19 +842,23 @@ class FieldShiftState(State):
         p = self.cur
         o = p * PV_SIZE
         pv = self.pv
-        for cd, fresh in ((SKCD, SKFRESH), (SPCD, SPFRESH)):
-            if pv[o + fresh]:
-                pv[o + fresh] = 0
-            elif pv[o + cd]:
-                pv[o + cd] -= 1
+        if pv[o + SKFRESH]:
+            pv[o + SKFRESH] = 0
+        elif pv[o + SKCD]:
+            pv[o + SKCD] -= 1
+        if pv[o + SPFRESH]:
+            pv[o + SPFRESH] = 0
+        elif pv[o + SPCD]:
+            pv[o + SPCD] -= 1
         b = p * 10
         bleed, loc, vit = self.bleed, self.loc, self.vit
-        for i in range(b, b + 10):
-            if bleed[i]:
-                bleed[i] -= 1
-                if bleed[i] == 0:
-                    loc[i] = DEAD
-                    events.append(("dies", i))
+        if any(bleed[b:b + 10]):
+            for i in range(b, b + 10):
+                if bleed[i]:
+                    bleed[i] -= 1
+                    if bleed[i] == 0:
+                        loc[i] = DEAD
+                        events.append(("dies", i))
         pv[o + MEDCTR] += 1
         c = pv[o + FAC + MEDBAY]
         if pv[o + MEDCTR] >= max(1, 4 - c):
