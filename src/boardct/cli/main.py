@@ -67,7 +67,7 @@ def bench_cmd(game_id: str, seconds: float, seed: int, options: tuple[str, ...],
     from boardct.core import bench
 
     if agent is not None:
-        raise BoardctError("agent benchmarks are not available yet (no agents are installed)")
+        raise BoardctError("agent benchmarks come with the search agents (not installed yet)")
     game = registry.get(game_id)
     result = bench.run(game, seconds=seconds, seed=seed, options=parse_options(options))
     if as_json:
@@ -83,6 +83,10 @@ def bench_cmd(game_id: str, seconds: float, seed: int, options: tuple[str, ...],
 
 
 def _load_subcommands() -> None:
+    from boardct.cli.play import register_commands
+
+    register_commands(cli)
+
     import boardct.cli as pkg
 
     for info in pkgutil.iter_modules(pkg.__path__):

@@ -111,6 +111,7 @@ class Game:
     perfect_information: ClassVar[bool] = True
     has_chance: ClassVar[bool] = False
     simultaneous: ClassVar[bool] = False
+    help_text: ClassVar[str] = ""  # the command reference a front end shows on "help"
 
     def option(self, name: str) -> Option:
         for opt in self.options:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from boardct.core.game import Game, Option, Setup
 from boardct.games.fieldshift import savefile
+from boardct.games.fieldshift.help import HELP
 from boardct.games.fieldshift.state import CRATES, PV_SIZE, FieldShiftState
 from boardct.games.fieldshift.tables import RULESETS, VIOLATION_MODES
 
@@ -13,6 +14,7 @@ from boardct.games.fieldshift.tables import RULESETS, VIOLATION_MODES
 class FieldShift(Game):
     id = "fieldshift"
     title = "FieldShift"
+    help_text = HELP
     options = (
         Option("ruleset", "lstd", "command ruleset at the start (FS-5)", RULESETS),
         Option("violations", "dispute",

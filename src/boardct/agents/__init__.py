@@ -1,0 +1,13 @@
+"""Agents: players that choose actions through the core API only.
+
+`make("random")` or `make("random:seed=3")` builds an agent by name with parameters; agents
+register themselves with `register`. An agent is told of every action that follows (its own
+and the others') through `observe`, so agents that keep a search tree can reuse it.
+"""
+
+from __future__ import annotations
+
+from boardct.agents.base import Agent, make, names, register
+from boardct.agents.random_agent import RandomAgent
+
+__all__ = ["Agent", "RandomAgent", "make", "names", "register"]
