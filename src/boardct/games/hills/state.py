@@ -1,0 +1,873 @@
+"""A position of Battle for The Shifting Hills and its rules (BSH-1..BSH-37).
+
+Squads are numbered player * 3 + kind (each player has one Infantry, Rocketeer and Mech), so
+every per-squad table is a flat list of six entries. Hidden information (face-down tiles,
+unrevealed stars, the deck, the hands) lives only here and leaves through `view(player)`.
+Events returned by `apply` are public: they never name a drawn card.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, ClassVar
+
+from boardct.core.errors import IllegalAction
+from boardct.core.game import Event, Game, Outcome, State
+from boardct.core.rng import Rng
+from boardct.games.hills import actions as A
+from boardct.games.hills.board import (
+    AMMO,
+    ARTILLERY,
+    ATK,
+    ATK_BONUS,
+    BOOST,
+    CARD_NAMES,
+    CARD_WORDS,
+    DEF_BONUS,
+    DIR_NAMES,
+    FOREST,
+    HEXES,
+    HQ,
+    INFANTRY,
+    KIND_LETTERS,
+    KIND_NAMES,
+    LAND,
+    MECH,
+    MOUNTAIN,
+    NEIGHBOUR_PAIRS,
+    NEIGHBOURS,
+    START_UNITS,
+    SURVIVORS,
+    TILE_LETTERS,
+    TILE_NAMES,
+    UNIT_CAP,
+    coord_text,
+)
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rich.text import Text
+
+    from boardct.games.hills.layout import Layout
+
+# A squad's standing in the current turn (BSH-7, BSH-34).
+FRESH = 0  # has not acted
+DONE = 1  # has acted; no further action (and Boost cannot give it one)
+SPENT = 2  # its only action was a move/attack leaving it unimpeded: Boost may still give one
+EXTRA = 3  # Boost gave it an extra action, which must be a move or an attack
+STATUS_WORDS = ("ready", "done", "done", "extra move")
+
+
+@dataclass(frozen=True)
+class Info:
+    """The public, unchanging facts of a game, shared by all its states."""
+
+    tile_counts: tuple[int, int, int]  # land tiles of each type (P, M, F) on the whole map
+    star_total: int
+    deck_mix: tuple[int, int, int, int]  # cards of each kind in the whole deck
+    turn_limit: int  # 0: none
+    first: int
+
+
+def _who(p: int) -> str:
+    return f"Player {p + 1}"
+
+
+def _squad(sq: int) -> str:
+    return f"{_who(sq // 3)}'s {KIND_NAMES[sq % 3]}"
+
+
+class HillsState(State):
+    __slots__ = (
+        "info", "rng", "tiles", "rev", "star", "pos", "units", "imp", "st", "boosted", "cur",
+        "tdone", "card_played", "seize", "deck", "hand", "known", "discard", "out",
+    )
+    game: ClassVar[Game]
+
+    # star[h]: 0 no star, 1 an unused star, 2 a star already used (BSH-13)
+    info: Info
+    rng: Rng
+    tiles: list[int]
+    rev: list[bool]
+    star: list[int]
+    pos: list[int]
+    units: list[int]
+    imp: list[bool]
+    st: list[int]
+    boosted: int
+    cur: int
+    tdone: list[int]
+    card_played: bool
+    seize: list[int]
+    deck: list[int]  # the top is the end of the list
+    hand: list[int]  # counts: hand[player * 4 + card]
+    # What everyone can infer about each hand (BSH-24: a turn ends by itself only when no card
+    # in hand can be played): known[player * 3 + j] counts the cards known to be anything (j=0),
+    # anything but Artillery (j=1), or Extra Ammo (j=2). The three add up to the hand's size.
+    known: list[int]
+    discard: list[int]
+    out: Outcome | None
+
+    @classmethod
+    def start(cls, setup, layout: Layout, turn_limit: int, rng: Rng) -> HillsState:
+        s = cls.__new__(cls)
+        s.setup = setup
+        s._hist = None
+        counts = [0, 0, 0]
+        for h in LAND:
+            counts[layout.tiles[h]] += 1
+        mix = [0, 0, 0, 0]
+        for c in layout.deck:
+            mix[c] += 1
+        limit = layout.turn_limit if layout.turn_limit is not None else turn_limit
+        s.info = Info(tuple(counts), sum(layout.stars), tuple(mix), limit, layout.first)
+        s.rng = rng
+        s.tiles = list(layout.tiles)
+        s.rev = [h in HQ for h in range(len(HEXES))]
+        s.star = [1 if x else 0 for x in layout.stars]
+        s.pos = [HQ[0]] * 3 + [HQ[1]] * 3
+        s.units = list(START_UNITS) * 2
+        s.imp = [False] * 6
+        s.st = [FRESH] * 6
+        s.boosted = -1
+        s.cur = layout.first
+        s.tdone = [0, 0]
+        s.card_played = False
+        s.seize = [0, 0]
+        s.deck = list(reversed(layout.deck))
+        s.hand = [0] * 8
+        s.known = [0] * 6
+        s.discard = []
+        s.out = None
+        return s
+
+    def clone(self) -> HillsState:
+        c = HillsState.__new__(HillsState)
+        c.setup = self.setup
+        c._hist = self._hist
+        c.info = self.info
+        c.rng = self.rng.clone()
+        c.tiles = self.tiles  # never changes after setup (determinize replaces it)
+        c.rev = self.rev[:]
+        c.star = self.star[:]
+        c.pos = self.pos[:]
+        c.units = self.units[:]
+        c.imp = self.imp[:]
+        c.st = self.st[:]
+        c.boosted = self.boosted
+        c.cur = self.cur
+        c.tdone = self.tdone[:]
+        c.card_played = self.card_played
+        c.seize = self.seize[:]
+        c.deck = self.deck[:]
+        c.hand = self.hand[:]
+        c.known = self.known[:]
+        c.discard = self.discard[:]
+        c.out = self.out
+        return c
+
+    # -- whose decision ------------------------------------------------------------------------
+    def current_players(self) -> tuple[int, ...]:
+        return () if self.out is not None else (self.cur,)
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self.out
+
+    # -- queries -------------------------------------------------------------------------------
+    def squads_at(self, h: int, player: int) -> list[int]:
+        """The squads of `player` on hex h."""
+        pos = self.pos
+        base = player * 3
+        return [sq for sq in range(base, base + 3) if pos[sq] == h]
+
+    def alive(self, player: int) -> int:
+        u = self.units
+        b = player * 3
+        return (u[b] > 0) + (u[b + 1] > 0) + (u[b + 2] > 0)
+
+    def known_tile(self, h: int) -> int:
+        """The tile of h if revealed, else -1."""
+        return self.tiles[h] if self.rev[h] else -1
+
+    def _can_enter_empty(self, sq: int, t: int) -> bool:
+        return not (sq % 3 == MECH and self.rev[t] and self.tiles[t] == MOUNTAIN)
+
+    def _squad_options(self, sq: int, acts: list[int] | None) -> bool:
+        """Append sq's moves and attacks to acts (if given); whether it has any."""
+        pos = self.pos
+        if sq < 3:
+            o0, o1, o2, e0, e1, e2 = pos
+            own_hq = HQ[0]
+        else:
+            e0, e1, e2, o0, o1, o2 = pos
+            own_hq = HQ[1]
+        k = sq % 3
+        mech = k == MECH
+        rev, tiles = self.rev, self.tiles
+        base_a = 2000 + k * 100
+        base_m = 1000 + k * 100
+        found = False
+        for d, t in NEIGHBOUR_PAIRS[pos[sq]]:
+            if t in (e0, e1, e2):
+                if acts is None:
+                    return True
+                found = True
+                a = base_a + d * 10
+                if t == e0:
+                    acts.append(a)
+                if t == e1:
+                    acts.append(a + 1)
+                if t == e2:
+                    acts.append(a + 2)
+                continue
+            if t != own_hq and t in (o0, o1, o2):
+                continue
+            if mech and rev[t] and tiles[t] == MOUNTAIN:
+                continue
+            if acts is None:
+                return True
+            found = True
+            acts.append(base_m + d * 10)
+        return found
+
+    def _boost_eligible(self, sq: int) -> bool:
+        return self.units[sq] > 0 and not self.imp[sq] and (
+            self.st[sq] == FRESH or self.st[sq] == SPENT
+        )
+
+    def _has_action(self) -> bool:
+        """Whether the player to move has anything but `end` (BSH-24)."""
+        me = self.cur
+        units, st = self.units, self.st
+        for sq in range(me * 3, me * 3 + 3):
+            if units[sq] == 0:
+                continue
+            if st[sq] == FRESH:
+                return True
+            if st[sq] == EXTRA and self._squad_options(sq, None):
+                return True
+        if not self.card_played:
+            hand = self.hand
+            if hand[me * 4 + ARTILLERY]:
+                return True
+            if hand[me * 4 + BOOST]:
+                for sq in range(me * 3, me * 3 + 3):
+                    if self._boost_eligible(sq):
+                        return True
+        return False
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        if self.out is not None or (player is not None and player != self.cur):
+            return []
+        me = self.cur
+        acts = [A.END]
+        units, st, imp = self.units, self.st, self.imp
+        card_ok = not self.card_played
+        hand = self.hand
+        with_ammo = card_ok and hand[me * 4 + AMMO] > 0
+        for k in range(3):
+            sq = me * 3 + k
+            if units[sq] == 0:
+                continue
+            s = st[sq]
+            if s == FRESH and imp[sq]:
+                acts.append(3000 + k * 100)
+                continue
+            if s in (FRESH, EXTRA):
+                n = len(acts)
+                self._squad_options(sq, acts)
+                if with_ammo:
+                    for a in acts[n:]:
+                        if a >= 2000:
+                            acts.append(a + 5000)
+                if s == FRESH:
+                    acts.append(4000 + k * 100)
+        if card_ok:
+            if hand[me * 4 + ARTILLERY]:
+                ebase = (1 - me) * 3
+                for t in range(3):
+                    if units[ebase + t]:
+                        acts.append(5000 + t)
+            if hand[me * 4 + BOOST]:
+                for k in range(3):
+                    if self._boost_eligible(me * 3 + k):
+                        acts.append(6000 + k * 100)
+        return acts
+
+    # -- checking an action (before anything changes) ------------------------------------------
+    def _own_squad(self, k: int) -> int:
+        sq = self.cur * 3 + k
+        if self.units[sq] == 0:
+            raise IllegalAction("BSH-5", f"your {KIND_NAMES[k]} has been destroyed")
+        return sq
+
+    def _check_can_fight(self, sq: int) -> None:
+        """sq may take a move or an attack now."""
+        name = KIND_NAMES[sq % 3]
+        s = self.st[sq]
+        if s == EXTRA:
+            return
+        if self.imp[sq]:
+            if s == FRESH:
+                raise IllegalAction("BSH-26", f"your {name} is impeded: its only action is "
+                                    f"'{KIND_LETTERS[sq % 3]} deimpede'")
+            raise IllegalAction("BSH-26", f"your {name} became impeded and cannot act again "
+                                "this turn")
+        if s != FRESH:
+            hint = ""
+            if s == SPENT and not self.card_played and self.hand[self.cur * 4 + BOOST]:
+                hint = " (a Boost card would give it a second move)"
+            raise IllegalAction("BSH-7", f"your {name} has already acted this turn{hint}")
+
+    def _enemy_at(self, sq: int, d: int, t: int | None) -> int:
+        """The enemy squad of kind t (None: the only one) on sq's neighbour in direction d."""
+        h = NEIGHBOURS[self.pos[sq]][d]
+        if h < 0:
+            raise IllegalAction("BSH-10", f"there is no hex {DIR_NAMES[d]} of your "
+                                f"{KIND_NAMES[sq % 3]} (off the map)")
+        enemy = 1 - sq // 3
+        there = self.squads_at(h, enemy)
+        if t is None:
+            if not there:
+                raise IllegalAction("BSH-10", f"no enemy squad at {coord_text(h)}, "
+                                    f"{DIR_NAMES[d]} of your {KIND_NAMES[sq % 3]}")
+            if len(there) > 1:
+                names = " or ".join(KIND_LETTERS[e % 3] for e in there)
+                raise IllegalAction("BSH-38", f"{coord_text(h)} holds several enemy squads: "
+                                    f"name the target ({names})")
+            return there[0]
+        e = enemy * 3 + t
+        if e not in there:
+            raise IllegalAction("BSH-10", f"there is no enemy {KIND_NAMES[t]} at "
+                                f"{coord_text(h)}, {DIR_NAMES[d]} of your "
+                                f"{KIND_NAMES[sq % 3]}")
+        return e
+
+    def _check_card(self, card: int) -> None:
+        if self.card_played:
+            raise IllegalAction("BSH-7", "a bonus card was already played this turn")
+        if not self.hand[self.cur * 4 + card]:
+            raise IllegalAction("BSH-13", f"you hold no {CARD_NAMES[card]} card")
+
+    def resolve(self, action: int) -> tuple[int, int, int]:
+        """Check an action for the player to move; return (canonical action, squad, target).
+
+        Raises `IllegalAction` naming the rule. A move onto one enemy squad resolves to the
+        attack on it (BSH-38)."""
+        if self.out is not None:
+            raise IllegalAction("BSH-16", f"the game is over: {self.out.describe()}")
+        if not A.is_code(action):
+            raise IllegalAction("BSH-38", f"{action!r} is not an action of this game")
+        op, k, d, t = A.decode(action)
+        if action == A.END:
+            return action, -1, -1
+        if op == A.ARTILLERY_OP:
+            self._check_card(ARTILLERY)
+            e = (1 - self.cur) * 3 + t
+            if self.units[e] == 0:
+                raise IllegalAction("BSH-32", f"the enemy {KIND_NAMES[t]} has been destroyed")
+            return action, -1, e
+        sq = self._own_squad(k)
+        name = KIND_NAMES[k]
+        if op == A.DEIMPEDE:
+            if not self.imp[sq]:
+                raise IllegalAction("BSH-9", f"your {name} is not impeded")
+            if self.st[sq] != FRESH:
+                raise IllegalAction("BSH-26", f"your {name} became impeded this turn; it "
+                                    "deimpedes on your next turn")
+            return action, sq, -1
+        if op == A.WAIT:
+            if self.imp[sq] and self.st[sq] == FRESH:
+                raise IllegalAction("BSH-26", f"your {name} is impeded: its only action is "
+                                    f"'{KIND_LETTERS[k]} deimpede'")
+            if self.st[sq] == EXTRA:
+                raise IllegalAction("BSH-34", f"your {name}'s extra action must be a move or "
+                                    "an attack (or end the turn)")
+            if self.st[sq] != FRESH:
+                raise IllegalAction("BSH-7", f"your {name} has already acted this turn")
+            return action, sq, -1
+        if op == A.BOOST_OP:
+            self._check_card(BOOST)
+            if self.imp[sq]:
+                raise IllegalAction("BSH-34", f"your {name} is impeded and cannot be boosted")
+            if self.st[sq] == EXTRA:
+                raise IllegalAction("BSH-34", f"your {name} already has an extra action")
+            if self.st[sq] != FRESH and self.st[sq] != SPENT:
+                raise IllegalAction("BSH-34", f"your {name} cannot be boosted: it waited, "
+                                    "deimpeded, was impeded or stopped, or used its moves")
+            return action, sq, -1
+        if op == A.MOVE:
+            self._check_can_fight(sq)
+            h = NEIGHBOURS[self.pos[sq]][d]
+            if h < 0:
+                raise IllegalAction("BSH-27", f"your {name} cannot move {DIR_NAMES[d]}: "
+                                    "that is off the map")
+            enemies = self.squads_at(h, 1 - self.cur)
+            if len(enemies) == 1:
+                return A.attack(k, d, enemies[0] % 3), sq, enemies[0]
+            if enemies:
+                names = " or ".join(KIND_LETTERS[e % 3] for e in enemies)
+                raise IllegalAction("BSH-38", f"{coord_text(h)} holds several enemy squads: "
+                                    f"attack one of them by name ({names})")
+            if h != HQ[self.cur] and self.squads_at(h, self.cur):
+                raise IllegalAction("BSH-27", f"your {name} cannot move {DIR_NAMES[d]}: your "
+                                    f"own squad is at {coord_text(h)}")
+            if not self._can_enter_empty(sq, h):
+                raise IllegalAction("BSH-27", f"a Mech cannot enter the mountain at "
+                                    f"{coord_text(h)}")
+            return action, sq, -1
+        # attack, or attack with Extra Ammo
+        if op == A.AMMO_OP:
+            self._check_card(AMMO)
+        self._check_can_fight(sq)
+        e = self._enemy_at(sq, d, t)
+        return action, sq, e
+
+    # -- carrying it out -----------------------------------------------------------------------
+    def apply(self, action: int, player: int | None = None) -> list[Event]:
+        if player is not None and self.out is None and player != self.cur:
+            raise IllegalAction("BSH-7", f"it is {_who(self.cur)}'s turn, not {_who(player)}'s")
+        action, sq, target = self.resolve(action)
+        me = self.cur
+        ev: list[Event] = []
+        op = action // 1000
+        if action == A.END:
+            self._end_turn(ev)
+        elif op == A.MOVE:
+            self._move(sq, NEIGHBOURS[self.pos[sq]][action // 10 % 10], ev)
+        elif op == A.ATTACK:
+            self._attack(sq, target, False, ev)
+        elif op == A.AMMO_OP:
+            self._attack(sq, target, True, ev)
+        elif op == A.DEIMPEDE:
+            self.imp[sq] = False
+            self.st[sq] = DONE
+            ev.append(("deimpede", sq))
+        elif op == A.WAIT:
+            self.st[sq] = DONE
+            ev.append(("wait", sq))
+        elif op == A.ARTILLERY_OP:
+            self._play(ARTILLERY, target, ev)
+            self._damage(target, 1, ev)
+            self._check_rout(ev)
+        else:  # boost
+            self._play(BOOST, sq, ev)
+            if self.st[sq] == FRESH:
+                self.boosted = sq
+            else:
+                self.st[sq] = EXTRA
+        if self.out is None and action != A.END and not self._has_action():
+            ev.append(("auto-end", me))
+            self._learn_from_auto_end()
+            self._end_turn(ev)
+        self._push(me, action)
+        return ev
+
+    def _learn_from_auto_end(self) -> None:
+        """The turn ended by itself without a card played: the hand holds no Artillery, and no
+        Boost either if a squad could have been boosted (BSH-24)."""
+        if self.card_played:
+            return
+        me = self.cur
+        k = self.known
+        b = me * 3
+        if any(self._boost_eligible(sq) for sq in range(me * 3, me * 3 + 3)):
+            k[b], k[b + 1], k[b + 2] = 0, 0, k[b] + k[b + 1] + k[b + 2]
+        else:
+            k[b], k[b + 1] = 0, k[b] + k[b + 1]
+
+    def _play(self, card: int, who: int, ev: list[Event]) -> None:
+        me = self.cur
+        self.card_played = True
+        self.hand[me * 4 + card] -= 1
+        # Which of the hand's cards was it? Assume the most constrained one that fits, so the
+        # public facts stay true whatever the truth (they may only get weaker).
+        k = self.known
+        b = me * 3
+        for j in ((0,) if card == ARTILLERY else (1, 0) if card == BOOST else (2, 1, 0)):
+            if k[b + j]:
+                k[b + j] -= 1
+                break
+        self.discard.append(card)
+        ev.append(("play", me, card, who))
+
+    def _after_fight(self, sq: int, prev: int, stopped: bool) -> None:
+        """sq's turn standing after a move or an attack (BSH-34)."""
+        if self.units[sq] == 0:
+            return
+        if prev == EXTRA or stopped or self.imp[sq]:
+            self.st[sq] = DONE
+        elif self.boosted == sq:
+            self.st[sq] = EXTRA
+            self.boosted = -1
+        else:
+            self.st[sq] = SPENT
+
+    def _leave(self, sq: int, ev: list[Event]) -> None:
+        p = sq // 3
+        if sq % 3 == INFANTRY and self.seize[p] and self.pos[sq] == HQ[1 - p]:
+            self.seize[p] = 0
+            ev.append(("seize-reset", p))
+
+    def _enter(self, sq: int, h: int, ev: list[Event]) -> None:
+        """Squad sq has just entered hex h (a move or a move-in): impediment, Seize, star."""
+        p, k = sq // 3, sq % 3
+        if h == HQ[1 - p]:
+            self.imp[sq] = True
+            ev.append(("impeded", sq, h))
+            if k == INFANTRY:
+                self.seize[p] = 1
+                ev.append(("seize", p, 1))
+        elif k == MECH and self.tiles[h] == FOREST:
+            self.imp[sq] = True
+            ev.append(("impeded", sq, h))
+        if self.star[h] == 1:
+            self.star[h] = 2
+            self._draw(sq, ev)
+
+    def _draw(self, sq: int, ev: list[Event]) -> None:
+        p = sq // 3
+        if not self.deck:
+            ev.append(("deck-empty", sq))
+            return
+        card = self.deck.pop()
+        if card == SURVIVORS:
+            u = self.units
+            room = UNIT_CAP - u[p * 3] - u[p * 3 + 1] - u[p * 3 + 2]
+            gain = max(0, min(1 if sq % 3 == MECH else 2, room))
+            u[sq] += gain
+            self.discard.append(card)
+            ev.append(("survivors", sq, gain))
+        else:
+            self.hand[p * 4 + card] += 1
+            self.known[p * 3] += 1
+            ev.append(("draw", p, sq))
+
+    def _move(self, sq: int, h: int, ev: list[Event]) -> None:
+        prev = self.st[sq]
+        if not self.rev[h]:
+            self.rev[h] = True
+            ev.append(("reveal", h, self.tiles[h], self.star[h] == 1))
+        if sq % 3 == MECH and self.tiles[h] == MOUNTAIN:
+            ev.append(("stopped", sq, h))
+            self._after_fight(sq, prev, True)
+            return
+        frm = self.pos[sq]
+        self._leave(sq, ev)
+        self.pos[sq] = h
+        ev.append(("move", sq, frm, h))
+        self._enter(sq, h, ev)
+        self._after_fight(sq, prev, False)
+
+    def _damage(self, sq: int, n: int, ev: list[Event]) -> None:
+        taken = min(n, self.units[sq])
+        self.units[sq] -= taken
+        ev.append(("damage", sq, taken, self.units[sq]))
+        if self.units[sq] == 0:
+            self._leave(sq, ev)
+            self.pos[sq] = -1
+            self.imp[sq] = False
+            self.st[sq] = DONE
+            if self.boosted == sq:
+                self.boosted = -1
+            ev.append(("destroyed", sq))
+
+    def _attack(self, sq: int, e: int, ammo: bool, ev: list[Event]) -> None:
+        prev = self.st[sq]
+        if ammo:
+            self._play(AMMO, sq, ev)
+        a_hex, d_hex = self.pos[sq], self.pos[e]
+        ka, kd = sq % 3, e % 3
+        tiles = self.tiles
+        hit = max(0, ATK[ka][kd] + ATK_BONUS[tiles[a_hex]] - DEF_BONUS[tiles[d_hex]])
+        ev.append(("attack", sq, e, d_hex, hit))
+        self._damage(e, hit, ev)
+        if ammo and self.units[e]:
+            ev.append(("ammo", sq, e))
+            self._damage(e, hit, ev)
+        if self.units[e]:
+            back = ATK[kd][ka] + ATK_BONUS[tiles[d_hex]]
+            ev.append(("retaliate", e, sq, back))
+            self._damage(sq, back, ev)
+        elif not self.squads_at(d_hex, e // 3) and self._can_enter_empty(sq, d_hex):
+            self._leave(sq, ev)
+            self.pos[sq] = d_hex
+            ev.append(("move-in", sq, a_hex, d_hex))
+            self._enter(sq, d_hex, ev)
+        self._after_fight(sq, prev, False)
+        self._check_rout(ev)
+
+    def _check_rout(self, ev: list[Event]) -> None:
+        for p in (1 - self.cur, self.cur):
+            if not self.alive(p):
+                w = 1 - p
+                self.out = Outcome((1.0, 0.0) if w == 0 else (0.0, 1.0), "rout", (w,))
+                ev.append(("rout", p))
+                return
+
+    def _end_turn(self, ev: list[Event]) -> None:
+        me = self.cur
+        ev.append(("end", me))
+        self.tdone[me] += 1
+        limit = self.info.turn_limit
+        if limit and self.tdone[0] >= limit and self.tdone[1] >= limit:
+            self.out = Outcome((0.5, 0.5), "turn limit")
+            ev.append(("turn-limit", limit))
+            return
+        nxt = self.cur = 1 - me
+        self.st = [FRESH] * 6
+        self.boosted = -1
+        self.card_played = False
+        ev.append(("turn", nxt, self.tdone[nxt] + 1))
+        if self.seize[nxt]:
+            self.seize[nxt] += 1
+            ev.append(("seize", nxt, self.seize[nxt]))
+            if self.seize[nxt] >= 3:
+                self.out = Outcome((1.0, 0.0) if nxt == 0 else (0.0, 1.0), "seize", (nxt,))
+                ev.append(("captured", nxt))
+
+    # -- text ----------------------------------------------------------------------------------
+    def parse(self, text: str, player: int | None = None) -> int:
+        from boardct.games.hills.notation import parse
+
+        return parse(self, text)
+
+    def notation(self, action: int) -> str:
+        return A.text(action)
+
+    def describe(self, event: Event) -> str:
+        kind = event[0]
+        if kind == "reveal":
+            _, h, tile, starred = event
+            star = " with a star" if starred else ""
+            return f"The tile at {coord_text(h)} is revealed: {TILE_NAMES[tile]}{star}."
+        if kind == "stopped":
+            return f"{_squad(event[1])} cannot enter the mountain at {coord_text(event[2])} " \
+                   "and stays."
+        if kind == "move":
+            return f"{_squad(event[1])} moves {coord_text(event[2])} -> {coord_text(event[3])}."
+        if kind == "move-in":
+            return f"{_squad(event[1])} moves in to {coord_text(event[3])}."
+        if kind == "impeded":
+            return f"{_squad(event[1])} is impeded."
+        if kind == "deimpede":
+            return f"{_squad(event[1])} deimpedes."
+        if kind == "wait":
+            return f"{_squad(event[1])} waits."
+        if kind == "seize":
+            return f"{_who(event[1])}'s Seize counter: {event[2]} of 3."
+        if kind == "seize-reset":
+            return f"{_who(event[1])}'s Seize counter is reset."
+        if kind == "captured":
+            return f"{_who(event[1])} captures the enemy headquarters!"
+        if kind == "draw":
+            return f"{_squad(event[2])} finds a star: {_who(event[1])} draws a bonus card."
+        if kind == "survivors":
+            return f"{_squad(event[1])} finds a star: Survivors Found, +{event[2]} units."
+        if kind == "deck-empty":
+            return f"{_squad(event[1])} finds a star, but the bonus deck is empty."
+        if kind == "play":
+            _, p, card, who = event
+            if card == ARTILLERY:
+                return f"{_who(p)} plays Artillery Strike on {_squad(who)}."
+            if card == BOOST:
+                return f"{_who(p)} plays Boost on their {KIND_NAMES[who % 3]}."
+            return f"{_who(p)} plays Extra Ammo with their {KIND_NAMES[who % 3]}'s attack."
+        if kind == "attack":
+            _, sq, e, h, hit = event
+            return f"{_squad(sq)} attacks {_squad(e)} at {coord_text(h)} for {hit}."
+        if kind == "ammo":
+            return f"Extra Ammo: {_squad(event[1])} strikes again."
+        if kind == "retaliate":
+            return f"{_squad(event[1])} retaliates for {event[3]}."
+        if kind == "damage":
+            _, sq, taken, left = event
+            return f"{_squad(sq)} loses {taken} (left: {left})."
+        if kind == "destroyed":
+            return f"{_squad(event[1])} is destroyed."
+        if kind == "rout":
+            return f"{_who(event[1])} has no squads left."
+        if kind == "auto-end":
+            return f"{_who(event[1])} has nothing left to do."
+        if kind == "end":
+            return f"{_who(event[1])} ends the turn."
+        if kind == "turn":
+            return f"{_who(event[1])}'s turn {event[2]}."
+        if kind == "turn-limit":
+            return f"Both players have played {event[1]} turns: the game is a draw."
+        return super().describe(event)
+
+    def prompt(self) -> str:
+        if self.out is not None:
+            return ""
+        me = self.cur
+        ready = [KIND_LETTERS[k] for k in range(3)
+                 if self.units[me * 3 + k] and self.st[me * 3 + k] in (FRESH, EXTRA)]
+        left = " ".join(ready) if ready else "none"
+        return f"Player {me + 1} (turn {self.tdone[me] + 1}, to act: {left}): "
+
+    # -- views ---------------------------------------------------------------------------------
+    def view(self, player: int | None) -> dict:
+        hexes = []
+        for h, (q, r) in enumerate(HEXES):
+            if self.rev[h]:
+                tile = TILE_LETTERS[self.tiles[h]] + (str(HQ.index(h)) if h in HQ else "")
+                hexes.append({"q": q, "r": r, "tile": tile, "star": self.star[h] == 1,
+                              "star_used": self.star[h] == 2})
+            else:
+                hexes.append({"q": q, "r": r, "tile": None})
+        squads = []
+        for sq in range(6):
+            entry = {"player": sq // 3, "kind": KIND_LETTERS[sq % 3], "units": self.units[sq]}
+            if self.units[sq]:
+                q, r = HEXES[self.pos[sq]]
+                entry.update(q=q, r=r, impeded=self.imp[sq],
+                             status=STATUS_WORDS[self.st[sq]] if sq // 3 == self.cur else "")
+            squads.append(entry)
+        hands: dict[str, list[str]] = {}
+        if player is not None:
+            hands[str(player)] = [CARD_WORDS[c] for c in range(4)
+                                  for _ in range(self.hand[player * 4 + c])]
+        revealed = [0, 0, 0]
+        for h in LAND:
+            if self.rev[h]:
+                revealed[self.tiles[h]] += 1
+        info = self.info
+        return {
+            "game": "hills",
+            "viewer": player,
+            "to_move": self.cur if self.out is None else None,
+            "first": info.first,
+            "turns_done": list(self.tdone),
+            "turn_limit": info.turn_limit,
+            "card_played": self.card_played,
+            "boosted": KIND_LETTERS[self.boosted % 3] if self.boosted >= 0 else None,
+            "hexes": hexes,
+            "squads": squads,
+            "seize": list(self.seize),
+            "hands": hands,
+            "hand_sizes": [sum(self.hand[0:4]), sum(self.hand[4:8])],
+            "hand_facts": [{"no_artillery": self.known[b + 1] + self.known[b + 2],
+                            "only_ammo": self.known[b + 2]} for b in (0, 3)],
+            "deck_size": len(self.deck),
+            "discard": [CARD_WORDS[c] for c in self.discard],
+            "tile_counts": dict(zip("PMF", info.tile_counts, strict=True)),
+            "face_down": {
+                "P": info.tile_counts[0] - revealed[0],
+                "M": info.tile_counts[1] - revealed[1],
+                "F": info.tile_counts[2] - revealed[2],
+            },
+            "stars_total": info.star_total,
+            "stars_face_down": info.star_total - sum(1 for h in LAND
+                                                     if self.rev[h] and self.star[h]),
+            "deck_mix": dict(zip(CARD_WORDS, info.deck_mix, strict=True)),
+            "outcome": self.out.to_json() if self.out is not None else None,
+        }
+
+    def render(self, player: int | None = None) -> str:
+        from boardct.games.hills.render import segments
+
+        return "".join(text for text, _ in segments(self, player))
+
+    def render_rich(self, player: int | None = None) -> Text:
+        from rich.text import Text
+
+        from boardct.games.hills.render import segments
+
+        out = Text()
+        for text, style in segments(self, player):
+            out.append(text, style=style or None)
+        return out
+
+    # -- hidden information --------------------------------------------------------------------
+    def determinize(self, player: int | None, seed: int) -> HillsState:
+        """A full state `player` cannot tell from this one: the face-down tiles and their stars,
+        the deck order and the opponent's hand resampled from `seed` (None: both hands)."""
+        c = self.clone()
+        rng = Rng(seed)
+        c.rng = rng
+        down = [h for h in LAND if not self.rev[h]]
+        bag: list[int] = []
+        revealed = [0, 0, 0]
+        stars_seen = 0
+        for h in LAND:
+            if self.rev[h]:
+                revealed[self.tiles[h]] += 1
+                stars_seen += self.star[h] != 0
+        for t in range(3):
+            bag += [t] * (self.info.tile_counts[t] - revealed[t])
+        rng.shuffle(bag)
+        tiles = self.tiles[:]
+        for h, t in zip(down, bag, strict=True):
+            tiles[h] = t
+        c.tiles = tiles
+        order = down[:]
+        rng.shuffle(order)
+        starred = set(order[: self.info.star_total - stars_seen])
+        for h in down:
+            c.star[h] = 1 if h in starred else 0
+        # Cards: everything not in the discard or a known hand is in the deck or a hidden hand.
+        pool = list(self.info.deck_mix)
+        for card in self.discard:
+            pool[card] -= 1
+        hidden = [0, 1] if player is None else [1 - player]
+        for p in (0, 1):
+            if p not in hidden:
+                for card in range(4):
+                    pool[card] -= self.hand[p * 4 + card]
+        cards = [card for card in range(4) for _ in range(pool[card])]
+        rng.shuffle(cards)
+        # Deal each hidden hand slot by slot, the most constrained first (only Extra Ammo,
+        # then anything but Artillery, then anything but Survivors Found, BSH-14/BSH-24),
+        # each from the shuffled unseen cards.
+        allowed = ((ARTILLERY, AMMO, BOOST), (AMMO, BOOST), (AMMO,))
+        for p in hidden:
+            for card in range(4):
+                c.hand[p * 4 + card] = 0
+            for j in (2, 1, 0):
+                for _ in range(self.known[p * 3 + j]):
+                    i = next((i for i, x in enumerate(cards) if x in allowed[j]), -1)
+                    if i < 0:  # pragma: no cover - the facts never exclude the truth
+                        i = next(i for i, x in enumerate(cards) if x != SURVIVORS)
+                    c.hand[p * 4 + cards.pop(i)] += 1
+        rng.shuffle(cards)  # dealing around some cards biased the order: shuffle again
+        c.deck = cards
+        return c
+
+    # -- scenarios -----------------------------------------------------------------------------
+    def arrange(self, squads: dict[str, tuple] | None = None, *, to_move: int | None = None,
+                reveal: tuple[tuple[int, int], ...] = (), hands: tuple[tuple[int, ...], ...]
+                | None = None, seize: tuple[int, int] | None = None) -> HillsState:
+        """Set up a position for a scenario (tests, tutorials), in place; returns self.
+
+        squads maps "0I" (player digit, kind letter) to (q, r, units[, impeded]) or None for a
+        destroyed squad; squads not named stay where they are. reveal turns tiles face up;
+        hands gives each player's cards as counts (survivors, artillery, ammo, boost)."""
+        from boardct.games.hills.board import INDEX
+
+        for key, spec in (squads or {}).items():
+            sq = int(key[0]) * 3 + KIND_LETTERS.index(key[1].upper())
+            if spec is None:
+                self.units[sq], self.pos[sq], self.imp[sq] = 0, -1, False
+                continue
+            q, r, n = spec[:3]
+            h = INDEX[(q, r)]
+            self.units[sq], self.pos[sq] = n, h
+            self.imp[sq] = bool(spec[3]) if len(spec) > 3 else False
+            self.rev[h] = True
+        for q, r in reveal:
+            self.rev[INDEX[(q, r)]] = True
+        if hands is not None:
+            self.hand = [n for counts in hands for n in counts]
+            self.known = [sum(self.hand[0:4]) - self.hand[0], 0, 0,
+                          sum(self.hand[4:8]) - self.hand[4], 0, 0]
+            mix = [self.hand[c] + self.hand[4 + c] for c in range(4)]
+            for card in self.deck + self.discard:
+                mix[card] += 1
+            self.info = replace(self.info, deck_mix=tuple(mix))  # the dealt cards are extra
+        if seize is not None:
+            self.seize = list(seize)
+        if to_move is not None:
+            self.cur = to_move
+        self.st = [FRESH] * 6
+        return self

@@ -1,0 +1,43 @@
+"""The Shift game: options (the two cards, the turn limit) and the initial state."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from boardct.core.game import Game, Option, Setup, State
+from boardct.games.shift.cards import resolve
+from boardct.games.shift.state import ShiftState, heuristic
+
+DEFAULT_TURN_LIMIT = 200  # SH-15, SH-38
+
+
+class ShiftGame(Game):
+    id: ClassVar[str] = "shift"
+    title: ClassVar[str] = "Shift, the single-card duel"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+    options: ClassVar[tuple[Option, ...]] = (
+        Option("card1", "ember-duelist",
+               "Player 1's card: a shipped card's name (see `boardct cards list`) or a TOML file"),
+        Option("card2", "tide-warden",
+               "Player 2's card: a shipped card's name (see `boardct cards list`) or a TOML file"),
+        Option("turn_limit", DEFAULT_TURN_LIMIT,
+               "player turns (skipped ones included) before the game is a draw (SH-15)",
+               type=int, minimum=1),
+    )
+    perfect_information: ClassVar[bool] = True
+    has_chance: ClassVar[bool] = True
+    simultaneous: ClassVar[bool] = False
+
+    def initial_state(self, setup: Setup) -> ShiftState:
+        cards = (resolve(str(setup.options["card1"])), resolve(str(setup.options["card2"])))
+        state = ShiftState.__new__(ShiftState)
+        state._init(setup, cards, int(setup.options["turn_limit"]))
+        return state
+
+    def evaluate(self, state: State, player: int) -> float:
+        assert isinstance(state, ShiftState)
+        return heuristic(state, player)
+
+
+ShiftState.game = ShiftGame()
