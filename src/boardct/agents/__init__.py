@@ -8,6 +8,8 @@ and the others') through `observe`, so agents that keep a search tree can reuse 
 from __future__ import annotations
 
 from boardct.agents.base import Agent, make, names, register
+from boardct.agents.greedy import GreedyAgent
+from boardct.agents.mcts import MCTSAgent
 from boardct.agents.random_agent import RandomAgent
 
-__all__ = ["Agent", "RandomAgent", "make", "names", "register"]
+__all__ = ["Agent", "GreedyAgent", "MCTSAgent", "RandomAgent", "make", "names", "register"]

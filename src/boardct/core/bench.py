@@ -26,19 +26,29 @@ def random_playout(state: State, rng: random.Random, max_actions: int = 1_000_00
     return n
 
 
-def mid_game_state(game: Game, seed: int, options: dict[str, Any], depth: int = 40) -> State:
-    """A state reached by `depth` random actions (restarting if a game ends sooner)."""
+def mid_game_state(game: Game, seed: int, options: dict[str, Any], depth: int = 40,
+                   tries: int = 20) -> State:
+    """A state reached by `depth` random actions; if games end sooner, the state of the most
+    actions before an end found in `tries` games (half way through the longest game)."""
     rng = random.Random(seed)
-    while True:
+    best: State | None = None
+    best_len = -1
+    for _ in range(tries):
         state = game.new(seed=rng.randrange(1 << 30), **options)
+        trail = [state.clone()]
         for _ in range(depth):
             players = state.current_players()
             if not players:
                 break
             p = players[0]
             state.apply(rng.choice(state.legal_actions(p)), p)
+            trail.append(state.clone())
         if not state.is_over:
             return state
+        if len(trail) > best_len:
+            best, best_len = trail[(len(trail) - 1) // 2], len(trail)
+    assert best is not None
+    return best
 
 
 def _per_call_us(fn, min_seconds: float = 0.2) -> float:
@@ -54,7 +64,7 @@ def _per_call_us(fn, min_seconds: float = 0.2) -> float:
 
 
 def run(game: Game, seconds: float = 5.0, seed: int = 1, options: dict | None = None) -> dict:
-    options = game.resolve_options(options or {})
+    options = game.resolve_options({**game.bench_options, **(options or {})})
     rng = random.Random(seed)
     actions = games = 0
     t0 = time.perf_counter()

@@ -112,6 +112,7 @@ class Game:
     has_chance: ClassVar[bool] = False
     simultaneous: ClassVar[bool] = False
     help_text: ClassVar[str] = ""  # the command reference a front end shows on "help"
+    bench_options: ClassVar[dict[str, Any]] = {}  # the benchmark's default configuration
 
     def option(self, name: str) -> Option:
         for opt in self.options:
@@ -235,9 +236,16 @@ class State:
     def determinize(self, player: int, seed: int) -> State:
         """A full state consistent with `player`'s view, unknowns resampled from `seed`.
 
-        Perfect-information games have nothing to resample: a clone.
+        By default a clone whose random source (an `Rng` in a slot named `rng`, if any) is
+        reseeded, so that future chance is not known in advance; games with hidden parts
+        resample them too.
         """
-        return self.clone()
+        from boardct.core.rng import Rng
+
+        state = self.clone()
+        if isinstance(getattr(state, "rng", None), Rng):
+            state.rng = Rng(seed)
+        return state
 
     # -- records -------------------------------------------------------------------------------
     def _push(self, player: int, action: Action) -> None:

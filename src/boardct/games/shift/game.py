@@ -11,9 +11,27 @@ from boardct.games.shift.state import ShiftState, heuristic
 DEFAULT_TURN_LIMIT = 200  # SH-15, SH-38
 
 
+HELP = """\
+Shift commands (case-insensitive). Gears: 1, 2L, 3, 2R in a ring (1-2L-3-2R-1).
+
+  first / second            after winning the toss: go first or second
+  shift G  (or just G)      shift to the neighbouring gear G (start and end phases: a spirit
+                            shift, burns 1 spirit; critical subphase: the free shift critical)
+  attack alpha|beta|omega   declare an attack with that modifier of the current gear
+  pass  (stay, no)          decline (no shift, no attack, no critical)
+  guard none                take the hit in the current gear
+  guard active G            active guard with a lower-level gear G
+  guard spirit G [G ...]    spirit-guard with gears G (each burns one spirit)
+  guard active G spirit G   both
+
+A player dealt damage with 5 tokens already in the damage zone loses.
+"""
+
+
 class ShiftGame(Game):
     id: ClassVar[str] = "shift"
     title: ClassVar[str] = "Shift, the single-card duel"
+    help_text: ClassVar[str] = HELP
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     options: ClassVar[tuple[Option, ...]] = (

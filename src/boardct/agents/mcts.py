@@ -1,0 +1,178 @@
+"""Monte Carlo tree search for every game, through the core API only.
+
+- Hidden information and chance: single-observer information-set MCTS. Each iteration starts
+  from `state.determinize(seat, seed)`, a full state consistent with what the seat can see, with
+  the unknowns (face-down tiles, the opponent's hand, future coin flips) resampled; one tree is
+  shared by all determinizations, and a child's exploration term counts the iterations in which
+  it was available (Cowling, Powley and Whitehouse 2012).
+- Simultaneous turns: decoupled selection. Where several players owe orders, each chooses from
+  its own statistics at that node, and the joint choice leads to the child.
+- Long games: a rollout of at most `depth` random actions, then the game's evaluation.
+- Determinism: with `iters=N` the search is a function of the state's view and the agent's
+  seed. With `time=S` the number of iterations depends on the machine.
+"""
+
+from __future__ import annotations
+
+import math
+import time as _time
+
+from boardct.agents.base import Agent, register
+from boardct.core.game import Action, State
+from boardct.core.rng import Rng
+
+
+class Node:
+    __slots__ = ("children", "n", "w", "avail", "stats")
+
+    def __init__(self) -> None:
+        self.children: dict = {}
+        self.n = 0  # visits
+        self.w = 0.0  # total reward of the player who chose the move into this node
+        self.avail = 0  # iterations in which the move into this node was legal
+        self.stats: dict | None = None  # decoupled per-player statistics at simultaneous nodes
+
+
+def _ucb_pick(node: Node, legal: list, c: float, rng: Rng):
+    """The child to descend to, or (action, None) for an action not yet tried."""
+    children = node.children
+    untried = [a for a in legal if a not in children]
+    for a in legal:
+        ch = children.get(a)
+        if ch is not None:
+            ch.avail += 1
+    if untried:
+        return untried[rng.below(len(untried))], None
+    best, best_score = None, -1.0
+    for a in legal:
+        ch = children[a]
+        score = ch.w / ch.n + c * math.sqrt(math.log(ch.avail) / ch.n)
+        if score > best_score:
+            best, best_score = a, score
+    return best, children[best]
+
+
+class MCTSAgent(Agent):
+    name = "mcts"
+
+    def __init__(self, seed: int = 0, iters: int = 1000, time: float = 0.0, c: float = 1.4,
+                 depth: int = 40):
+        if iters < 1 and time <= 0:
+            raise ValueError("mcts needs iters >= 1 or time > 0")
+        self.rng = Rng(seed)
+        self.iters = int(iters)
+        self.time = float(time)
+        self.c = float(c)
+        self.depth = int(depth)
+        self.last_iterations = 0
+
+    # -- the search ----------------------------------------------------------------------------
+    def select(self, state: State, player: int) -> Action:
+        legal = state.legal_actions(player)
+        if len(legal) == 1:
+            self.last_iterations = 0
+            return legal[0]
+        root = Node()
+        rng = self.rng
+        deadline = _time.perf_counter() + self.time if self.time > 0 else None
+        count = 0
+        while True:
+            self._iterate(state, player, root, rng)
+            count += 1
+            if deadline is not None:
+                if _time.perf_counter() >= deadline:
+                    break
+            elif count >= self.iters:
+                break
+        self.last_iterations = count
+        if root.stats is not None:  # the root is a simultaneous node: our own statistics
+            mine = root.stats[player]
+            return max(legal, key=lambda a: (mine.get(a, (0, 0.0))[0], -legal.index(a)))
+        return max(legal, key=lambda a: (root.children[a].n if a in root.children else -1,
+                                         -legal.index(a)))
+
+    def _iterate(self, root_state: State, seat: int, root: Node, rng: Rng) -> None:
+        s = root_state.determinize(seat, rng.next64())
+        node = root
+        path: list[tuple[Node, int]] = []  # (node, player who chose the move into it)
+        joint_path: list[tuple[Node, list[tuple[int, Action]]]] = []
+        c = self.c
+        expanded = False
+        while not expanded:
+            players = s.current_players()
+            if not players:
+                break
+            if len(players) == 1:
+                p = players[0]
+                action, child = _ucb_pick(node, s.legal_actions(p), c, rng)
+                if child is None:
+                    child = node.children[action] = Node()
+                    child.avail = 1
+                    expanded = True
+                s.apply(action, p)
+                path.append((child, p))
+                node = child
+            else:
+                if node.stats is None:
+                    node.stats = {}
+                picks = []
+                for p in players:
+                    stats = node.stats.setdefault(p, {})
+                    legal = s.legal_actions(p)
+                    untried = [a for a in legal if a not in stats]
+                    if untried:
+                        a = untried[rng.below(len(untried))]
+                        expanded = True
+                    else:
+                        total = sum(stats[a][0] for a in legal)
+                        log_total = math.log(max(total, 1))
+                        a = max(legal, key=lambda x: stats[x][1] / stats[x][0]
+                                + c * math.sqrt(log_total / stats[x][0]))
+                    picks.append((p, a))
+                key = tuple(picks)
+                child = node.children.get(key)
+                if child is None:
+                    child = node.children[key] = Node()
+                    expanded = True
+                for p, a in picks:
+                    if s.is_over:
+                        break
+                    if p in s.current_players():
+                        s.apply(a, p)
+                joint_path.append((node, picks))
+                path.append((child, -1))
+                node = child
+        rewards = self._rollout(s, rng)
+        for nd, p in path:
+            nd.n += 1
+            if p >= 0:
+                nd.w += rewards[p]
+        for nd, picks in joint_path:
+            for p, a in picks:
+                entry = nd.stats[p].get(a)
+                nd.stats[p][a] = (1, rewards[p]) if entry is None else (entry[0] + 1,
+                                                                       entry[1] + rewards[p])
+
+    def _rollout(self, s: State, rng: Rng) -> list[float]:
+        """Random play for at most `depth` actions; rewards in [0, 1] per player."""
+        for _ in range(self.depth):
+            players = s.current_players()
+            if not players:
+                break
+            for p in players:
+                if s.is_over:
+                    break
+                legal = s.legal_actions(p)
+                s.apply(legal[rng.below(len(legal))], p)
+        out = s.outcome
+        n = len(s.setup.names)
+        if out is not None:
+            return list(out.returns)
+        rewards = []
+        for p in range(n):
+            v = s.game.evaluate(s, p)
+            rewards.append(0.5 if v is None else 0.5 * (float(v) + 1.0))
+        return rewards
+
+
+register("mcts", MCTSAgent)

@@ -1,0 +1,870 @@
+"""CTF 2187 turn processing: the five phases of CTF-13 with the fine points CTF-17..CTF-36.
+
+Functions here work on a `CtfState` (state.py) in place; the state calls `process_turn` once
+every Bot's orders are in. Every happening is logged as an event tuple together with a bit
+mask of the Bots that may see it (the Bots involved, and every functional Bot whose scanners
+cover the place it happened, CTF-15/CTF-21), so each player's report shows only what that
+player's Bot could see. All chance is drawn from the state's seeded Rng as events occur.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from boardct.games.ctf2187.geometry import (
+    DX,
+    DY,
+    FA,
+    LS,
+    RA,
+    RS,
+    arc,
+    bearing,
+    distance,
+    pivot_steps,
+    right,
+    toward_step,
+)
+from boardct.games.ctf2187.sheet import EJECT_DEFAULT, PHASES
+from boardct.games.ctf2187.tables import (
+    FT,
+    HEAD,
+    LA,
+    LEGS,
+    LOCATION_CODES,
+    RT,
+    Weapon,
+    turn_ap,
+    weapon_ap,
+)
+from boardct.games.ctf2187.tables import (
+    RA as RARM,
+)
+from boardct.games.ctf2187.units import (
+    DAMAGED,
+    DEAD,
+    DESTROYED,
+    EJECTED,
+    FUNCTIONAL,
+    KNEELING,
+    PRONE,
+    STANDING,
+    WRECKED,
+    Bot,
+    CommandPost,
+)
+
+if TYPE_CHECKING:  # pragma: no cover
+    from boardct.games.ctf2187.state import CtfState
+
+# Arcs each location's weapons fire into (CTF-7); the index is the location.
+WEAPON_ARCS = (
+    (LS, FA, RS),  # head
+    (FA,),  # front torso
+    (RA,),  # rear torso
+    (FA, LS),  # left arm
+    (FA, RS),  # right arm
+    (),  # legs
+)
+ANGLE_TABLE = {FA: "front", RS: "right", LS: "left", RA: "rear"}
+PIVOT_ORDERS = (0, 11, 12, 13, 14, 15, 16, 17, 22, 23)
+
+
+# -- small queries ------------------------------------------------------------------------------
+
+def ground_at(st: CtfState, x: int, y: int) -> int:
+    return st.map.ground[(y - 1) * st.map.width + x - 1]
+
+
+def terrain_at(st: CtfState, x: int, y: int):
+    return st.tables.terrain[st.map.terrain[(y - 1) * st.map.width + x - 1]]
+
+
+def bot_elevation(st: CtfState, b: Bot) -> int:
+    """CTF-5: ground + 2 standing, + 1 kneeling or prone, + 0 wreckage."""
+    g = ground_at(st, b.x, b.y)
+    if b.status != FUNCTIONAL:
+        return g
+    return g + (2 if b.posture == STANDING else 1)
+
+
+def cp_elevation(st: CtfState, c: CommandPost) -> int:
+    """CTF-27: a CP fires and is hit at ground + 2; Ruins stand ground + 1."""
+    return ground_at(st, c.x, c.y) + (2 if c.operational else 1)
+
+
+def sector_height(st: CtfState, x: int, y: int) -> int:
+    """The total elevation a fire track must clear in a sector (CTF-11)."""
+    i = (y - 1) * st.map.width + x - 1
+    g = st.map.ground[i]
+    t = st.tables.terrain[st.map.terrain[i]]
+    h = g + t.elevation if t.blocks_fire else g
+    occ = st.occ[i]
+    if occ > 0:
+        e = bot_elevation(st, st.bots[occ - 1])
+        if e > h:
+            h = e
+    elif occ < 0:
+        e = cp_elevation(st, st.cps[-occ - 1])
+        if e > h:
+            h = e
+    return h
+
+
+def fire_track(st: CtfState, x0: int, y0: int, e0: int, x1: int, y1: int, e1: int
+               ) -> tuple[list[tuple[int, int, int]], bool]:
+    """The track (CTF-27, as geometry.track) up to and including the blocking sector, and
+    whether it is blocked; traced sector by sector so a blocked shot stops early."""
+    dx = x1 - x0
+    dy = y1 - y0
+    n = max(abs(dx), abs(dy))
+    ax, ay = abs(dx), abs(dy)
+    sx = 1 if dx > 0 else -1
+    sy = 1 if dy > 0 else -1
+    base = 2 * e0 * n + n
+    de2 = 2 * (e1 - e0)
+    n2 = 2 * n
+    out = []
+    for k in range(1, n):
+        q, r = divmod(ax * k, n)
+        x = x0 + sx * (q + (2 * r > n))
+        q, r = divmod(ay * k, n)
+        y = y0 + sy * (q + (2 * r > n))
+        h = (base + de2 * k) // n2
+        out.append((x, y, h))
+        if sector_height(st, x, y) >= h:
+            return out, True
+    return out, False
+
+
+def in_scan(st: CtfState, b: Bot, other: Bot) -> bool:
+    return distance(b.x, b.y, other.x, other.y) <= st.tables.scanning_range
+
+
+def seen_mask(st: CtfState, x: int, y: int, involved: int = 0) -> int:
+    """Bots that see a happening at (x, y): those involved and every functional Bot in
+    scanning range (CTF-21). Bit n stands for Bot n."""
+    m = involved
+    r = st.tables.scanning_range
+    for b in st.bots:
+        if b.status == FUNCTIONAL:
+            d = b.x - x
+            if -r <= d <= r:
+                d = b.y - y
+                if -r <= d <= r:
+                    m |= 1 << b.num
+    return m
+
+
+def log(st: CtfState, event: tuple, x: int, y: int, involved: int = 0) -> None:
+    st.log.append((seen_mask(st, x, y, involved), event))
+
+
+def log_all(st: CtfState, event: tuple) -> None:
+    """An event every Bot's report shows (turn and phase headers, the end)."""
+    st.log.append(((1 << (len(st.bots) + 1)) - 1, event))
+
+
+def nearest_enemy(st: CtfState, b: Bot) -> Bot | None:
+    best = None
+    bd = 1 << 30
+    for o in st.bots:
+        if o.team != b.team and o.status == FUNCTIONAL:
+            d = distance(b.x, b.y, o.x, o.y)
+            if d <= st.tables.scanning_range and d < bd:
+                best, bd = o, d
+    return best
+
+
+def nearest_friend(st: CtfState, b: Bot) -> Bot | None:
+    best = None
+    bd = 1 << 30
+    for o in st.bots:
+        if o.team == b.team and o is not b and o.status == FUNCTIONAL:
+            d = distance(b.x, b.y, o.x, o.y)
+            if d <= st.tables.scanning_range and d < bd:
+                best, bd = o, d
+    return best
+
+
+def nearest_cp(st: CtfState, b: Bot, friendly: bool) -> CommandPost | None:
+    best = None
+    bd = 1 << 30
+    for c in st.cps:
+        if c.operational and (c.team == b.team) == friendly:
+            d = distance(b.x, b.y, c.x, c.y)
+            if d < bd:
+                best, bd = c, d
+    return best
+
+
+def known_bot(st: CtfState, b: Bot, num: int) -> Bot | None:
+    """Bot `num` if functional and in scanning range (CTF-21), else None."""
+    if num < 1 or num > len(st.bots):
+        return None
+    o = st.bots[num - 1]
+    if o.status != FUNCTIONAL or o is b or not in_scan(st, b, o):
+        return None
+    return o
+
+
+def add_heat(st: CtfState, b: Bot, amount: int) -> None:
+    h = b.heat + amount
+    mx = st.tables.heat["maximum"]
+    b.heat = h if h < mx else mx
+
+
+def spend(b: Bot, ap: int) -> None:
+    b.ap = b.ap - ap if b.ap > ap else 0
+
+
+# -- turn --------------------------------------------------------------------------------------
+
+def process_turn(st: CtfState) -> list[tuple]:
+    """Process the whole turn (every Bot's sheet or standing orders are in); return the events."""
+    st.log = []
+    t = st.tables
+    orders: dict[int, tuple[int, ...]] = {}
+    log_all(st, ("turn", st.turn))
+    for b in st.bots:
+        if b.status != FUNCTIONAL:
+            continue
+        standing = b.sheet is None or b.sheet is b.standing  # MISSING shares the tuple
+        orders[b.num] = b.standing if standing else b.sheet
+        b.ap = b.ap_start = turn_ap(b.design, b.functional_engines(), t)
+        log(st, ("ap", b.num, b.ap, standing), b.x, b.y, 1 << b.num)
+    for phase in range(1, PHASES + 1):
+        run_phase(st, phase, orders)
+        if check_end(st):
+            break
+    for b in st.bots:
+        b.sheet = None
+    st.log_turn = st.turn
+    st.turn += 1
+    if st.over is None and st.turn > st.turns:
+        st.end("turn limit")
+        log_all(st, ("end", "the turn limit was reached"))
+    return [e for _, e in st.log]
+
+
+def run_phase(st: CtfState, phase: int, orders: dict[int, tuple[int, ...]]) -> None:
+    t = st.tables
+    rng = st.rng
+    log_all(st, ("phase", st.turn, phase))
+    active = [b for b in st.bots if b.status == FUNCTIONAL]
+    for b in active:  # cooling then heat adjustments (CTF-13, CTF-24, CTF-25)
+        b.entered = 0
+        b.sprinted = False
+        b.fallen = False
+        b.shut = False
+        cool = (t.heat["cooling"] + b.functional_engines() // t.heat["engines_per_cooling"]
+                + terrain_at(st, b.x, b.y).cooling)
+        b.cooled = min(cool, b.heat)
+        b.heat -= b.cooled
+        b.band = bi = t.band(b.heat)
+        band = t.bands[bi]
+        if bi or b.cooled:
+            log(st, ("cool", b.num, b.cooled, b.heat, bi), b.x, b.y, 1 << b.num)
+        if band.ap:
+            lost = min(band.ap, b.ap)
+            spend(b, band.ap)
+            log(st, ("heatfx", b.num, f"loses {lost} AP to heat"), b.x, b.y, 1 << b.num)
+        if band.shutdown:
+            roll = rng.randint(1, 6)
+            if roll <= band.shutdown:
+                b.shut = True
+                log(st, ("heatfx", b.num, f"weapons shut down by heat this phase (d6 {roll})"),
+                    b.x, b.y, 1 << b.num)
+        if band.wound and b.wounds < t.wounds_to_kill - 1:
+            b.wounds += 1
+            log(st, ("heatfx", b.num, f"pilot wounded by heat ({b.wounds} wounds)"),
+                b.x, b.y, 1 << b.num)
+        if band.weapon_damage:
+            roll = rng.randint(1, 6)
+            if roll <= band.weapon_damage:
+                ok = [i for i, s in enumerate(b.weapons) if s != DESTROYED]
+                if ok:
+                    i = ok[rng.below(len(ok))]
+                    b.weapons[i] += 1
+                    state = "damaged" if b.weapons[i] == DAMAGED else "destroyed"
+                    log(st, ("heatfx", b.num, f"weapon {i + 1} ({b.design.weapons[i][1].key}) "
+                             f"{state} by heat (d6 {roll})"), b.x, b.y, 1 << b.num)
+    rng.shuffle(active)  # equal AP: a fresh seeded shuffle (CTF-22)
+    active.sort(key=lambda b: -b.ap)
+    log_all(st, ("order", tuple(b.num for b in active)))
+    for b in active:
+        if b.status != FUNCTIONAL:
+            continue  # wrecked before its slot
+        if b.fallen:
+            log(st, ("skip", b.num, "orders", 0, "fell earlier this phase"), b.x, b.y,
+                1 << b.num)
+            continue
+        o = orders[b.num]
+        base = (phase - 1) * 5
+        do_move(st, b, o[base], o[base + 1])
+        if b.status != FUNCTIONAL:
+            continue
+        if b.fallen:
+            log(st, ("skip", b.num, "attack", o[base + 2], "fell this phase"), b.x, b.y,
+                1 << b.num)
+            continue
+        do_attack(st, b, o[base + 2], o[base + 3], o[base + 4])
+    for c in st.cps:  # command posts fire last (CTF-13, CTF-34)
+        if c.operational:
+            cp_fire(st, c)
+
+
+def check_end(st: CtfState) -> bool:
+    """CTF-39: the game ends after a phase that leaves a team no functional bot and no CP."""
+    if st.over is not None:
+        return True
+    if not any(b.status == FUNCTIONAL for b in st.bots):
+        # nothing can act any more (CPs only return fire): the game ends here (docs)
+        st.end("no functional bot left")
+        log_all(st, ("end", "no functional bot is left on the field"))
+        return True
+    for team in range(st.teams):
+        if any(b.team == team and b.status == FUNCTIONAL for b in st.bots):
+            continue
+        if any(c.team == team and c.operational for c in st.cps):
+            continue
+        st.end("elimination")
+        log_all(st, ("end", f"team {'ABCD'[team]} has no functional bot and no command post"))
+        return True
+    return False
+
+
+# -- moves -------------------------------------------------------------------------------------
+
+def skip(st: CtfState, b: Bot, what: str, order: int, reason: str) -> None:
+    log(st, ("skip", b.num, what, order, reason), b.x, b.y, 1 << b.num)
+
+
+def step_cost(st: CtfState, b: Bot, x: int, y: int, nx: int, ny: int, backward: bool) -> int:
+    c = st.tables.costs
+    cost = c["move"] + terrain_at(st, nx, ny).move_cost
+    climb = ground_at(st, nx, ny) - ground_at(st, x, y)
+    if climb > 0:
+        cost += c["climb_per_level"] * climb
+    if backward:
+        cost += c["backward"]
+    return cost
+
+
+def free_sector(st: CtfState, x: int, y: int) -> str:
+    """'' if a bot may enter (x, y), else why not (CTF-3)."""
+    m = st.map
+    if not (1 <= x <= m.width and 1 <= y <= m.height):
+        return "the map edge"
+    occ = st.occ[(y - 1) * m.width + x - 1]
+    if occ > 0:
+        o = st.bots[occ - 1]
+        return f"Bot {o.num}" if o.status == FUNCTIONAL else f"the Wreckage of Bot {o.num}"
+    if occ < 0:
+        c = st.cps[-occ - 1]
+        return f"CP {c.label}" if c.operational else f"the Ruins of CP {c.label}"
+    return ""
+
+
+def enter(st: CtfState, b: Bot, nx: int, ny: int, cost: int, heat: int, how: str) -> None:
+    w = st.map.width
+    x0, y0 = b.x, b.y
+    st.occ[(y0 - 1) * w + x0 - 1] = 0
+    st.occ[(ny - 1) * w + nx - 1] = b.num
+    b.x, b.y = nx, ny
+    spend(b, cost)
+    add_heat(st, b, heat)
+    b.entered += 1
+    log(st, ("move", b.num, how, x0, y0, nx, ny, b.facing, cost), nx, ny,
+        (1 << b.num) | seen_mask(st, x0, y0))
+
+
+def turn_bot(st: CtfState, b: Bot, steps: int, cost: int) -> None:
+    old = b.facing
+    b.facing = right(b.facing, steps)
+    spend(b, cost)
+    log(st, ("face", b.num, old, b.facing, cost), b.x, b.y, 1 << b.num)
+
+
+def do_move(st: CtfState, b: Bot, m: int, opt: int) -> None:
+    t = st.tables
+    c = t.costs
+    if b.posture == PRONE and not b.legless and m != 18:
+        m = 18  # a fallen bot stands up next phase whatever the orders (CTF-10, CTF-31)
+    if m == 0:
+        return
+    if b.legless and m not in PIVOT_ORDERS:
+        skip(st, b, "move", m, "legs destroyed: only pivots (11-17, 22, 23) (CTF-30)")
+        return
+    if b.posture == KNEELING and m not in (0, 18):
+        skip(st, b, "move", m, "kneeling: only orders 0 and 18 (CTF-12)")
+        return
+    if m == 18:
+        if b.posture == STANDING:
+            return
+        if b.legless:
+            skip(st, b, "move", m, "legs destroyed: cannot stand (CTF-30)")
+            return
+        cost = c["stand_from_kneeling"] if b.posture == KNEELING else c["stand_from_prone"]
+        if cost > b.ap:
+            skip(st, b, "move", m, f"not enough AP to stand (needs {cost}, has {b.ap})")
+            return
+        spend(b, cost)
+        add_heat(st, b, t.heat["stand"])
+        b.posture = STANDING
+        log(st, ("posture", b.num, "stands up", cost), b.x, b.y, 1 << b.num)
+        return
+    if m == 20:
+        if b.posture != STANDING:
+            return
+        cost = c["kneel"]
+        if cost > b.ap:
+            skip(st, b, "move", m, f"not enough AP to kneel (needs {cost}, has {b.ap})")
+            return
+        spend(b, cost)
+        add_heat(st, b, t.heat["kneel"])
+        b.posture = KNEELING
+        log(st, ("posture", b.num, "kneels", cost), b.x, b.y, 1 << b.num)
+        return
+    if m == 19:
+        limit = opt or EJECT_DEFAULT
+        if b.posture != STANDING:
+            skip(st, b, "move", m, "only a standing bot can eject (CTF-30)")
+            return
+        n = b.functional_engines()
+        if n > limit:
+            skip(st, b, "move", m, f"{n} engines work, above the eject threshold {limit}")
+            return
+        log(st, ("eject", b.num, n), b.x, b.y, 1 << b.num)
+        wreck(st, b, "the pilot ejected and the bot self-destructed", EJECTED)
+        return
+    if m in (22, 23):
+        cost = c["turn"]
+        if cost > b.ap:
+            skip(st, b, "move", m, f"not enough AP (needs {cost}, has {b.ap})")
+            return
+        turn_bot(st, b, 1 if m == 22 else -1, cost)
+        return
+    if 11 <= m <= 17:
+        if m == 11:
+            target = opt
+        else:
+            aim = aim_for(st, b, m)
+            if aim is None:
+                skip(st, b, "move", m, "no such target in scanning range (CTF-21)")
+                return
+            if aim == (b.x, b.y):
+                return
+            target = bearing(aim[0] - b.x, aim[1] - b.y)
+        steps = pivot_steps(b.facing, target)
+        if steps == 0:
+            return
+        cost = c["turn"] * abs(steps)
+        if cost > b.ap:
+            skip(st, b, "move", m, f"not enough AP (needs {cost}, has {b.ap})")
+            return
+        turn_bot(st, b, steps, cost)
+        return
+    # orders that enter a sector: 1-10 and 21
+    turn_steps = 0
+    if m == 2:
+        turn_steps = 1
+    elif m == 3:
+        turn_steps = -1
+    elif 5 <= m <= 10:
+        aim = aim_for(st, b, m, opt)
+        if aim is None:
+            skip(st, b, "move", m, "no such target in scanning range (CTF-21)")
+            return
+        turn_steps = toward_step(b.facing, aim[0] - b.x, aim[1] - b.y)
+    sprint = m == 21
+    if sprint and b.ap < c["sprint_minimum"]:
+        log(st, ("sprintfail", b.num, b.ap, c["sprint_minimum"]), b.x, b.y, 1 << b.num)
+        sprint = False
+    facing = right(b.facing, turn_steps) if turn_steps else b.facing
+    backward = m == 4
+    d = right(facing, 4) if backward else facing
+    nx, ny = b.x + DX[d], b.y + DY[d]
+    why = free_sector(st, nx, ny)
+    tcost = c["turn"] if turn_steps else 0
+    mcost = 0
+    if not why:
+        mcost = step_cost(st, b, b.x, b.y, nx, ny, backward) * (2 if sprint else 1)
+    total = tcost + mcost
+    if total > b.ap:
+        skip(st, b, "move", m, f"not enough AP (needs {total}, has {b.ap})")
+        return
+    if turn_steps:
+        turn_bot(st, b, turn_steps, tcost)
+    if why:
+        log(st, ("blocked", b.num, nx, ny, why), b.x, b.y, 1 << b.num)
+        return
+    h = t.heat["sector_sprint"] if sprint else t.heat["sector"]
+    enter(st, b, nx, ny, mcost, h, "sprints" if sprint else "backs" if backward else "moves")
+    if sprint:
+        b.sprinted = True
+        nx, ny = b.x + DX[d], b.y + DY[d]
+        why = free_sector(st, nx, ny)
+        if why:
+            log(st, ("blocked", b.num, nx, ny, why), b.x, b.y, 1 << b.num)
+        else:
+            cost2 = step_cost(st, b, b.x, b.y, nx, ny, False) * 2
+            if cost2 > b.ap:
+                skip(st, b, "move", m, f"sprint stops: not enough AP for a second sector "
+                     f"(needs {cost2}, has {b.ap})")
+            else:
+                enter(st, b, nx, ny, cost2, h, "sprints")
+        fall_check(st, b, t.falling["sprint"], "after sprinting")
+
+
+def aim_for(st: CtfState, b: Bot, m: int, opt: int = 0) -> tuple[int, int] | None:
+    """The sector a move-toward (5-10) or face (12-17) order aims at, or None (CTF-19/21)."""
+    kind = m - 7 if m >= 12 else m  # 12-17 behave like 5-10
+    target: Bot | CommandPost | None
+    if kind == 5:
+        target = known_bot(st, b, opt)
+    elif kind == 6:
+        target = nearest_enemy(st, b)
+    elif kind == 7:
+        target = known_bot(st, b, b.last_by)
+    elif kind == 8:
+        target = nearest_friend(st, b)
+    elif kind == 9:
+        target = known_bot(st, b, b.last_at)
+    else:
+        target = nearest_cp(st, b, friendly=True)
+    if target is None:
+        return None
+    return target.x, target.y
+
+
+# -- attacks -----------------------------------------------------------------------------------
+
+def weapon_usable(st: CtfState, b: Bot, i: int, tx: int, ty: int) -> str:
+    """'' if weapon i can fire at (tx, ty) now, else why not (CTF-27)."""
+    loc, w = b.design.weapons[i]
+    s = b.weapons[i]
+    if s == DESTROYED:
+        return f"weapon {i + 1} ({w.key}) is destroyed"
+    if b.shut:
+        return "weapons are shut down by heat"
+    a = arc(b.facing, tx - b.x, ty - b.y)
+    if a not in WEAPON_ARCS[loc]:
+        return f"target is out of the arc of weapon {i + 1} ({w.key})"
+    d = distance(b.x, b.y, tx, ty)
+    if d > w.maximum:
+        return f"target is beyond the range of weapon {i + 1} ({w.key}): {d} > {w.maximum}"
+    cost = weapon_ap(w, s == DAMAGED, st.tables)
+    if cost > b.ap:
+        return f"not enough AP for weapon {i + 1} ({w.key}): needs {cost}, has {b.ap}"
+    return ""
+
+
+def best_weapon(st: CtfState, b: Bot, tx: int, ty: int) -> int:
+    """CTF-36: the most damaging usable weapon (ties: lowest number); -1 if none."""
+    best = -1
+    dmg = 0
+    for i, (_, w) in enumerate(b.design.weapons):
+        if w.damage > dmg and not weapon_usable(st, b, i, tx, ty):
+            best, dmg = i, w.damage
+    return best
+
+
+def do_attack(st: CtfState, b: Bot, a: int, opt: int, wnum: int) -> None:
+    if a == 0:
+        return
+    if a == 6:
+        tons = b.engine_tons100()
+        if tons >= 500:
+            skip(st, b, "attack", a, f"self destruct needs under 5 tons of functional engines "
+                 f"({tons / 100:g} t work) (CTF-30)")
+            return
+        log(st, ("selfdestruct", b.num), b.x, b.y, 1 << b.num)
+        wreck(st, b, "self-destructed", DEAD)
+        return
+    target: Bot | CommandPost | None
+    if a == 1:
+        target = known_bot(st, b, opt)
+    elif a == 2:
+        target = nearest_enemy(st, b)
+    elif a == 3:
+        target = known_bot(st, b, b.last_by)
+    elif a == 4:
+        target = known_bot(st, b, b.last_at)
+    else:
+        target = nearest_cp(st, b, friendly=False)
+    if target is None or (isinstance(target, Bot) and target.team == b.team):
+        skip(st, b, "attack", a, "no such target (CTF-21, CTF-27)")
+        return
+    if wnum == 0:
+        i = best_weapon(st, b, target.x, target.y)
+        if i < 0:
+            skip(st, b, "attack", a, "no weapon can fire at the target (CTF-36)")
+            return
+    else:
+        i = wnum - 1
+        why = weapon_usable(st, b, i, target.x, target.y)
+        if why:
+            skip(st, b, "attack", a, why)
+            return
+    fire(st, b, i, target)
+
+
+def to_hit_base(w: Weapon, d: int, t) -> int:
+    th = t.to_hit
+    if d <= w.optimum:
+        return th["at_optimum"] + th["per_sector_closer"] * (w.optimum - d)
+    if d <= -(-(w.optimum + w.maximum) // 2):
+        return th["beyond_optimum"]
+    return th["far"]
+
+
+def fire(st: CtfState, b: Bot, i: int, target: Bot | CommandPost) -> None:
+    t = st.tables
+    th = t.to_hit
+    loc, w = b.design.weapons[i]
+    damaged = b.weapons[i] == DAMAGED
+    spend(b, weapon_ap(w, damaged, t))
+    add_heat(st, b, w.heat)
+    is_bot = isinstance(target, Bot)
+    e0 = bot_elevation(st, b)
+    e1 = bot_elevation(st, target) if is_bot else cp_elevation(st, target)
+    d = distance(b.x, b.y, target.x, target.y)
+    path, blocked = fire_track(st, b.x, b.y, e0, target.x, target.y, e1)
+    tcode = target.num if is_bot else target.label
+    involved = (1 << b.num) | ((1 << target.num) if is_bot else 0)
+    if blocked:
+        log(st, ("shot", b.num, tcode, i + 1, w.key, d, 0, 0, False, tuple(path), True),
+            b.x, b.y, involved)
+        return
+    chance = to_hit_base(w, d, t)
+    dodge = 0
+    if is_bot:
+        chance += target_mods(st, target)
+        dodge = dodge_mod(st, target)
+        chance += dodge
+    else:
+        chance += th["at_command_post"]
+    if b.entered:
+        chance += th["attacker_sprinted"] if b.sprinted else th["attacker_moved"]
+    if b.posture == KNEELING:
+        chance += th["attacker_kneeling"]
+    elif b.posture == PRONE:
+        chance += th["attacker_prone"]
+    chance += t.bands[b.band].to_hit + th["per_wound"] * b.wounds
+    if damaged:
+        chance += th["damaged_weapon"]
+    chance = max(th["minimum"], min(th["maximum"], chance))
+    if dodge and is_bot:
+        log(st, ("dodge", target.num, dodge), target.x, target.y, involved)
+    roll = st.rng.randint(1, 100)
+    hit = roll <= chance
+    log(st, ("shot", b.num, tcode, i + 1, w.key, d, chance, roll, hit, tuple(path), False),
+        b.x, b.y, involved)
+    if not hit:
+        return
+    if is_bot:
+        target.last_by = b.num
+        b.last_at = target.num
+        a = arc(target.facing, b.x - target.x, b.y - target.y)
+        applied = hit_bot(st, target, w, a, b.num)
+        b.vp += applied
+    else:
+        applied = hit_cp(st, target, w.damage, b.num)
+        b.vp += 2 * applied
+
+
+def target_mods(st: CtfState, target: Bot) -> int:
+    th = st.tables.to_hit
+    m = terrain_at(st, target.x, target.y).cover
+    if target.posture != STANDING:
+        m += th["target_kneeling_or_prone"]
+    m += th["per_sector_target_moved"] * target.entered
+    return m
+
+
+def dodge_mod(st: CtfState, target: Bot) -> int:
+    """CTF-28: a standing target with 2+ AP dodges every rolled shot, paying for it."""
+    t = st.tables
+    th = t.to_hit
+    band = t.bands[target.band]
+    if target.posture != STANDING or band.dodge == 0 or target.ap < th["dodge_min_ap"]:
+        return 0
+    m = max(th["dodge_max"], th["dodge_per_5_ap"] * (target.ap // 5))
+    if band.dodge == 1:
+        m = -((-m) // 2)
+    spend(target, t.costs["dodge"])
+    add_heat(st, target, t.heat["dodge"])
+    return m
+
+
+def hit_bot(st: CtfState, target: Bot, w: Weapon, angle: int, by: int) -> int:
+    """Apply a hit (CTF-29, CTF-30); return the damage actually applied."""
+    t = st.tables
+    rng = st.rng
+    roll = rng.randint(1, 20)
+    loc = t.locations[ANGLE_TABLE[angle]][roll - 1]
+    rear = angle == RA
+    remaining = w.damage
+    applied = 0
+    first_internal = -1
+    reached_legs = False
+    head_internal = False
+    events = []
+    cur = loc
+    guard = 0
+    while remaining > 0 and cur >= 0 and guard < 8:
+        guard += 1
+        if target.internal[cur] == 0:
+            cur = transfer(target, cur, rear)
+            continue
+        a = min(target.armour[cur], remaining)
+        target.armour[cur] -= a
+        remaining -= a
+        n = min(target.internal[cur], remaining)
+        target.internal[cur] -= n
+        remaining -= n
+        applied += a + n
+        events.append((LOCATION_CODES[cur], a + n))
+        if n:
+            if first_internal < 0:
+                first_internal = cur
+            if cur == LEGS:
+                reached_legs = True
+            if cur == HEAD:
+                head_internal = True
+        if target.internal[cur] == 0:
+            destroy_location(st, target, cur)
+        if remaining:
+            cur = transfer(target, cur, rear)
+    log(st, ("hit", target.num, by, roll, LOCATION_CODES[loc], tuple(events), applied,
+             remaining), target.x, target.y, (1 << target.num) | (1 << by if by > 0 else 0))
+    add_heat(st, target, t.heat["hit_energy"] if w.energy else t.heat["hit"])
+    if first_internal >= 0 and target.internal[first_internal] > 0:
+        strike_item(st, target, first_internal)
+    if head_internal and target.pilot == 0:
+        target.wounds += 1
+        log(st, ("wound", target.num, target.wounds), target.x, target.y, 1 << target.num)
+    if target.internal[HEAD] == 0:
+        wreck(st, target, "head destroyed: the pilot is dead", DEAD)
+    elif target.wounds >= t.wounds_to_kill:
+        wreck(st, target, "the pilot died of wounds", DEAD)
+    elif target.functional_engines() == 0:
+        wreck(st, target, "no engine works", target.pilot)
+    elif target.posture == STANDING and (applied >= t.falling["heavy_hit_damage"]
+                                         or reached_legs):
+        fall_check(st, target, t.falling["heavy_hit"], "after a heavy hit")
+    return applied
+
+
+def transfer(b: Bot, loc: int, rear: bool) -> int:
+    """Where damage passes on from `loc` (CTF-29); -1 when both torsos are gone."""
+    if loc in (HEAD, LA, RARM, LEGS):
+        nxt = RT if rear else FT
+    elif loc == FT:
+        nxt = RT
+    else:
+        nxt = FT
+    if b.internal[nxt] > 0:
+        return nxt
+    other = FT if nxt == RT else RT
+    return other if b.internal[other] > 0 else -1
+
+
+def destroy_location(st: CtfState, b: Bot, loc: int) -> None:
+    for i, (wl, _) in enumerate(b.design.weapons):
+        if wl == loc:
+            b.weapons[i] = DESTROYED
+    for i in range(len(b.engines)):
+        if b.engines[i] and b.engine_location(i) == loc:
+            b.engines[i] = 0
+    log(st, ("destroyed", b.num, LOCATION_CODES[loc]), b.x, b.y, 1 << b.num)
+    if loc == LEGS:
+        b.legless = True
+        if b.posture != PRONE:
+            b.posture = PRONE
+            b.fallen = True
+            log(st, ("fall", b.num, "legs destroyed", 0, 0, True), b.x, b.y, 1 << b.num)
+
+
+def strike_item(st: CtfState, b: Bot, loc: int) -> None:
+    """CTF-30: one functional item in the location, equal odds: an engine is destroyed, a
+    weapon damaged (destroyed if already damaged)."""
+    items = [("e", i) for i in range(len(b.engines))
+             if b.engines[i] and b.engine_location(i) == loc]
+    items += [("w", i) for i, (wl, _) in enumerate(b.design.weapons)
+              if wl == loc and b.weapons[i] != DESTROYED]
+    if not items:
+        return
+    kind, i = items[st.rng.below(len(items))]
+    if kind == "e":
+        b.engines[i] = 0
+        text = f"engine destroyed ({b.functional_engines()} left)"
+    else:
+        b.weapons[i] += 1
+        state = "damaged" if b.weapons[i] == DAMAGED else "destroyed"
+        text = f"weapon {i + 1} ({b.design.weapons[i][1].key}) {state}"
+    log(st, ("item", b.num, LOCATION_CODES[loc], text), b.x, b.y, 1 << b.num)
+
+
+def fall_check(st: CtfState, b: Bot, base: int, why: str) -> None:
+    if b.status != FUNCTIONAL or b.posture != STANDING:
+        return
+    f = st.tables.falling
+    chance = base + st.tables.bands[b.band].fall + max(f["ap_max"], f["per_5_ap"] * (b.ap // 5))
+    chance = max(f["minimum"], chance)
+    roll = st.rng.randint(1, 100)
+    fell = roll <= chance
+    if fell:
+        b.posture = PRONE
+        b.fallen = True
+    log(st, ("fall", b.num, why, chance, roll, fell), b.x, b.y, 1 << b.num)
+
+
+def wreck(st: CtfState, b: Bot, reason: str, pilot: int) -> None:
+    """CTF-10/30: the bot becomes Wreckage where it stands."""
+    b.status = WRECKED
+    b.pilot = pilot
+    b.wreck_reason = reason
+    log(st, ("wreck", b.num, reason), b.x, b.y, 1 << b.num)
+
+
+def hit_cp(st: CtfState, c: CommandPost, damage: int, by: int) -> int:
+    applied = min(damage, c.structure)
+    c.structure -= applied
+    log(st, ("cphit", c.label, by, applied, c.structure), c.x, c.y, 1 << by)
+    if c.structure == 0:
+        log(st, ("ruins", c.label), c.x, c.y, 1 << by)
+    return applied
+
+
+def cp_fire(st: CtfState, c: CommandPost) -> None:
+    """CTF-34: each CP weapon fires at the nearest functional enemy bot in range with a clear
+    line of fire; normal to-hit, no heat, movement or wounds."""
+    t = st.tables
+    th = t.to_hit
+    e0 = cp_elevation(st, c)
+    cands = sorted((distance(c.x, c.y, b.x, b.y), b.num) for b in st.bots
+                   if b.team != c.team and b.status == FUNCTIONAL)
+    for w in t.cp_weapons:
+        for d, num in cands:
+            if d > w.maximum:
+                break
+            b = st.bots[num - 1]
+            if b.status != FUNCTIONAL:
+                continue
+            path, blocked = fire_track(st, c.x, c.y, e0, b.x, b.y, bot_elevation(st, b))
+            if blocked:
+                continue
+            chance = to_hit_base(w, d, t) + target_mods(st, b)
+            dodge = dodge_mod(st, b)
+            chance = max(th["minimum"], min(th["maximum"], chance + dodge))
+            if dodge:
+                log(st, ("dodge", b.num, dodge), b.x, b.y, 1 << b.num)
+            roll = st.rng.randint(1, 100)
+            hit = roll <= chance
+            log(st, ("shot", c.label, b.num, 0, w.key, d, chance, roll, hit, tuple(path),
+                     False), c.x, c.y, 1 << b.num)
+            if hit:
+                hit_bot(st, b, w, arc(b.facing, c.x - b.x, c.y - b.y), 0)
+            break

@@ -1,0 +1,196 @@
+"""CTF 2187 maps: a rectangular grid of sectors, each a terrain type and a ground elevation.
+
+A map is generated from a seed (coherent features: hills, ridges, woods, buildings, lakes,
+craters, gullies) or read from the documented text format (docs/ctf2187.md):
+
+    MAP <width> <height>
+    <height rows, top row (Y = height) first, each <width> tokens like  .1  w1  R3  ~0>
+
+A token is the terrain's map character (terrain.toml `char`) followed by the ground elevation
+digit. `#` starts a comment; blank lines are ignored. Maps are immutable and shared by clones.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from boardct.core.errors import DataError
+from boardct.core.rng import Rng
+from boardct.games.ctf2187.tables import Tables
+
+MIN_SIDE = 20
+
+
+@dataclass(frozen=True, slots=True)
+class GameMap:
+    width: int
+    height: int
+    terrain: tuple[int, ...]  # terrain index per sector, index (y-1)*width + (x-1)
+    ground: tuple[int, ...]
+
+    def index(self, x: int, y: int) -> int:
+        return (y - 1) * self.width + (x - 1)
+
+    def on_map(self, x: int, y: int) -> bool:
+        return 1 <= x <= self.width and 1 <= y <= self.height
+
+    def with_open(self, sectors: list[tuple[int, int]], open_index: int) -> GameMap:
+        """A copy with `sectors` forced to Open, ground 1 (start sectors, CTF-35)."""
+        terrain = list(self.terrain)
+        ground = list(self.ground)
+        for x, y in sectors:
+            i = self.index(x, y)
+            terrain[i] = open_index
+            ground[i] = 1
+        return GameMap(self.width, self.height, tuple(terrain), tuple(ground))
+
+    def to_text(self, tables: Tables) -> str:
+        lines = [f"MAP {self.width} {self.height}"]
+        for y in range(self.height, 0, -1):
+            row = []
+            for x in range(1, self.width + 1):
+                i = self.index(x, y)
+                row.append(f"{tables.terrain[self.terrain[i]].char}{self.ground[i]}")
+            lines.append(" ".join(row))
+        return "\n".join(lines) + "\n"
+
+
+def map_side(bots: int) -> int:
+    """Default square map side (CTF-35): the larger of 20 and 4 + 2 x bots."""
+    return max(MIN_SIDE, 4 + 2 * bots)
+
+
+def parse_map(text: str, tables: Tables, source: str = "map") -> GameMap:
+    """A map from its text; errors name the line (and column) of the problem."""
+    rows: list[tuple[int, list[str]]] = []
+    header: tuple[int, int] | None = None
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if header is None:
+            parts = line.split()
+            if len(parts) != 3 or parts[0].upper() != "MAP":
+                raise DataError(source, f"line {lineno}", "the first line must be "
+                                "'MAP <width> <height>'")
+            try:
+                w, h = int(parts[1]), int(parts[2])
+            except ValueError:
+                raise DataError(source, f"line {lineno}", "width and height must be whole "
+                                "numbers") from None
+            if w < MIN_SIDE or h < MIN_SIDE or w > 99 or h > 99:
+                raise DataError(source, f"line {lineno}", f"a map is {MIN_SIDE}-99 sectors on "
+                                f"each side (CTF-1), not {w}x{h}")
+            header = (w, h)
+            continue
+        rows.append((lineno, line.split()))
+    if header is None:
+        raise DataError(source, "line 1", "empty map: expected 'MAP <width> <height>'")
+    w, h = header
+    if len(rows) != h:
+        raise DataError(source, "rows", f"expected {h} rows of sectors, found {len(rows)}")
+    terrain = [0] * (w * h)
+    ground = [0] * (w * h)
+    for r, (lineno, tokens) in enumerate(rows):
+        y = h - r
+        if len(tokens) != w:
+            raise DataError(source, f"line {lineno}", f"row Y={y} has {len(tokens)} sectors, "
+                            f"expected {w}")
+        for c, tok in enumerate(tokens):
+            x = c + 1
+            where = f"line {lineno}, sector {x}-{y}"
+            if len(tok) != 2 or not tok[1].isdigit():
+                raise DataError(source, where, f"{tok!r} is not a terrain character and a ground "
+                                "digit (e.g. .1, w1, R3)")
+            t = tables.terrain_by_char.get(tok[0])
+            if t is None:
+                known = " ".join(tt.char for tt in tables.terrain)
+                raise DataError(source, where, f"{tok[0]!r} is not a terrain character "
+                                f"(known: {known})")
+            g = int(tok[1])
+            if not t.ground[0] <= g <= t.ground[1]:
+                raise DataError(source, where, f"{t.name} has ground elevation "
+                                f"{t.ground[0]}-{t.ground[1]}, not {g} (CTF-2)")
+            i = (y - 1) * w + c
+            terrain[i] = t.index
+            ground[i] = g
+    return GameMap(w, h, tuple(terrain), tuple(ground))
+
+
+def generate_map(seed: int, width: int, height: int, tables: Tables) -> GameMap:
+    """A coherent random map from `seed`: features placed on open ground, never overlapping."""
+    rng = Rng(seed)
+    tk = tables.terrain_by_key
+    open_t = tk["open"]
+    terrain = [open_t.index] * (width * height)
+    ground = [open_t.ground[0]] * (width * height)
+    free = [True] * (width * height)
+    area = width * height
+
+    def put(x: int, y: int, key: str, g: int | None = None) -> None:
+        t = tk.get(key)
+        if t is None or not (1 <= x <= width and 1 <= y <= height):
+            return
+        i = (y - 1) * width + (x - 1)
+        if not free[i]:
+            return
+        free[i] = False
+        terrain[i] = t.index
+        ground[i] = max(t.ground[0], min(t.ground[1], t.ground[0] if g is None else g))
+
+    def spot() -> tuple[int, int]:
+        return rng.randint(1, width), rng.randint(1, height)
+
+    steps = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
+    for _ in range(max(1, area // 200)):  # hills: a peak falling off to the lowest level
+        cx, cy = spot()
+        top = tk["hill"].ground[1] if "hill" in tk else 2
+        for dy in range(-2, 3):
+            for dx in range(-2, 3):
+                d = max(abs(dx), abs(dy))
+                if d == 2 and rng.below(3) == 0:
+                    continue
+                put(cx + dx, cy + dy, "hill", top - d)
+    for _ in range(max(1, area // 250)):  # ridges: a wandering line at one height
+        x, y = spot()
+        lo, hi = tk["ridge"].ground if "ridge" in tk else (2, 2)
+        g = rng.randint(lo, hi)
+        d = rng.below(8)
+        for _ in range(rng.randint(5, 9)):
+            put(x, y, "ridge", g)
+            if rng.below(3) == 0:
+                d = (d + rng.choice((-1, 1))) % 8
+            x, y = x + steps[d][0], y + steps[d][1]
+    for _ in range(max(2, area // 80)):  # woods: heavy core, light fringe
+        cx, cy = spot()
+        for dy in range(-2, 3):
+            for dx in range(-2, 3):
+                d = max(abs(dx), abs(dy))
+                roll = rng.below(10)
+                if d <= 1 and roll < 5:
+                    put(cx + dx, cy + dy, "heavy_woods")
+                elif roll < 7 - d * 2:
+                    put(cx + dx, cy + dy, "light_woods")
+    for _ in range(max(1, area // 160)):  # buildings: a block of heavy and light buildings
+        cx, cy = spot()
+        for dy in range(rng.randint(1, 2)):
+            for dx in range(rng.randint(2, 3)):
+                put(cx + dx, cy + dy, "heavy_buildings" if rng.below(3) == 0 else
+                    "light_buildings")
+    for _ in range(max(1, area // 300)):  # lakes
+        cx, cy = spot()
+        for dy in range(-1, 2):
+            for dx in range(-1, 2):
+                if abs(dx) + abs(dy) < 2 or rng.below(2):
+                    put(cx + dx, cy + dy, "lake")
+    for _ in range(max(1, area // 120)):  # craters
+        put(*spot(), "crater")
+    for _ in range(max(1, area // 300)):  # gullies
+        x, y = spot()
+        d = rng.below(8)
+        for _ in range(rng.randint(4, 7)):
+            put(x, y, "gully")
+            if rng.below(2) == 0:
+                d = (d + rng.choice((-1, 1))) % 8
+            x, y = x + steps[d][0], y + steps[d][1]
+    return GameMap(width, height, tuple(terrain), tuple(ground))

@@ -1,0 +1,361 @@
+"""CTF 2187 showing: event lines, per-player turn results (CTF-15, CTF-38) as text and JSON,
+and the board for the terminal."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from boardct.games.ctf2187.geometry import ARROWS
+from boardct.games.ctf2187.sheet import MISSING, STANDING, sheet_text
+from boardct.games.ctf2187.tables import LOCATION_CODES, LOCATION_NAMES, turn_ap
+from boardct.games.ctf2187.units import (
+    FUNCTIONAL,
+    PILOT_STATES,
+    POSTURES,
+    TEAM_LETTERS,
+    WEAPON_STATES,
+    Bot,
+    CommandPost,
+)
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rich.text import Text
+
+    from boardct.games.ctf2187.state import CtfState
+
+TEAM_STYLES = ("bold cyan", "bold red", "bold green", "bold yellow")
+TERRAIN_STYLES = {"open": "white", "light_woods": "green", "heavy_woods": "dark_green",
+                  "light_buildings": "grey70", "heavy_buildings": "grey50",
+                  "crater": "orange4", "gully": "orange4", "ridge": "yellow",
+                  "hill": "gold3", "lake": "blue"}
+
+
+def sector(x: int, y: int) -> str:
+    return f"{x}-{y}"
+
+
+def _who(code: Any) -> str:
+    return f"CP {code}" if isinstance(code, str) else f"Bot {code}"
+
+
+def describe_event(st: CtfState, e: tuple) -> str:
+    """One line for people about one event."""
+    k = e[0]
+    if k == "sheet":
+        return (f"Bot {e[1]}: standing orders used (no sheet)" if e[2] == MISSING
+                else f"Bot {e[1]}: order sheet in")
+    if k == "standing":
+        return f"Bot {e[1]}: standing orders changed"
+    if k == "turn":
+        return f"=== Turn {e[1]} ==="
+    if k == "ap":
+        how = "follows its standing orders (no sheet arrived)" if e[3] else "follows its sheet"
+        return f"Bot {e[1]} has {e[2]} AP this turn and {how}"
+    if k == "phase":
+        return f"--- Turn {e[1]}, phase {e[2]} ---"
+    if k == "order":
+        return "Action order: " + (", ".join(f"Bot {n}" for n in e[1]) or "none")
+    if k == "cool":
+        return f"Bot {e[1]} cools by {e[2]}: heat {e[3]} (heat band {e[4]})"
+    if k == "heatfx":
+        return f"Bot {e[1]} {e[2]}"
+    if k == "move":
+        _, n, how, x0, y0, x1, y1, f, cost = e
+        return f"Bot {n} {how} {sector(x0, y0)} -> {sector(x1, y1)}, facing {f} ({cost} AP)"
+    if k == "face":
+        return f"Bot {e[1]} turns from facing {e[2]} to {e[3]} ({e[4]} AP)"
+    if k == "blocked":
+        return f"Bot {e[1]} cannot enter {sector(e[2], e[3])}: {e[4]}"
+    if k == "skip":
+        return f"Bot {e[1]} {e[2]} order {e[3]} skipped: {e[4]}"
+    if k == "sprintfail":
+        return (f"Bot {e[1]} has {e[2]} AP, under {e[3]}: Sprint Forward becomes Move Forward "
+                "(CTF-8)")
+    if k == "posture":
+        return f"Bot {e[1]} {e[2]} ({e[3]} AP)"
+    if k == "eject":
+        return f"Bot {e[1]}: the pilot ejects ({e[2]} engines working); the bot self-destructs"
+    if k == "selfdestruct":
+        return f"Bot {e[1]} self-destructs"
+    if k == "shot":
+        _, by, tgt, wnum, wkey, d, chance, roll, hit, path, blocked = e
+        weapon = f"weapon {wnum} ({wkey})" if wnum else wkey
+        head = f"{_who(by)} fires {weapon} at {_who(tgt)}, range {d}"
+        tr = " ".join(f"[{sector(x, y)},{h}]" for x, y, h in path)
+        if blocked:
+            return f"{head}: line of fire blocked at [{sector(path[-1][0], path[-1][1])}]: " \
+                   f"miss. Track {tr}"
+        res = "HIT" if hit else "miss"
+        line = f"{head}: {chance}% to hit, rolled {roll}: {res}"
+        return f"{line}. Track {tr}" if tr else line
+    if k == "dodge":
+        return f"Bot {e[1]} dodges ({e[2]} to hit on the next shot)"
+    if k == "hit":
+        _, n, by, roll, loc, parts, applied, lost = e
+        spread = ", ".join(f"{c} {v}" for c, v in parts)
+        extra = f"; {lost} lost" if lost else ""
+        return (f"Bot {n} is hit in the {LOCATION_NAMES[LOCATION_CODES.index(loc)]} "
+                f"(d20 {roll}): {applied} damage ({spread}{extra})")
+    if k == "item":
+        return f"Bot {e[1]} {e[2]}: {e[3]}"
+    if k == "destroyed":
+        return f"Bot {e[1]} loses its {LOCATION_NAMES[LOCATION_CODES.index(e[2])]}"
+    if k == "wound":
+        return f"Bot {e[1]}: the pilot is wounded ({e[2]} wounds)"
+    if k == "fall":
+        _, n, why, chance, roll, fell = e
+        if not chance:
+            return f"Bot {n} falls: {why}"
+        verb = "falls" if fell else "stays up"
+        return f"Bot {n} {verb} {why} ({chance}% to fall, rolled {roll})"
+    if k == "wreck":
+        return f"Bot {e[1]} is Wreckage: {e[2]}"
+    if k == "cphit":
+        return f"CP {e[1]} takes {e[3]} damage from Bot {e[2]} ({e[4]} structure left)"
+    if k == "ruins":
+        return f"CP {e[1]} is Ruins"
+    if k == "end":
+        return f"Game over: {e[1]}"
+    return " ".join(str(x) for x in e)
+
+
+# -- structured pieces -------------------------------------------------------------------------
+
+def bot_status(st: CtfState, b: Bot) -> dict:
+    d = b.design
+    return {
+        "bot": b.num, "team": TEAM_LETTERS[b.team], "player": b.player,
+        "design": d.name, "tons": d.tons, "class": d.wclass,
+        "sector": sector(b.x, b.y), "x": b.x, "y": b.y, "facing": b.facing,
+        "posture": POSTURES[b.posture],
+        "state": "functional" if b.status == FUNCTIONAL else "wreckage",
+        "pilot": PILOT_STATES[b.pilot], "wreck_reason": b.wreck_reason,
+        "ap_start": b.ap_start, "ap_left": b.ap, "heat": b.heat, "cooling": b.cooled,
+        "wounds": b.wounds, "engines": b.functional_engines(), "engines_total": d.engines,
+        "engine_tons": b.engine_tons100() / 100,
+        "locations": [{"location": LOCATION_CODES[i], "armour": b.armour[i],
+                       "armour_max": d.armour[i], "internal": b.internal[i],
+                       "internal_max": d.internal[i], "destroyed": b.internal[i] == 0}
+                      for i in range(6)],
+        "weapons": [{"number": i + 1, "key": w.key, "name": w.name,
+                     "location": LOCATION_CODES[loc], "state": WEAPON_STATES[b.weapons[i]]}
+                    for i, (loc, w) in enumerate(d.weapons)],
+        "vp": b.vp, "rating": round(float(st.bot_rating(b)), 2),
+        "last_to_target_me": b.last_by, "last_targeted": b.last_at,
+    }
+
+
+def contact(st: CtfState, o: Bot) -> dict:
+    return {"bot": o.num, "team": TEAM_LETTERS[o.team], "design": o.design.name,
+            "sector": sector(o.x, o.y), "facing": o.facing, "posture": POSTURES[o.posture],
+            "state": "functional" if o.status == FUNCTIONAL else "wreckage"}
+
+
+def cp_status(st: CtfState, c: CommandPost) -> dict:
+    return {"cp": c.label, "team": TEAM_LETTERS[c.team], "sector": sector(c.x, c.y),
+            "structure": c.structure, "state": "operational" if c.operational else "ruins"}
+
+
+def terrain_code(st: CtfState, x: int, y: int) -> str:
+    i = st.map.index(x, y)
+    t = st.tables.terrain[st.map.terrain[i]]
+    return f"{t.code}-{st.map.ground[i] + t.elevation}"
+
+
+def visual_display(st: CtfState, b: Bot) -> dict:
+    """Terrain codes within the visual radius (CTF-15), rows from the top."""
+    r = st.tables.visual_radius
+    x0, x1 = max(1, b.x - r), min(st.map.width, b.x + r)
+    y0, y1 = max(1, b.y - r), min(st.map.height, b.y + r)
+    rows = [[terrain_code(st, x, y) for x in range(x0, x1 + 1)] for y in range(y1, y0 - 1, -1)]
+    return {"bot": b.num, "center": sector(b.x, b.y), "x_from": x0, "x_to": x1,
+            "y_from": y1, "y_to": y0, "rows": rows}
+
+
+def event_json(st: CtfState, e: tuple) -> dict:
+    def plain(v: Any) -> Any:
+        if isinstance(v, tuple):
+            return [plain(x) for x in v]
+        return v
+
+    return {"kind": e[0], "data": plain(list(e[1:])), "text": describe_event(st, e)}
+
+
+def turn_report(st: CtfState, num: int, deadline: str | None = None) -> dict:
+    """The turn results of Bot `num` for the last processed turn (CTF-38), JSON-ready."""
+    b = st.bots[num - 1]
+    mask = 1 << num
+    log = [e for m, e in st.log if m & mask]
+    names = st.setup.names
+    pilot = names[b.player] if b.player < len(names) and names[b.player] else \
+        f"Player {b.player + 1}"
+    seen = st.contacts([b]) if b.status == FUNCTIONAL else []
+    team_bots = [o for o in st.bots if o.team == b.team]
+    return {
+        "format": "ctf2187-results", "game": "CTF 2187", "turn": st.log_turn,
+        "bot": num, "pilot": pilot, "team": TEAM_LETTERS[b.team],
+        "map": f"{st.map.width}x{st.map.height}",
+        "status": bot_status(st, b),
+        "scanner": {"bots": [contact(st, o) for o in seen],
+                    "command_posts": [cp_status(st, c) for c in st.cps]},
+        "visual": visual_display(st, b),
+        "events": [event_json(st, e) for e in log],
+        "victory": {"vp": b.vp, "rating": f"{float(st.bot_rating(b)):.2f}",
+                    "team": TEAM_LETTERS[b.team],
+                    "team_rating": f"{float(st.team_rating(b.team)):.2f}",
+                    "team_vp": sum(o.vp for o in team_bots)},
+        "standing_orders": sheet_text(STANDING, num, b.standing, st.turn, sep="\n").split("\n"),
+        "next_deadline": deadline,
+        "next_turn": st.turn if st.over is None else None,
+        "result": st.over.describe() if st.over is not None else None,
+    }
+
+
+def format_report(rep: dict) -> str:
+    """The text of a turn report (CTF-38 order of sections)."""
+    s = rep["status"]
+    out = [f"{rep['game']} - TURN RESULTS - turn {rep['turn']}",
+           f"Bot {rep['bot']} ({s['design']}, {s['tons']} t {s['class']})  Pilot: {rep['pilot']}"
+           f"  Team {rep['team']}  Map {rep['map']}", "", "STATUS"]
+    state = s["state"] if s["state"] == "functional" else f"WRECKAGE ({s['wreck_reason']})"
+    out.append(f"  Sector {s['sector']}  Facing {s['facing']}  Posture {s['posture']}  "
+               f"State {state}  Pilot {s['pilot']}")
+    out.append(f"  AP at turn start {s['ap_start']}, left {s['ap_left']}  Heat {s['heat']}  "
+               f"Cooling {s['cooling']}  Wounds {s['wounds']}")
+    out.append(f"  Engines {s['engines']}/{s['engines_total']} ({s['engine_tons']:g} t)")
+    out.append("  Location  Armour  Internal")
+    for loc in s["locations"]:
+        gone = "  DESTROYED" if loc["destroyed"] else ""
+        out.append(f"  {loc['location']:<8}  {loc['armour']:>2}/{loc['armour_max']:<3}  "
+                   f"{loc['internal']:>2}/{loc['internal_max']:<3}{gone}")
+    out.append("  Weapons: " + ", ".join(f"{w['number']} {w['key']} ({w['location']}) "
+                                        f"{w['state']}" for w in s["weapons"]))
+    out += ["", "SCANNER"]
+    if not rep["scanner"]["bots"]:
+        out.append("  no bots detected")
+    for c in rep["scanner"]["bots"]:
+        out.append(f"  Bot {c['bot']:<2} team {c['team']}  {c['design']:<8} sector {c['sector']:<6}"
+                   f" facing {c['facing']}  {c['posture']:<8} {c['state']}")
+    for c in rep["scanner"]["command_posts"]:
+        out.append(f"  CP {c['cp']:<3} team {c['team']}  sector {c['sector']:<6} structure "
+                   f"{c['structure']:<3} {c['state']}")
+    v = rep["visual"]
+    out += ["", f"VISUAL SIGHTING DISPLAY (centre {v['center']})"]
+    xs = range(v["x_from"], v["x_to"] + 1)
+    out.append("      " + "".join(f"{x:<10}" for x in xs).rstrip())
+    for i, row in enumerate(v["rows"]):
+        y = v["y_from"] - i
+        out.append(f"  {y:>2}  " + "".join(f"{c:<10}" for c in row).rstrip())
+    out += ["", "PHASE LOG"]
+    if not rep["events"]:
+        out.append("  (nothing happened in sight)")
+    for e in rep["events"]:
+        indent = "" if e["kind"] in ("turn", "phase") else "  "
+        out.append(f"  {indent}{e['text']}")
+    vic = rep["victory"]
+    out += ["", "VICTORY POINTS",
+            f"  VP {vic['vp']}  Rating {vic['rating']}  Team {vic['team']} VP {vic['team_vp']}"
+            f"  Team rating {vic['team_rating']}"]
+    out += ["", "STANDING ORDERS"] + [f"  {line}" for line in rep["standing_orders"]]
+    out.append("")
+    if rep["result"]:
+        out.append(f"GAME OVER: {rep['result']}")
+    else:
+        out.append(f"NEXT TURN {rep['next_turn']}  Deadline: {rep['next_deadline'] or 'not set'}")
+    return "\n".join(out) + "\n"
+
+
+# -- the board ---------------------------------------------------------------------------------
+
+def _cells(st: CtfState, player: int | None) -> list[list[tuple[str, str]]]:
+    """Rows (top first) of (3-character text, style) cells from `player`'s point of view."""
+    m = st.map
+    known: set[tuple[int, int]] | None = None
+    shown_bots = st.bots
+    if player is not None:
+        mine = st.bots_of(player)
+        r = st.tables.visual_radius
+        known = set()
+        for b in mine:
+            for y in range(max(1, b.y - r), min(m.height, b.y + r) + 1):
+                for x in range(max(1, b.x - r), min(m.width, b.x + r) + 1):
+                    known.add((x, y))
+        shown_bots = mine + st.contacts(mine)
+    where: dict[tuple[int, int], tuple[str, str]] = {}
+    for b in shown_bots:
+        mark = ARROWS[b.facing] if b.status == FUNCTIONAL else "x"
+        if b.status == FUNCTIONAL and b.posture:
+            mark = "k" if b.posture == 1 else "p"
+        where[(b.x, b.y)] = (f"{b.num:>2}{mark}", TEAM_STYLES[b.team])
+    for c in st.cps:
+        lab = c.label if c.operational else c.label.lower()
+        where[(c.x, c.y)] = (f"{lab:>3}", TEAM_STYLES[c.team])
+    rows = []
+    for y in range(m.height, 0, -1):
+        row = []
+        for x in range(1, m.width + 1):
+            if (x, y) in where:
+                row.append(where[(x, y)])
+                continue
+            if known is not None and (x, y) not in known:
+                row.append(("   ", ""))
+                continue
+            i = m.index(x, y)
+            t = st.tables.terrain[m.terrain[i]]
+            row.append((f" {t.char}{m.ground[i] + t.elevation}", TERRAIN_STYLES.get(t.key, "")))
+        rows.append(row)
+    return rows
+
+
+def _footer(st: CtfState, player: int | None) -> list[str]:
+    out = []
+    bots = st.bots if player is None else st.bots_of(player)
+    for b in bots:
+        if b.status == FUNCTIONAL:
+            nxt = turn_ap(b.design, b.functional_engines(), st.tables)
+            state = (f"{POSTURES[b.posture]}, {nxt} AP next turn, heat {b.heat}, "
+                     f"wounds {b.wounds}, engines {b.functional_engines()}")
+        else:
+            state = f"wreckage ({b.wreck_reason})"
+        sheet = "sheet in" if b.sheet is not None else "owes a sheet" \
+            if b.status == FUNCTIONAL and st.over is None else ""
+        out.append(f"Bot {b.num} {TEAM_LETTERS[b.team]} {b.design.name} at "
+                   f"{sector(b.x, b.y)} facing {b.facing}: {state}; VP {b.vp}"
+                   + (f"; {sheet}" if sheet else ""))
+    out.append("Command posts: " + ", ".join(
+        f"{c.label} {sector(c.x, c.y)} {c.structure if c.operational else 'ruins'}"
+        for c in st.cps))
+    out.append("Ratings: " + ", ".join(f"{TEAM_LETTERS[t]} {float(st.team_rating(t)):.2f}"
+                                       for t in st.known_teams(player)))
+    if st.over is not None:
+        out.append(f"Result: {st.over.describe()}")
+    return out
+
+
+def render_board(st: CtfState, player: int | None) -> str:
+    who = "spectator" if player is None else f"Player {player + 1}"
+    lines = [f"CTF 2187  turn {min(st.turn, st.turns)} of {st.turns}  map "
+             f"{st.map.width}x{st.map.height}  ({who})"]
+    lines.append("    " + "".join(f"{x:>3}" for x in range(1, st.map.width + 1)))
+    for i, row in enumerate(_cells(st, player)):
+        y = st.map.height - i
+        lines.append(f"{y:>3} " + "".join(t for t, _ in row))
+    lines += _footer(st, player)
+    return "\n".join(lines)
+
+
+def render_board_rich(st: CtfState, player: int | None) -> Text:
+    from rich.text import Text
+
+    who = "spectator" if player is None else f"Player {player + 1}"
+    text = Text(f"CTF 2187  turn {min(st.turn, st.turns)} of {st.turns}  map "
+                f"{st.map.width}x{st.map.height}  ({who})\n", style="bold")
+    text.append("    " + "".join(f"{x:>3}" for x in range(1, st.map.width + 1)) + "\n",
+                style="dim")
+    for i, row in enumerate(_cells(st, player)):
+        text.append(f"{st.map.height - i:>3} ", style="dim")
+        for t, style in row:
+            text.append(t, style=style or None)
+        text.append("\n")
+    text.append("\n".join(_footer(st, player)))
+    return text

@@ -1,0 +1,527 @@
+"""The CTF 2187 game in the core API: a simultaneous turn of order sheets.
+
+A turn is one decision for every Bot: each player owes one order sheet (CTF-37) per
+functional Bot they command. `current_players()` are the players who still owe sheets;
+`apply((kind, bot, *orders), player)` hands one in; the sheet that completes the turn makes
+the state process all five phases (engine.py) and returns their events. A player who will not
+send a sheet applies `BOT <n> TURN <t> MISSING`: the Bot's standing orders are used (CTF-14).
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, ClassVar
+
+from boardct.core.errors import DataError, IllegalAction, OptionError, ParseError
+from boardct.core.game import Game, Option, Outcome, Setup, State
+from boardct.core.rng import Rng
+from boardct.games.ctf2187 import engine
+from boardct.games.ctf2187.geometry import ARROWS, distance
+from boardct.games.ctf2187.maps import GameMap, generate_map, map_side, parse_map
+from boardct.games.ctf2187.sheet import (
+    MISSING,
+    STANDING,
+    TURN,
+    Roster,
+    check_orders,
+    parse_sheet,
+    sheet_text,
+)
+from boardct.games.ctf2187.tables import Tables, default_tables, load_tables
+from boardct.games.ctf2187.units import (
+    FUNCTIONAL,
+    POSTURES,
+    TEAM_LETTERS,
+    Bot,
+    CommandPost,
+)
+
+DEFAULT_DESIGNS = "Lancer,Warden,Bastion,Striker"
+BENCH_TEAM = 4  # the benchmark battle: two commanders with 4 Bots each
+HELP = """CTF 2187 order sheet (one per Bot per turn; ';' ends a line):
+  BOT <n> TURN <t>; P1 <move> <opt> <attack> <opt> <weapon>; P2 ...; P5 ...
+  '-' marks an unused field. Example:
+  BOT 1 TURN 1; P1 6 - 2 - 0; P2 6 - 2 - 0; P3 13 - 2 - 0; P4 0 - 2 - 0; P5 0 - 2 - 0
+  default            use the Bot's standing orders this turn
+  BOT <n> STANDING; P1 ...   change the standing orders
+Move: 0 none, 1 forward, 2/3 turn right/left and forward, 4 backward, 5 toward bot <opt>,
+  6 toward nearest enemy, 7 toward last to target me, 8 toward nearest friend, 9 toward last
+  targeted, 10 toward nearest friendly CP, 11 face direction <opt 1-8>, 12-17 face (as 5-10),
+  18 stand up, 19 eject (<opt> engines, - = 4), 20 kneel, 21 sprint, 22/23 turn right/left.
+Attack (weapon number, 0 = best): 0 none, 1 enemy bot <opt>, 2 nearest enemy, 3 last to
+  target me, 4 last targeted, 5 nearest enemy CP, 6 self destruct.
+Directions: 1 up (+Y), 3 right, 5 down, 7 left; even numbers the diagonals."""
+_TABLE_CACHE: dict[str, Tables] = {}
+_MAP_CACHE: dict[tuple, GameMap] = {}
+_SAMPLES: dict[tuple, list[tuple]] = {}  # sample sheets depend only on the key
+
+
+def tables_for(directory: str) -> Tables:
+    if not directory:
+        return default_tables()
+    if directory not in _TABLE_CACHE:
+        if not Path(directory).is_dir():
+            raise DataError(directory, "", "the tables option must name a directory of TOML files")
+        _TABLE_CACHE[directory] = load_tables(directory)
+    return _TABLE_CACHE[directory]
+
+
+def read_map_option(value: str, tables: Tables) -> GameMap:
+    """The `map` option: the map text itself (it has a newline) or a path to a map file."""
+    if "\n" in value:
+        return parse_map(value, tables, "map option")
+    try:
+        text = Path(value).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DataError(value, "", f"cannot read the map file ({exc})") from None
+    return parse_map(text, tables, value)
+
+
+def roster_layout(n_players: int, teams: int, per_team: int) -> list[tuple[int, int]]:
+    """(team, player) of each Bot, numbered 1.. across teams in team order.
+
+    per_team 0 (auto): one Bot per player (CTF-1), players split among the teams in order."""
+    if per_team == 0:
+        if n_players < teams:
+            raise OptionError(f"{teams} teams need at least {teams} players, not {n_players}")
+        out = [(p * teams // n_players, p) for p in range(n_players)]
+        return sorted(out)
+    if n_players == teams:
+        return [(t, t) for t in range(teams) for _ in range(per_team)]
+    if n_players == teams * per_team:
+        return [(p // per_team, p) for p in range(n_players)]
+    raise OptionError(f"with bots_per_team={per_team} and {teams} teams there are either "
+                      f"{teams} players (one commander per team) or {teams * per_team} "
+                      f"(one pilot per bot), not {n_players}")
+
+
+def start_sectors(w: int, h: int, team: int, n: int, n_cps: int
+                  ) -> tuple[list[tuple[int, int]], list[tuple[int, int]], int]:
+    """CTF-35: bot sectors, CP sectors and facing of a team of n bots."""
+    cps_rows = [h // 3 + 1, h - h // 3][:n_cps]
+    cps_cols = [w // 3 + 1, w - w // 3][:n_cps]
+    if team in (0, 1):
+        col = w // 2 - 6
+        bots = [(col, h // 2 - (n - 1) + 2 * i) for i in range(n)]
+        cps = [(col - 2, r) for r in cps_rows]
+        if team == 1:
+            bots = [(w + 1 - x, y) for x, y in bots]
+            cps = [(w + 1 - x, y) for x, y in cps]
+        return bots, cps, 3 if team == 0 else 7
+    row = h // 2 - 6
+    bots = [(w // 2 - (n - 1) + 2 * i, row) for i in range(n)]
+    cps = [(c, row - 2) for c in cps_cols]
+    if team == 3:
+        bots = [(x, h + 1 - y) for x, y in bots]
+        cps = [(x, h + 1 - y) for x, y in cps]
+    return bots, cps, 1 if team == 2 else 5
+
+
+class CtfState(State):
+    __slots__ = ("tables", "map", "bots", "cps", "occ", "rng", "turn", "turns", "teams",
+                 "over", "log", "log_turn", "roster")
+
+    game: CtfGame
+
+    # -- set up ----------------------------------------------------------------------------------
+    @classmethod
+    def new(cls, setup: Setup) -> CtfState:
+        o = setup.options
+        tables = tables_for(o["tables"])
+        teams = o["teams"]
+        layout = roster_layout(len(setup.names), teams, o["bots_per_team"])
+        names = [s.strip() for s in o["designs"].split(",") if s.strip()]
+        if not names:
+            raise OptionError("option designs: name at least one design")
+        try:
+            designs = [tables.design(n) for n in names]
+        except DataError as exc:
+            raise OptionError(f"option designs: {exc}") from None
+        if o["map"]:
+            gmap = read_map_option(o["map"], tables)
+        else:
+            side = map_side(len(layout))
+            mseed = o["map_seed"] or Rng(setup.seed).next64()
+            key = (id(tables), mseed, side)
+            gmap = _MAP_CACHE.get(key)
+            if gmap is None:
+                gmap = generate_map(mseed, side, side, tables)
+                if len(_MAP_CACHE) > 64:
+                    _MAP_CACHE.clear()
+                _MAP_CACHE[key] = gmap
+        st = cls.__new__(cls)
+        st.setup = setup
+        st._hist = None
+        st.tables = tables
+        st.rng = Rng(setup.seed)
+        st.turn = 1
+        st.turns = o["turn_limit"]
+        st.teams = teams
+        st.over = None
+        st.log = []
+        st.log_turn = 0
+        st.bots = []
+        st.cps = []
+        forced = []
+        for team in range(teams):
+            members = [p for t, p in layout if t == team]
+            sectors, cp_sectors, facing = start_sectors(gmap.width, gmap.height, team,
+                                                        len(members), tables.cp_per_team)
+            for i, (p, (x, y)) in enumerate(zip(members, sectors, strict=True)):
+                bot = Bot(len(st.bots) + 1, team, p, designs[i % len(designs)], x, y, facing)
+                st.bots.append(bot)
+            for j, (x, y) in enumerate(cp_sectors):
+                st.cps.append(CommandPost(team, j + 1, x, y, tables.cp_structure))
+            forced += sectors + cp_sectors
+        if len(set(forced)) != len(forced) or not all(gmap.on_map(x, y) for x, y in forced):
+            raise OptionError(f"a {gmap.width}x{gmap.height} map has no room for the start "
+                              f"sectors of {len(st.bots)} bots in {teams} teams (CTF-35)")
+        st.map = gmap.with_open(forced, tables.terrain_by_key["open"].index)
+        st.occ = [0] * (gmap.width * gmap.height)
+        for b in st.bots:
+            st.occ[st.map.index(b.x, b.y)] = b.num
+        for i, c in enumerate(st.cps):
+            st.occ[st.map.index(c.x, c.y)] = -(i + 1)
+        st.roster = Roster(tuple(b.team for b in st.bots),
+                           tuple(len(b.design.weapons) for b in st.bots))
+        return st
+
+    def clone(self) -> CtfState:
+        st = CtfState.__new__(CtfState)
+        st.setup = self.setup
+        st._hist = self._hist
+        st.tables = self.tables
+        st.map = self.map
+        st.bots = [b.copy() for b in self.bots]
+        st.cps = [c.copy() for c in self.cps]
+        st.occ = self.occ[:]
+        st.rng = self.rng.clone()
+        st.turn = self.turn
+        st.turns = self.turns
+        st.teams = self.teams
+        st.over = self.over
+        st.log = self.log  # replaced (never mutated) once a turn is processed
+        st.log_turn = self.log_turn
+        st.roster = self.roster
+        return st
+
+    # -- whose decision ------------------------------------------------------------------------
+    def owed(self, player: int | None = None) -> list[int]:
+        """Bots (numbers) whose sheet for this turn is still missing."""
+        if self.over is not None:
+            return []
+        return [b.num for b in self.bots if b.status == FUNCTIONAL and b.sheet is None
+                and (player is None or b.player == player)]
+
+    def current_players(self) -> tuple[int, ...]:
+        if self.over is not None:
+            return ()
+        seen = []
+        for b in self.bots:
+            if b.status == FUNCTIONAL and b.sheet is None and b.player not in seen:
+                seen.append(b.player)
+        return tuple(sorted(seen))
+
+    def bots_of(self, player: int) -> list[Bot]:
+        return [b for b in self.bots if b.player == player]
+
+    # -- actions ---------------------------------------------------------------------------------
+    def legal_actions(self, player: int | None = None) -> list[tuple]:
+        """A sample of sensible order sheets for each Bot the player still owes (the full
+        product of five phases of orders is far too large to list; see docs/ctf2187.md)."""
+        if player is None:
+            cur = self.current_players()
+            if not cur:
+                return []
+            player = cur[0]
+        out: list[tuple] = []
+        for num in self.owed(player):
+            out.extend(self.sample_sheets(num))
+        return list(dict.fromkeys(out))  # a fresh list: callers may change it
+
+    def sample_sheets(self, num: int) -> list[tuple]:
+        b = self.bots[num - 1]
+        nw = len(b.design.weapons)
+        key = (num, nw, b.standing, b.functional_engines() <= 4)
+        cached = _SAMPLES.get(key)
+        if cached is not None:
+            return cached
+        if len(_SAMPLES) > 4096:
+            _SAMPLES.clear()
+
+        def sheet(moves: tuple[int, ...], attack: int = 2, weapon: int = 0) -> tuple:
+            orders: list[int] = []
+            for m in moves:
+                orders += [m, 0, attack, 0, weapon if attack else 0]
+            return (TURN, num, *orders)
+
+        out = [(TURN, num, *b.standing)]
+        out.append(sheet((6, 6, 6, 6, 6)))
+        out.append(sheet((0, 0, 0, 0, 0)))
+        out.append(sheet((13, 0, 13, 0, 13)))
+        out.append(sheet((21, 13, 21, 13, 13)))
+        out.append(sheet((20, 0, 0, 0, 18)))
+        out.append(sheet((2, 13, 3, 13, 6)))
+        out.append(sheet((10, 10, 17, 0, 0), attack=5))
+        out.append(sheet((6, 6, 13, 6, 6), attack=5))
+        out.append(sheet((4, 13, 4, 13, 0)))
+        out.append(sheet((22, 6, 23, 6, 13), attack=3))
+        out.append(sheet((0, 0, 0, 0, 0), attack=0))
+        for w in range(1, nw + 1):
+            out.append(sheet((6, 13, 6, 13, 13), weapon=w))
+        if key[3]:
+            out.append((TURN, num, *([19, 0, 0, 0, 0] * 5)))
+        _SAMPLES[key] = out
+        return out
+
+    def _check_action(self, action: Any, player: int | None) -> tuple[int, Bot, int]:
+        if (not isinstance(action, tuple) or len(action) < 2
+                or not all(isinstance(v, int) and not isinstance(v, bool) for v in action)):
+            raise IllegalAction("CTF-37", f"{action!r} is not an order sheet")
+        kind, num = action[0], action[1]
+        if kind not in (TURN, STANDING, MISSING):
+            raise IllegalAction("CTF-37", f"{action!r} is not an order sheet")
+        if len(action) != (2 if kind == MISSING else 27):
+            raise IllegalAction("CTF-37", "an order sheet has five phases of five numbers")
+        if not 1 <= num <= len(self.bots):
+            raise IllegalAction("CTF-1", f"there is no Bot {num} (bots 1-{len(self.bots)})")
+        b = self.bots[num - 1]
+        if player is None:
+            player = b.player
+        elif player != b.player:
+            raise IllegalAction("CTF-1", f"Bot {num} is commanded by Player {b.player + 1}, "
+                                f"not Player {player + 1}")
+        if b.status != FUNCTIONAL:
+            raise IllegalAction("CTF-30", f"Bot {num} is Wreckage and takes no orders")
+        if kind != MISSING:
+            errors = check_orders(num, action[2:], self.roster)
+            if errors:
+                text = "; ".join(f"phase {ln}, {f}: {m}" for ln, f, m in errors)
+                raise IllegalAction("CTF-37", f"order sheet rejected: {text}")
+        return kind, b, player
+
+    def apply(self, action: Any, player: int | None = None) -> list[tuple]:
+        if self.over is not None:
+            raise IllegalAction("CTF-39", "the game is over")
+        kind, b, player = self._check_action(action, player)
+        self._push(player, action)
+        if kind == STANDING:
+            b.standing = tuple(action[2:])
+            return [("standing", b.num)]
+        b.sheet = b.standing if kind == MISSING else tuple(action[2:])
+        events: list[tuple] = [("sheet", b.num, kind)]
+        if not any(o.status == FUNCTIONAL and o.sheet is None for o in self.bots):
+            events += engine.process_turn(self)
+        return events
+
+    def parse(self, text: str, player: int | None = None) -> tuple:
+        if not isinstance(text, str):
+            raise ParseError("an order sheet is text")
+        if text.strip().lower() == "default":
+            cur = self.current_players()
+            p = player if player is not None else (cur[0] if cur else None)
+            owed = self.owed(p) if p is not None else []
+            if not owed:
+                raise ParseError("'default' uses the standing orders of a Bot that still owes "
+                                 "a sheet, and there is none", text)
+            return (MISSING, owed[0])
+        kind, num, orders = parse_sheet(text, self.roster, self.turn)
+        return (kind, num, *orders)
+
+    def notation(self, action: tuple) -> str:
+        return sheet_text(action[0], action[1], action[2:], self.turn)
+
+    def entry_text(self, player: int, action: tuple) -> str:
+        return f"player {player + 1}: {self.notation(action)}"
+
+    _ENTRY = re.compile(r"\s*player\s+(\d+)\s*:\s*(.*)\Z", re.S | re.I)
+
+    def apply_entry(self, text: str) -> list[tuple]:
+        m = self._ENTRY.match(text)
+        if m is None:
+            return self.apply(self.parse(text))
+        player = int(m.group(1)) - 1
+        if not 0 <= player < len(self.setup.names):
+            raise ParseError(f"there is no player {player + 1}", text)
+        return self.apply(self.parse(m.group(2), player), player)
+
+    def describe(self, event: tuple) -> str:
+        from boardct.games.ctf2187.report import describe_event
+
+        return describe_event(self, event)
+
+    # -- the end ---------------------------------------------------------------------------------
+    def bot_rating(self, b: Bot) -> Fraction:
+        return Fraction(b.vp, b.design.tons)
+
+    def team_rating(self, team: int) -> Fraction:
+        members = [b for b in self.bots if b.team == team]
+        tons = sum(b.design.tons for b in members)
+        return Fraction(sum(b.vp for b in members), tons) if tons else Fraction(0)
+
+    def end(self, reason: str) -> None:
+        ratings = [self.team_rating(t) for t in range(self.teams)]
+        best = max(ratings)
+        top = [t for t in range(self.teams) if ratings[t] == best]
+        shown = ", ".join(f"{TEAM_LETTERS[t]} {float(r):.2f}" for t, r in enumerate(ratings))
+        n = len(self.setup.names)
+        player_team = {b.player: b.team for b in self.bots}
+        if len(top) == self.teams:
+            self.over = Outcome(tuple(0.5 for _ in range(n)), f"{reason}; ratings {shown}")
+            return
+        share = 1.0 if len(top) == 1 else 0.5
+        returns = tuple(share if player_team.get(p) in top else 0.0 for p in range(n))
+        winners = tuple(p for p in range(n) if player_team.get(p) in top)
+        self.over = Outcome(returns, f"{reason}; ratings {shown}", winners)
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self.over
+
+    # -- showing ---------------------------------------------------------------------------------
+    def visible_log(self, player: int | None) -> list[tuple]:
+        if player is None:
+            return [e for _, e in self.log]
+        mask = 0
+        for b in self.bots_of(player):
+            mask |= 1 << b.num
+        return [e for m, e in self.log if m & mask]
+
+    def view(self, player: int | None) -> dict:
+        from boardct.games.ctf2187.report import bot_status, contact, cp_status, visual_display
+
+        out: dict[str, Any] = {
+            "game": "ctf2187", "turn": self.turn, "turns": self.turns,
+            "map": {"width": self.map.width, "height": self.map.height},
+            "player": player, "over": self.over is not None,
+            "result": self.over.to_json() if self.over is not None else None,
+            "teams": [{"team": TEAM_LETTERS[t], "rating": round(float(self.team_rating(t)), 2)}
+                      for t in self.known_teams(player)],
+            "command_posts": [cp_status(self, c) for c in self.cps],
+            "owed": self.owed(player),
+            "log_turn": self.log_turn,
+            "log": [list(e) for e in self.visible_log(player)],
+        }
+        shown = self.bots if player is None else self.bots_of(player)
+        out["standing_orders"] = {str(b.num): self.notation((STANDING, b.num, *b.standing))
+                                  for b in shown}
+        if player is None:
+            out["bots"] = [bot_status(self, b) for b in self.bots]
+            out["terrain"] = self.map.to_text(self.tables).splitlines()[1:]
+            out["submitted"] = [b.num for b in self.bots if b.sheet is not None]
+            return out
+        mine = self.bots_of(player)
+        out["bots"] = [bot_status(self, b) for b in mine]
+        seen = self.contacts(mine)
+        out["contacts"] = [contact(self, o) for o in seen]
+        out["visual"] = [visual_display(self, b) for b in mine]
+        out["submitted"] = [b.num for b in mine if b.sheet is not None]
+        return out
+
+    def known_teams(self, player: int | None) -> list[int]:
+        """Teams whose ratings `player` may know: their own (all once the game is over)."""
+        if player is None or self.over is not None:
+            return list(range(self.teams))
+        return sorted({b.team for b in self.bots_of(player)})
+
+    def contacts(self, mine: list[Bot]) -> list[Bot]:
+        """Other Bots the given Bots' scanners detect (functional or Wreckage, CTF-21)."""
+        r = self.tables.scanning_range
+        out = []
+        for o in self.bots:
+            if o in mine:
+                continue
+            for b in mine:
+                if b.status == FUNCTIONAL and distance(b.x, b.y, o.x, o.y) <= r:
+                    out.append(o)
+                    break
+        return out
+
+    def render(self, player: int | None = None) -> str:
+        from boardct.games.ctf2187.report import render_board
+
+        return render_board(self, player)
+
+    def render_rich(self, player: int | None = None):
+        from boardct.games.ctf2187.report import render_board_rich
+
+        return render_board_rich(self, player)
+
+    def prompt(self) -> str:
+        cur = self.current_players()
+        if not cur:
+            return ""
+        p = cur[0]
+        owed = self.owed(p)
+        return f"Player {p + 1} (Bot {owed[0]}, turn {self.turn} order sheet): "
+
+    def determinize(self, player: int, seed: int) -> CtfState:
+        """Other players' sheets handed in this turn are unknown to `player`: they are replaced
+        by those Bots' standing orders (positions of unseen Bots are kept; documented)."""
+        st = self.clone()
+        st.rng = Rng(seed)
+        for b in st.bots:
+            if b.player != player and b.sheet is not None:
+                b.sheet = b.standing
+        return st
+
+    def posture_name(self, b: Bot) -> str:
+        return "wreckage" if b.status != FUNCTIONAL else POSTURES[b.posture]
+
+    def arrow(self, b: Bot) -> str:
+        return ARROWS[b.facing]
+
+
+class CtfGame(Game):
+    bench_options: ClassVar[dict] = {"bots_per_team": BENCH_TEAM}
+    id = "ctf2187"
+    title = "CTF 2187 (computer-moderated robot battle)"
+    min_players = 2
+    max_players = 16
+    perfect_information = False
+    has_chance = True
+    simultaneous = True
+    help_text = HELP
+    options = (
+        Option("turn_limit", 10, "the game ends after this turn (CTF-39)", type=int,
+               minimum=1),
+        Option("teams", 2, "number of teams (CTF-1, CTF-35)", choices=(2, 3, 4), type=int),
+        Option("bots_per_team", 0, "bots per team; 0 = auto: one bot per player, players "
+               "split among the teams (CTF-1); N > 0: one commander per team or one pilot per "
+               "bot", type=int, minimum=0),
+        Option("designs", DEFAULT_DESIGNS, "designs of each team's bots, in bot order, "
+               "repeated as needed (designs.toml)"),
+        Option("map_seed", 0, "seed of the generated map; 0 = from the game seed", type=int,
+               minimum=0),
+        Option("map", "", "a map file (docs/ctf2187.md), or the map text itself; empty = "
+               "generate"),
+        Option("tables", "", "a directory of TOML tables overriding the shipped ones"),
+    )
+
+    def initial_state(self, setup: Setup) -> CtfState:
+        return CtfState.new(setup)
+
+    def evaluate(self, state: State, player: int) -> float | None:
+        """Team rating lead plus the share of surviving strength, squashed into [-1, 1]."""
+        assert isinstance(state, CtfState)
+        mine = {b.team for b in state.bots if b.player == player}
+        if not mine:
+            return 0.0
+        team = next(iter(mine))
+        ratings = [float(state.team_rating(t)) for t in range(state.teams)]
+        other = max(r for t, r in enumerate(ratings) if t != team)
+
+        def strength(t: int) -> float:
+            tot = have = 0
+            for b in state.bots:
+                if b.team == t:
+                    tot += sum(b.design.armour) + sum(b.design.internal)
+                    if b.status == FUNCTIONAL:
+                        have += sum(b.armour) + sum(b.internal)
+            return have / tot if tot else 0.0
+
+        others = [strength(t) for t in range(state.teams) if t != team]
+        v = 2.0 * (ratings[team] - other) + 0.5 * (strength(team) - max(others))
+        return max(-1.0, min(1.0, v))

@@ -1,0 +1,79 @@
+"""Force Field Factions as a boardct `Game`: options, initial state and a heuristic."""
+
+from __future__ import annotations
+
+from boardct.core.game import Game, Option, Setup
+from boardct.games.fff import position as posmod
+from boardct.games.fff.pieces import FIELDS, OWNER, SIZE
+from boardct.games.fff.state import FFFState
+
+SIZE_VALUE = (0.0, 1.0, 1.6, 2.4)
+
+
+HELP = """\
+Force Field Factions turn notation (one line, tokens separated by spaces; FFF-30)
+
+  pass                  pass the turn
+  Q[~] [-C] P... [+C]   select the piece on square Q (d4; d4~ for your out-of-phase piece),
+                        optionally remove its outermost field of colour C, spend points P,
+                        optionally add a field of colour C last
+  points P:  N NE E SE S SW W NW U   turn to that facing
+             m                        step one square forward
+             x                        attack ahead; the attack fails
+             xD                       capture, green push or orange strip; then face D
+             xD/E                     purple conversion: face D, the converted piece faces E
+  colours C: r red, g green, b blue, y yellow, p purple, o orange, c clear
+
+Examples: d1 NE m +y   d4 xN xE   d4 xE/W   c3~ -c m   pass
+Movement points = pips (doubled by a yellow field). Lose when you have no piece of some size.
+"""
+
+
+class FFFGame(Game):
+    id = "fff"
+    title = "Force Field Factions"
+    help_text = HELP
+    min_players = 2
+    max_players = 2
+    perfect_information = True
+    has_chance = False
+    simultaneous = False
+    options = (
+        Option("turn_limit", 200, "draw after this many turns in a row without a capture "
+               "(FFF-16, FFF-28); 0 turns it off", type=int, minimum=0),
+        Option("position", "", "start from this FFF-32 position text instead of the "
+               "standard start", type=str),
+    )
+
+    def initial_state(self, setup: Setup) -> FFFState:
+        text = setup.options.get("position") or ""
+        board = posmod.read(text) if text else posmod.initial_board()
+        return FFFState(setup, board)
+
+    def from_position(self, text: str, turn_limit: int = 200) -> FFFState:
+        """A game starting at an FFF-32 position (a convenience for tests and tools)."""
+        return self.new(seed=0, position=text, turn_limit=turn_limit)  # type: ignore[return-value]
+
+    def evaluate(self, state: FFFState, player: int) -> float:  # type: ignore[override]
+        """Material: sizes weighted, a size down to its last piece weighs heavily (losing
+        every piece of one size loses the game, FFF-15), fields count a little."""
+        out = state.outcome
+        if out is not None:
+            return out.returns[player] * 2.0 - 1.0
+        score = [0.0, 0.0]
+        for p in (0, 1):
+            for s in (1, 2, 3):
+                n = state.cnt[p * 3 + s - 1]
+                score[p] += n * SIZE_VALUE[s]
+                if n == 1:
+                    score[p] -= 1.5
+        for lst in (state.main, state.ghost):
+            for c in lst:
+                if c:
+                    score[OWNER[c]] += 0.15 * len(FIELDS[c]) * (1 if SIZE[c] else 0)
+        diff = score[player] - score[1 - player]
+        return max(-0.99, min(0.99, diff / (abs(diff) + 4.0)))
+
+
+FFF = FFFGame()
+FFFState.game = FFF

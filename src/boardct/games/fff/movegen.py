@@ -1,0 +1,286 @@
+"""Enumeration of whole turns, one action per distinct resulting position (FFF-29, FFF-31).
+
+For each own piece and each removal choice, a breadth-first search spends movement points one
+at a time. A search node is (board after attacks, mover's square, mover's facing). Because
+points need not be spent, the first (shallowest) visit of a node dominates every later one:
+the same node with fewer points left can reach nothing new. So each node is expanded once, at
+its smallest depth, keeping the ASCII-smallest token prefix among the paths of that depth. The
+boards that attacks produce are interned by content, so two attack orders reaching the same
+board meet in one node.
+
+Every visited node, with no addition or with each addable colour, is a candidate result. Its
+key identifies the resulting position: while the rest of the board is untouched the key is the
+small int (piece, square, piece code); once an attack changed something it is the full board.
+Candidates with equal keys are one action; the one with fewest tokens, then ASCII-smallest
+text, is kept (FFF-31). The result equal to the untouched position is the action `pass`.
+"""
+
+from __future__ import annotations
+
+from boardct.games.fff.pieces import (
+    ADDABLE,
+    CLEAR,
+    FACE0,
+    FIELDS,
+    GHOST,
+    NCODES,
+    NEXT,
+    NFIELDS,
+    OWNER,
+    POINTS,
+    T_ADD,
+    T_CONVERT,
+    T_HIT,
+    T_REMOVE,
+    T_STEP,
+    T_TURN,
+    WITH_FIELD,
+    qcode,
+    without_outer,
+)
+from boardct.games.fff.rules import (
+    O_CAPTURE,
+    O_CONVERT,
+    O_FAIL,
+    O_PUSH,
+    RELEASE,
+    any_eliminated,
+    attack_kind,
+    convert,
+    leave,
+    push,
+    strip,
+)
+
+PASS_KEY = -1
+
+
+def generate(main: list[int], ghost: list[int], pool: list[int], lost: list[int],
+             cnt: list[int], me: int) -> dict:
+    """Map each distinct result key to its canonical turn: (token count, token tuple)."""
+    best: dict = {PASS_KEY: (0, ())}
+
+    def offer(key, toks):
+        old = best.get(key)
+        if old is None:
+            best[key] = (len(toks), toks)
+        else:
+            n = len(toks)
+            if n < old[0] or (n == old[0] and toks < old[1]):
+                best[key] = (n, toks)
+
+    for sq0 in range(64):
+        for slot in (0, 1):
+            code0 = ghost[sq0] if slot else main[sq0]
+            if not code0 or OWNER[code0] != me:
+                continue
+            q = qcode(sq0, GHOST[code0])
+            piece_base = (sq0 * 2 + slot) * 64
+            base_m = main[:]
+            base_g = ghost[:]
+            if slot:
+                base_g[sq0] = 0
+            else:
+                base_m[sq0] = 0
+            branches = [(-1, code0)]
+            if NFIELDS[code0]:
+                branches.append((FIELDS[code0][-1], without_outer(code0)))
+            for rem, c1 in branches:
+                if rem < 0:
+                    head = (q,)
+                    pool1 = pool
+                else:
+                    head = (q, T_REMOVE[rem])
+                    pool1 = pool[:]
+                    pool1[RELEASE[code0][-1]] += 1
+                    if GHOST[code0] and not GHOST[c1] and main[sq0]:
+                        # FFF-26: back in phase on a shared square destroys both; turn over.
+                        m = base_m[:]
+                        lo, cn, pl = lost[:], cnt[:], pool1[:]
+                        other = m[sq0]
+                        m[sq0] = 0
+                        leave(c1, pl, lo, cn)
+                        leave(other, pl, lo, cn)
+                        offer((tuple(m), tuple(base_g), tuple(lo)), head)
+                        continue
+                _search(me, sq0, code0, c1, head, piece_base, base_m, base_g, pool1, lost, cnt,
+                        offer, best)
+    return best
+
+
+def _search(me, sq0, code0, c1, head, piece_base, base_m, base_g, pool1, lost, cnt, offer,
+            best):
+    envs = [(base_m, pool1, lost, cnt, False)]
+    interned: dict = {}
+    base_g_t = None
+
+    def intern(m2, p2, l2, c2) -> int:
+        if not interned:
+            interned[(tuple(base_m), tuple(lost))] = 0
+        key = (tuple(m2), tuple(l2))
+        eid = interned.get(key)
+        if eid is None:
+            eid = interned[key] = len(envs)
+            envs.append((m2, p2, l2, c2, any_eliminated(c2)))
+        return eid
+
+    f0 = (c1 - FACE0[c1]) // 6
+    start = sq0 * 9 + f0
+    visited = {start: ()}
+    layer = [start]
+    ghosty = GHOST[c1]
+    face0 = FACE0[c1]
+    for _depth in range(POINTS[c1]):
+        nxt: dict = {}
+        for node in layer:
+            prefix = visited[node]
+            f = node % 9
+            rest = node // 9
+            sq = rest % 64
+            eid = rest // 64
+            env = envs[eid]
+            if env[4]:
+                continue
+            base = node - f
+            for d in range(9):
+                child = base + d
+                if d == f or child in visited:
+                    continue
+                p = prefix + (T_TURN[d],)
+                old = nxt.get(child)
+                if old is None or p < old:
+                    nxt[child] = p
+            if ghosty or f == 8:
+                continue
+            t = NEXT[sq * 9 + f]
+            if t < 0:
+                continue
+            em = env[0]
+            occ = em[t]
+            if occ == 0:
+                child = (eid * 64 + t) * 9 + f
+                if child not in visited:
+                    p = prefix + (T_STEP,)
+                    old = nxt.get(child)
+                    if old is None or p < old:
+                        nxt[child] = p
+                continue
+            if OWNER[occ] == me:
+                continue
+            kind = attack_kind(face0 + 6 * f, occ, env[2])
+            if kind == O_FAIL:
+                continue  # costs a point, changes nothing: dominated
+            if kind == O_CONVERT:
+                for e in range(9):
+                    m2, p2, l2, c2 = em[:], env[1][:], env[2][:], env[3][:]
+                    convert(m2, p2, l2, c2, t, me, e)
+                    eid2 = intern(m2, p2, l2, c2)
+                    row = T_CONVERT
+                    for d in range(9):
+                        child = (eid2 * 64 + sq) * 9 + d
+                        if child in visited:
+                            continue
+                        p = prefix + (row[d][e],)
+                        old = nxt.get(child)
+                        if old is None or p < old:
+                            nxt[child] = p
+                continue
+            m2, p2, l2, c2 = em[:], env[1][:], env[2][:], env[3][:]
+            if kind == O_CAPTURE:
+                m2[t] = 0
+                leave(occ, p2, l2, c2)
+                dest = t
+            elif kind == O_PUSH:
+                push(m2, p2, l2, c2, t, f)
+                dest = t
+            else:
+                strip(m2, p2, t)
+                dest = sq
+            eid2 = intern(m2, p2, l2, c2)
+            for d in range(9):
+                child = (eid2 * 64 + dest) * 9 + d
+                if child in visited:
+                    continue
+                p = prefix + (T_HIT[d],)
+                old = nxt.get(child)
+                if old is None or p < old:
+                    nxt[child] = p
+        if not nxt:
+            break
+        visited.update(nxt)
+        layer = list(nxt)
+
+    # Candidates: every node, with no addition or one addable colour.
+    for node, prefix in visited.items():
+        f = node % 9
+        rest = node // 9
+        sq = rest % 64
+        eid = rest // 64
+        m_env, p_env, l_env, c_env, over = envs[eid]
+        mc = face0 + 6 * f
+        toks = head + prefix if prefix else head
+        if eid == 0:
+            if sq == sq0 and mc == code0:
+                offer(PASS_KEY, toks)
+            else:
+                k = (piece_base + sq) * NCODES + mc
+                if k in best:
+                    offer(k, toks)
+                else:
+                    best[k] = (len(toks), toks)
+        else:
+            if base_g_t is None:
+                base_g_t = tuple(base_g)
+            fm = m_env[:]
+            fm[sq] = mc
+            lt = tuple(l_env)
+            offer((tuple(fm), base_g_t, lt), toks)
+        if over:
+            continue
+        slot = ADDABLE[mc]
+        if slot < 0:
+            continue
+        ntok2 = len(toks) + 1
+        for col in range(7):
+            if p_env[col * 2 + slot] <= 0:
+                continue
+            mc2 = WITH_FIELD[col][mc]
+            toks2 = toks + (T_ADD[col],)
+            if eid == 0 and col != CLEAR and not (sq == sq0 and mc2 == code0):
+                k = (piece_base + sq) * NCODES + mc2
+                if k in best:
+                    offer(k, toks2)
+                else:
+                    best[k] = (ntok2, toks2)
+                continue
+            if col == CLEAR and not GHOST[mc] and base_g[sq]:
+                # FFF-26: going out of phase on a shared square destroys both.
+                fm = m_env[:]
+                fg = base_g[:]
+                lo, cn, pl = l_env[:], c_env[:], p_env[:]
+                other = fg[sq]
+                fg[sq] = 0
+                leave(mc2, pl, lo, cn)
+                leave(other, pl, lo, cn)
+                offer((tuple(fm), tuple(fg), tuple(lo)), toks2)
+            elif eid == 0:
+                if sq == sq0 and mc2 == code0:
+                    offer(PASS_KEY, toks2)
+                else:
+                    offer((piece_base + sq) * NCODES + mc2, toks2)
+            else:
+                fm = m_env[:]
+                if GHOST[mc2]:
+                    fg = base_g[:]
+                    fg[sq] = mc2
+                    offer((tuple(fm), tuple(fg), tuple(l_env)), toks2)
+                else:
+                    fm[sq] = mc2
+                    if base_g_t is None:
+                        base_g_t = tuple(base_g)
+                    offer((tuple(fm), base_g_t, tuple(l_env)), toks2)
+
+
+def legal_turns(main, ghost, pool, lost, cnt, me) -> list[tuple[int, ...]]:
+    """Every distinct whole turn, canonical form, `pass` (the empty tuple) first."""
+    return [v[1] for v in generate(main, ghost, pool, lost, cnt, me).values()]

@@ -1,0 +1,243 @@
+"""The Force Field Factions game state: a position (FFF-29) plus setup and history."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from boardct.core.errors import IllegalAction
+from boardct.core.game import Outcome, State
+from boardct.games.fff import position as posmod
+from boardct.games.fff.movegen import legal_turns
+from boardct.games.fff.notation import format_turn, parse_turn
+from boardct.games.fff.pieces import (
+    COLOUR_NAMES,
+    COLOURS,
+    FACING,
+    FACINGS,
+    FIELDS,
+    GHOST,
+    OWNER,
+    OWNER_NAMES,
+    SIZE,
+    SQUARE_NAMES,
+)
+from boardct.games.fff.rules import eliminated, play
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rich.text import Text
+
+    from boardct.core.game import Setup
+
+
+def _nice(text: str) -> str:
+    """`W1S:y` -> `White 1-pip (W1S:y)` for event lines."""
+    if not text:
+        return text
+    owner = OWNER_NAMES[0] if text[0] == "B" else OWNER_NAMES[1]
+    return f"{owner} {text[1]}-pip ({text})"
+
+
+class FFFState(State):
+    __slots__ = ("main", "ghost", "pool", "lost", "cnt", "turn", "count", "limit", "result")
+
+    def __init__(self, setup: Setup, board: posmod.Board):
+        self.setup = setup
+        self._hist = None
+        self.main = board.main
+        self.ghost = board.ghost
+        self.pool = board.pool
+        self.lost = board.lost
+        self.cnt = board.cnt
+        self.turn = board.turn
+        self.count = board.count
+        self.limit = int(setup.options.get("turn_limit", 200))
+        self.result: Outcome | None = None
+        self._judge()
+
+    # -- the end (FFF-15, FFF-16, FFF-27, FFF-28) ------------------------------------------------
+    def _judge(self) -> None:
+        black_out, white_out = eliminated(self.cnt)
+        if black_out and white_out:
+            self.result = Outcome((0.5, 0.5), "both eliminated")
+        elif black_out:
+            self.result = Outcome((0.0, 1.0), "elimination", (1,))
+        elif white_out:
+            self.result = Outcome((1.0, 0.0), "elimination", (0,))
+        elif self.limit and self.count >= self.limit:
+            self.result = Outcome((0.5, 0.5), f"{self.limit} turns without a capture")
+        else:
+            self.result = None
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self.result
+
+    def current_players(self) -> tuple[int, ...]:
+        return () if self.result is not None else (self.turn,)
+
+    # -- actions ---------------------------------------------------------------------------------
+    def legal_actions(self, player: int | None = None) -> list[tuple[int, ...]]:
+        if self.result is not None or (player is not None and player != self.turn):
+            return []
+        return legal_turns(self.main, self.ghost, self.pool, self.lost, self.cnt, self.turn)
+
+    def _check_turn(self, action, player: int | None) -> None:
+        if self.result is not None:
+            raise IllegalAction("FFF-27", "the game is over: no turn may follow")
+        if player is not None and player != self.turn:
+            raise IllegalAction("FFF-1", f"it is {OWNER_NAMES[self.turn]}'s turn "
+                                f"(Player {self.turn + 1}), not Player {player + 1}'s")
+        if not isinstance(action, tuple):
+            raise IllegalAction("FFF-30", f"{action!r} is not a turn (a tuple of token codes)")
+
+    def _play(self, action, events=None):
+        return play(self.main, self.ghost, self.pool, self.lost, self.cnt, self.turn, action,
+                    events)
+
+    def apply(self, action, player: int | None = None) -> list[tuple]:
+        if isinstance(action, list):  # e.g. an action that went through JSON
+            action = tuple(action)
+        self._check_turn(action, player)
+        events: list[tuple] = []
+        res = self._play(action, events)
+        changed = res.cnt != self.cnt  # a piece left the board or changed sides (FFF-28)
+        me = self.turn
+        self.main, self.ghost, self.pool, self.lost, self.cnt = (
+            res.main, res.ghost, res.pool, res.lost, res.cnt)
+        self.count = 0 if changed else self.count + 1
+        self.turn = 1 - me
+        self._judge()
+        self._push(me, action)
+        if self.result is not None:
+            events.append(("end", self.result.describe()))
+        return events
+
+    def parse(self, text: str, player: int | None = None) -> tuple[int, ...]:
+        """Read a turn, check it against the rules, and return its canonical action (FFF-31):
+        any way of writing a result gives the one action `legal_actions()` lists for it."""
+        action = parse_turn(text)
+        self._check_turn(action, player)
+        res = self._play(action)
+        key = (res.main, res.ghost, res.lost)
+        if key == (self.main, self.ghost, self.lost):
+            return ()
+        legal = self.legal_actions()
+        if action in set(legal):
+            return action
+        same = [a for a in legal if a and a[0] == action[0]]
+        others = [a for a in legal if not a or a[0] != action[0]]
+        for cand in same + others:
+            r = self._play(cand)
+            if (r.main, r.ghost, r.lost) == key:
+                return cand
+        return action  # pragma: no cover - every legal result is listed
+
+    def apply_entry(self, text: str) -> list[tuple]:
+        """Records hold canonical text: apply it without the search `parse` does."""
+        return self.apply(parse_turn(text))
+
+    def notation(self, action) -> str:
+        return format_turn(action)
+
+    def describe(self, event: tuple) -> str:
+        kind = event[0]
+        if kind == "pass":
+            return f"{OWNER_NAMES[event[1]]} passes"
+        if kind == "select":
+            return f"{OWNER_NAMES[event[1]]} selects {_nice(event[3])} on {event[2]}"
+        if kind == "remove":
+            return f"{event[1]}: removes its {COLOUR_NAMES[COLOURS.index(event[2])]} field"
+        if kind == "add":
+            return f"{event[1]}: adds a {COLOUR_NAMES[COLOURS.index(event[2])]} field"
+        if kind == "turn":
+            return f"{event[1]}: turns {event[2]}"
+        if kind == "step":
+            return f"{event[1]}: steps to {event[2]}"
+        if kind == "fail":
+            return f"{event[1]}: attacks {event[2]} and fails ({event[3]} against {event[4]})"
+        if kind == "capture":
+            return (f"{event[1]}: captures {_nice(event[3])} on {event[2]}, moves in facing "
+                    f"{event[4]}")
+        if kind == "push":
+            off = f", {_nice(event[4])} is pushed off the board" if event[4] else ""
+            return (f"{event[1]}: pushes {event[3]} piece{'s' if event[3] > 1 else ''} from "
+                    f"{event[2]}{off}, moves in facing {event[5]}")
+        if kind == "strip":
+            return (f"{event[1]}: strips {_nice(event[3])} on {event[2]} of its fields, faces "
+                    f"{event[4]}")
+        if kind == "convert":
+            return (f"{event[1]}: converts {_nice(event[3])} on {event[2]} (it faces {event[5]}), "
+                    f"faces {event[4]}")
+        if kind == "destroy":
+            return (f"{event[1]}: {_nice(event[2])} and {_nice(event[3])} destroy each other "
+                    "(clear field)")
+        if kind == "end":
+            return f"Game over: {event[1]}"
+        return super().describe(event)
+
+    # -- showing -----------------------------------------------------------------------------------
+    def board(self) -> posmod.Board:
+        return posmod.Board(self.main[:], self.ghost[:], self.pool[:], self.lost[:],
+                            self.cnt[:], self.turn, self.count)
+
+    def position(self) -> str:
+        """The FFF-32 text of this position."""
+        return posmod.write(self.board())
+
+    def view(self, player: int | None) -> dict:
+        pieces = []
+        for sq in range(64):
+            for c in (self.ghost[sq], self.main[sq]):
+                if c:
+                    pieces.append({
+                        "square": SQUARE_NAMES[sq], "owner": OWNER[c], "size": SIZE[c],
+                        "facing": FACINGS[FACING[c]],
+                        "fields": [COLOURS[f] for f in FIELDS[c]],
+                        "out_of_phase": GHOST[c],
+                    })
+        out = self.result
+        return {
+            "game": "fff",
+            "position": self.position(),
+            "pieces": pieces,
+            "to_move": None if out is not None else self.turn,
+            "pool": {COLOURS[c]: [self.pool[2 * c], self.pool[2 * c + 1]] for c in range(7)},
+            "lost": [self.lost[:3], self.lost[3:]],
+            "no_capture_turns": self.count,
+            "turn_limit": self.limit,
+            "outcome": out.to_json() if out is not None else None,
+        }
+
+    def render(self, player: int | None = None) -> str:
+        from boardct.games.fff.render import render_plain
+
+        return render_plain(self)
+
+    def render_rich(self, player: int | None = None) -> Text:
+        from boardct.games.fff.render import render_rich
+
+        return render_rich(self)
+
+    def prompt(self) -> str:
+        if self.result is not None:
+            return ""
+        return f"Player {self.turn + 1} ({OWNER_NAMES[self.turn]}): "
+
+    def clone(self) -> FFFState:
+        s = FFFState.__new__(FFFState)
+        s.setup = self.setup
+        s._hist = self._hist
+        s.main = self.main[:]
+        s.ghost = self.ghost[:]
+        s.pool = self.pool[:]
+        s.lost = self.lost[:]
+        s.cnt = self.cnt[:]
+        s.turn = self.turn
+        s.count = self.count
+        s.limit = self.limit
+        s.result = self.result
+        return s
+
+    def __repr__(self) -> str:
+        return f"FFFState({self.position()!r})"
+
