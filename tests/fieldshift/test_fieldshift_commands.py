@@ -180,3 +180,12 @@ def test_fs13_stdex_counts_are_one_digit_so_legal_rnf_stops_at_nine():
     assert {"490", "491", "492", "591"} <= legal
     assert not any(x.startswith("50") for x in legal)  # what 4(10)0 would have spilled into
     assert "590" not in legal  # the Artillery holds nothing
+
+
+def test_legal_actions_offer_no_second_swc_in_a_row_but_apply_accepts_it():
+    s = GAME.new(seed=0)
+    play(s, "12")
+    legal = {s.notation(a) for a in s.legal_actions()}
+    assert not any(x.startswith("1") for x in legal) and "22" in legal
+    play(s, "13")  # still a legal command when typed
+    assert s.selected(0) == op("+3")

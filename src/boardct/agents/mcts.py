@@ -7,7 +7,10 @@
   it was available (Cowling, Powley and Whitehouse 2012).
 - Simultaneous turns: decoupled selection. Where several players owe orders, each chooses from
   its own statistics at that node, and the joint choice leads to the child.
-- Long games: a rollout of at most `depth` random actions, then the game's evaluation.
+- Long games: a rollout of at most `depth` random actions (default 0), then the game's
+  evaluation. With `prior=1` (default) a node is expanded whole, each child starting with one
+  virtual visit worth its evaluation (progressive bias), so even a small search is at least
+  as good as one ply of the evaluation.
 - Determinism: with `iters=N` the search is a function of the state's view and the agent's
   seed. With `time=S` the number of iterations depends on the machine.
 """
@@ -23,9 +26,10 @@ from boardct.core.rng import Rng
 
 
 class Node:
-    __slots__ = ("children", "n", "w", "avail", "stats")
+    __slots__ = ("children", "n", "w", "avail", "stats", "expanded")
 
     def __init__(self) -> None:
+        self.expanded = False
         self.children: dict = {}
         self.n = 0  # visits
         self.w = 0.0  # total reward of the player who chose the move into this node
@@ -55,8 +59,8 @@ def _ucb_pick(node: Node, legal: list, c: float, rng: Rng):
 class MCTSAgent(Agent):
     name = "mcts"
 
-    def __init__(self, seed: int = 0, iters: int = 1000, time: float = 0.0, c: float = 1.4,
-                 depth: int = 40):
+    def __init__(self, seed: int = 0, iters: int = 1000, time: float = 0.0, c: float = 0.5,
+                 depth: int = 0, prior: int = 1):
         if iters < 1 and time <= 0:
             raise ValueError("mcts needs iters >= 1 or time > 0")
         self.rng = Rng(seed)
@@ -64,6 +68,7 @@ class MCTSAgent(Agent):
         self.time = float(time)
         self.c = float(c)
         self.depth = int(depth)
+        self.prior = bool(prior)
         self.last_iterations = 0
 
     # -- the search ----------------------------------------------------------------------------
@@ -104,7 +109,11 @@ class MCTSAgent(Agent):
                 break
             if len(players) == 1:
                 p = players[0]
-                action, child = _ucb_pick(node, s.legal_actions(p), c, rng)
+                legal = s.legal_actions(p)
+                if self.prior and not node.expanded:
+                    self._expand_all(s, p, node, legal)
+                    expanded = True
+                action, child = _ucb_pick(node, legal, c, rng)
                 if child is None:
                     child = node.children[action] = Node()
                     child.avail = 1
@@ -153,6 +162,29 @@ class MCTSAgent(Agent):
                 nd.stats[p][a] = (1, rewards[p]) if entry is None else (entry[0] + 1,
                                                                        entry[1] + rewards[p])
 
+    def _expand_all(self, s: State, p: int, node: Node, legal: list) -> None:
+        """Progressive-bias start: every child gets one virtual visit worth the game's
+        evaluation of the position it leads to, so the search starts where greedy ends."""
+        node.expanded = True
+        for a in legal:
+            child_state = s.clone()
+            child_state.apply(a, p)
+            ch = Node()
+            ch.n = 1
+            ch.avail = 1
+            ch.w = self._leaf_value(child_state)[p]
+            node.children[a] = ch
+
+    def _leaf_value(self, s: State) -> list[float]:
+        out = s.outcome
+        if out is not None:
+            return list(out.returns)
+        values = []
+        for p in range(len(s.setup.names)):
+            v = s.game.evaluate(s, p)
+            values.append(0.5 if v is None else 0.5 * (float(v) + 1.0))
+        return values
+
     def _rollout(self, s: State, rng: Rng) -> list[float]:
         """Random play for at most `depth` actions; rewards in [0, 1] per player."""
         for _ in range(self.depth):
@@ -164,15 +196,7 @@ class MCTSAgent(Agent):
                     break
                 legal = s.legal_actions(p)
                 s.apply(legal[rng.below(len(legal))], p)
-        out = s.outcome
-        n = len(s.setup.names)
-        if out is not None:
-            return list(out.returns)
-        rewards = []
-        for p in range(n):
-            v = s.game.evaluate(s, p)
-            rewards.append(0.5 if v is None else 0.5 * (float(v) + 1.0))
-        return rewards
+        return self._leaf_value(s)
 
 
 register("mcts", MCTSAgent)

@@ -58,7 +58,8 @@ def games_cmd() -> None:
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
               help="A game option, e.g. -o ruleset=stdex.")
-@click.option("--agent", default=None, help="Benchmark an agent's search instead (agents issue).")
+@click.option("--agent", default=None,
+              help="Benchmark an agent instead: search iterations/s and seconds per move.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def bench_cmd(game_id: str, seconds: float, seed: int, options: tuple[str, ...],
               agent: str | None, as_json: bool) -> None:
@@ -67,7 +68,17 @@ def bench_cmd(game_id: str, seconds: float, seed: int, options: tuple[str, ...],
     from boardct.core import bench
 
     if agent is not None:
-        raise BoardctError("agent benchmarks come with the search agents (not installed yet)")
+        from boardct.cli.arena import bench_agent
+
+        result = bench_agent(game_id, agent, seconds, seed, parse_options(options))
+        if as_json:
+            click.echo(json.dumps(result))
+        else:
+            ips = result["iterations_per_s"]
+            click.echo(f"{result['agent']} on {game_id}: {result['seconds_per_move']:.3f} s per "
+                       f"move over {result['moves']} positions"
+                       + (f", {ips:,.0f} search iterations/s" if ips else ""))
+        return
     game = registry.get(game_id)
     result = bench.run(game, seconds=seconds, seed=seed, options=parse_options(options))
     if as_json:
@@ -83,9 +94,10 @@ def bench_cmd(game_id: str, seconds: float, seed: int, options: tuple[str, ...],
 
 
 def _load_subcommands() -> None:
-    from boardct.cli.play import register_commands
+    from boardct.cli import arena, play
 
-    register_commands(cli)
+    play.register_commands(cli)
+    arena.register_commands(cli)
 
     import boardct.cli as pkg
 

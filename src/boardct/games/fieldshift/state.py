@@ -246,7 +246,11 @@ class FieldShiftState(State):
         sel = pv[o + SEL]
         mine = (self.act >> b) & 1023
         out = list(_MOV)
-        out += _SWC_BY_MASK[mine & ~(1 << (sel - b))]
+        hist = self._hist
+        if hist is None or not _TWO + 10 <= hist[2] < _TWO + 20:
+            # a second SWC in a row could replace the first: not offered, so that no agent
+            # can switch forever without ending its turn
+            out += _SWC_BY_MASK[mine & ~(1 << (sel - b))]
         if medic:
             vit = self.vit
             for n in range(10):

@@ -1,0 +1,1 @@
+"""Tournaments between agents, ratings, balance studies and their reports."""

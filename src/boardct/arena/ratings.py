@@ -1,0 +1,58 @@
+"""Bradley-Terry ratings (draws count half) on the Elo scale, with bootstrap intervals."""
+
+from __future__ import annotations
+
+import math
+
+from boardct.core.rng import Rng
+
+Pairing = tuple[int, int, float]  # (player a, player b, a's score: 1, 0.5 or 0)
+
+
+def bradley_terry(n: int, games: list[Pairing], iterations: int = 200) -> list[float]:
+    """Strengths by the MM algorithm (Hunter 2004); one virtual draw of each player against
+    the average keeps unbeaten and winless players finite."""
+    wins = [0.5] * n
+    count: list[dict[int, float]] = [dict() for _ in range(n)]
+    for a, b, s in games:
+        wins[a] += s
+        wins[b] += 1.0 - s
+        count[a][b] = count[a].get(b, 0.0) + 1.0
+        count[b][a] = count[b].get(a, 0.0) + 1.0
+    p = [1.0] * n
+    for _ in range(iterations):
+        new = []
+        for i in range(n):
+            denom = 1.0 / (p[i] + 1.0)  # the virtual opponent of strength 1
+            for j, c in count[i].items():
+                denom += c / (p[i] + p[j])
+            new.append(wins[i] / denom)
+        g = math.exp(sum(math.log(x) for x in new) / n)
+        p = [x / g for x in new]
+    return p
+
+
+def elo(strengths: list[float]) -> list[float]:
+    """Elo-scale ratings, average 1500."""
+    r = [400.0 * math.log10(s) for s in strengths]
+    mean = sum(r) / len(r)
+    return [1500.0 + x - mean for x in r]
+
+
+def ratings_with_ci(n: int, games: list[Pairing], samples: int = 200,
+                    seed: int = 1) -> list[tuple[float, float, float]]:
+    """(rating, low, high) per player: the 95% interval of a bootstrap over games."""
+    point = elo(bradley_terry(n, games))
+    if not games:
+        return [(r, r, r) for r in point]
+    rng = Rng(seed)
+    draws: list[list[float]] = [[] for _ in range(n)]
+    for _ in range(samples):
+        sample = [games[rng.below(len(games))] for _ in games]
+        for i, r in enumerate(elo(bradley_terry(n, sample, 100))):
+            draws[i].append(r)
+    out = []
+    for i in range(n):
+        d = sorted(draws[i])
+        out.append((point[i], d[int(0.025 * (len(d) - 1))], d[int(0.975 * (len(d) - 1))]))
+    return out

@@ -1,0 +1,244 @@
+"""Tournament and balance reports: JSON, CSV, Markdown and PNG charts."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+from statistics import mean
+
+from boardct.arena.ratings import ratings_with_ci
+from boardct.arena.runner import GameResult
+
+
+def save_records(results: list[GameResult], out: Path) -> None:
+    folder = out / "records"
+    folder.mkdir(parents=True, exist_ok=True)
+    for r in results:
+        path = folder / f"game-{r.index:05d}.json"
+        path.write_text(json.dumps(r.record, indent=1) + "\n", encoding="utf-8")
+
+
+def write_results(results: list[GameResult], out: Path) -> None:
+    rows = [{k: v for k, v in r.to_dict().items() if k != "record"} for r in results]
+    (out / "results.json").write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
+    with (out / "results.csv").open("w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh)
+        w.writerow(["index", "game", "variant", "seat1", "seat2", "score1", "score2", "reason",
+                    "length", "seconds", "seed"])
+        for r in results:
+            w.writerow([r.index, r.game, r.variant, r.agents[0], r.agents[1], r.returns[0],
+                        r.returns[1], r.reason, r.length, r.seconds, r.seed])
+
+
+# -- tournaments -------------------------------------------------------------------------------
+def tournament_summary(agents: list[str], results: list[GameResult]) -> dict:
+    """Win/draw/loss per ordered pair, ratings with intervals, first-player score, lengths."""
+    idx = {a: i for i, a in enumerate(agents)}
+    n = len(agents)
+    wdl = [[[0, 0, 0] for _ in range(n)] for _ in range(n)]
+    pairings = []
+    for r in results:
+        a, b = idx[r.agents[0]], idx[r.agents[1]]
+        s = r.returns[0]
+        pairings.append((a, b, s))
+        k = 0 if s == 1.0 else (1 if s == 0.5 else 2)
+        wdl[a][b][k] += 1
+        wdl[b][a][2 - k] += 1
+    ratings = ratings_with_ci(n, pairings)
+    first = mean(r.returns[0] for r in results) if results else 0.0
+    lengths = [r.length for r in results]
+    return {
+        "agents": agents,
+        "games": len(results),
+        "wdl": wdl,
+        "ratings": [{"agent": a, "elo": round(r[0], 1), "low": round(r[1], 1),
+                     "high": round(r[2], 1)} for a, r in zip(agents, ratings, strict=True)],
+        "first_player_score": round(first, 4),
+        "length_mean": round(mean(lengths), 2) if lengths else 0.0,
+        "length_min": min(lengths, default=0),
+        "length_max": max(lengths, default=0),
+        "reasons": _count(r.reason for r in results),
+    }
+
+
+def _count(items) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for x in items:
+        out[x] = out.get(x, 0) + 1
+    return dict(sorted(out.items()))
+
+
+def tournament_markdown(title: str, summary: dict) -> str:
+    agents = summary["agents"]
+    lines = [f"# {title}", "", f"{summary['games']} games.", "",
+             "## Results (row against column: wins-draws-losses, score)", "",
+             "| | " + " | ".join(agents) + " |", "|---" * (len(agents) + 1) + "|"]
+    for i, a in enumerate(agents):
+        cells = []
+        for j in range(len(agents)):
+            if i == j:
+                cells.append("—")
+                continue
+            w, d, lo = summary["wdl"][i][j]
+            total = w + d + lo
+            score = (w + 0.5 * d) / total if total else 0.0
+            cells.append(f"{w}-{d}-{lo} ({score:.0%})")
+        lines.append(f"| {a} | " + " | ".join(cells) + " |")
+    lines += ["", "## Ratings (Bradley-Terry, Elo scale, 95% bootstrap interval)", "",
+              "| agent | Elo | interval |", "|---|---|---|"]
+    for r in sorted(summary["ratings"], key=lambda r: -r["elo"]):
+        lines.append(f"| {r['agent']} | {r['elo']:.0f} | {r['low']:.0f} .. {r['high']:.0f} |")
+    lines += ["", "## Games", "",
+              f"- First player's score: {summary['first_player_score']:.1%} "
+              "(wins plus half the draws, over all games)",
+              f"- Length (actions): mean {summary['length_mean']}, "
+              f"min {summary['length_min']}, max {summary['length_max']}",
+              "- Endings: " + ", ".join(f"{k} {v}" for k, v in summary["reasons"].items()),
+              "", "Charts: `scores.png`, `ratings.png`, `lengths.png`.", ""]
+    return "\n".join(lines)
+
+
+def tournament_charts(summary: dict, results: list[GameResult], out: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    agents = summary["agents"]
+    n = len(agents)
+    grid = [[float("nan")] * n for _ in range(n)]
+    for i in range(n):
+        for j in range(n):
+            w, d, lo = summary["wdl"][i][j]
+            if w + d + lo:
+                grid[i][j] = (w + 0.5 * d) / (w + d + lo)
+    fig, ax = plt.subplots(figsize=(1.6 + 1.2 * n, 1.2 + 1.0 * n))
+    im = ax.imshow(grid, vmin=0, vmax=1, cmap="RdYlGn")
+    ax.set_xticks(range(n), agents, rotation=30, ha="right")
+    ax.set_yticks(range(n), agents)
+    for i in range(n):
+        for j in range(n):
+            if grid[i][j] == grid[i][j]:
+                ax.text(j, i, f"{grid[i][j]:.0%}", ha="center", va="center")
+    ax.set_title("Score of row against column")
+    fig.colorbar(im)
+    fig.tight_layout()
+    fig.savefig(out / "scores.png", dpi=100)
+    plt.close(fig)
+
+    ratings = summary["ratings"]
+    fig, ax = plt.subplots(figsize=(2 + 1.2 * n, 3.5))
+    xs = range(n)
+    ax.bar(xs, [r["elo"] for r in ratings], color="steelblue")
+    ax.errorbar(xs, [r["elo"] for r in ratings],
+                yerr=[[r["elo"] - r["low"] for r in ratings],
+                      [r["high"] - r["elo"] for r in ratings]], fmt="none", color="black")
+    ax.set_xticks(list(xs), agents, rotation=30, ha="right")
+    ax.set_ylabel("Elo (Bradley-Terry)")
+    ax.set_ylim(min(r["low"] for r in ratings) - 50, max(r["high"] for r in ratings) + 50)
+    fig.tight_layout()
+    fig.savefig(out / "ratings.png", dpi=100)
+    plt.close(fig)
+
+    fig, ax = plt.subplots(figsize=(5, 3.5))
+    ax.hist([r.length for r in results], bins=20, color="gray")
+    ax.set_xlabel("actions per game")
+    ax.set_ylabel("games")
+    fig.tight_layout()
+    fig.savefig(out / "lengths.png", dpi=100)
+    plt.close(fig)
+
+
+# -- balance -----------------------------------------------------------------------------------
+METRICS = ("advantage", "balance", "drawishness", "completion", "duration", "decisiveness")
+
+
+def balance_metrics(results: list[GameResult], limit_reason: str = "turn limit") -> dict:
+    """Ludii-style metrics of a set of self-play games of one variant:
+    advantage: the first player's score (wins plus half the draws);
+    balance: 1 minus the gap between the seats' scores (1 is perfectly even);
+    drawishness: the share of draws; completion: the share of games that ended before the
+    turn limit; duration: mean actions per game; decisiveness: for decided games, the mean
+    share of the game played after the winner's evaluation last rose above +0.5 for good."""
+    n = len(results)
+    if not n:
+        return {m: 0.0 for m in METRICS}
+    s0 = mean(r.returns[0] for r in results)
+    s1 = mean(r.returns[1] for r in results)
+    draws = sum(1 for r in results if not r.winners)
+    complete = sum(1 for r in results if r.reason != limit_reason)
+    decisive = [d for d in (_decided_share(r) for r in results if r.winners) if d is not None]
+    return {
+        "games": n,
+        "advantage": round(s0, 4),
+        "balance": round(1.0 - abs(s0 - s1), 4),
+        "drawishness": round(draws / n, 4),
+        "completion": round(complete / n, 4),
+        "duration": round(mean(r.length for r in results), 2),
+        "decisiveness": round(mean(decisive), 4) if decisive else 0.0,
+    }
+
+
+def _decided_share(result: GameResult, threshold: float = 0.5) -> float | None:
+    """Share of the game after the eventual winner's evaluation stayed above `threshold`."""
+    from boardct.core.records import Record, replay
+
+    record = Record.from_dict(result.record)
+    state = replay(record, upto=0)
+    game = state.game
+    winner = result.winners[0]
+    values = []
+    for text in record.actions:
+        v = game.evaluate(state, winner)
+        values.append(0.0 if v is None else v)
+        state.apply_entry(text)
+    if not values:
+        return None
+    k = len(values)
+    while k > 0 and values[k - 1] > threshold:
+        k -= 1
+    return (len(values) - k) / len(values)
+
+
+def balance_markdown(title: str, agent: str, table: dict[str, dict]) -> str:
+    lines = [f"# {title}: balance study", "",
+             f"Self-play of `{agent}`, seats as in the game (Player 1 moves first).", "",
+             "| variant | games | advantage | balance | drawishness | completion | duration | "
+             "decisiveness |", "|---|---|---|---|---|---|---|---|"]
+    for name, m in table.items():
+        lines.append(f"| {name} | {m['games']} | {m['advantage']:.3f} | {m['balance']:.3f} | "
+                     f"{m['drawishness']:.3f} | {m['completion']:.3f} | {m['duration']:.1f} | "
+                     f"{m['decisiveness']:.3f} |")
+    lines += ["", "Definitions (after the Ludii project's metrics):", "",
+              "- advantage: the first player's score, wins plus half the draws (0.5 is fair);",
+              "- balance: 1 minus the gap between the two seats' scores (1 is even);",
+              "- drawishness: the share of games drawn;",
+              "- completion: the share of games that ended before the turn limit;",
+              "- duration: mean number of actions per game;",
+              "- decisiveness: in decided games, the mean share of the game left after the "
+              "winner's evaluation rose above +0.5 for good (late decisions score low).",
+              "", "Chart: `balance.png`.", ""]
+    return "\n".join(lines)
+
+
+def balance_chart(table: dict[str, dict], out: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    shown = ("advantage", "balance", "drawishness", "completion", "decisiveness")
+    names = list(table)
+    fig, ax = plt.subplots(figsize=(7, 3.8))
+    width = 0.8 / max(1, len(names))
+    for k, name in enumerate(names):
+        xs = [i + k * width for i in range(len(shown))]
+        ax.bar(xs, [table[name][m] for m in shown], width, label=name)
+    ax.set_xticks([i + 0.4 - width / 2 for i in range(len(shown))], shown)
+    ax.set_ylim(0, 1)
+    ax.legend()
+    ax.set_title("Balance metrics per variant")
+    fig.tight_layout()
+    fig.savefig(out / "balance.png", dpi=100)
+    plt.close(fig)

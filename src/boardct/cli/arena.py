@@ -1,0 +1,152 @@
+"""`boardct arena` (tournaments), `boardct balance` (balance studies), and agent benchmarks."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import click
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from boardct.agents import make as make_agent
+from boardct.arena import report
+from boardct.arena.runner import execute, round_robin, self_play
+from boardct.core import registry
+from boardct.core.errors import BoardctError
+
+
+def _progress() -> Progress:
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                    TimeRemainingColumn(), transient=False)
+
+
+def _run(specs, backend, workers, address, label):
+    with _progress() as bar:
+        task = bar.add_task(label, total=len(specs))
+        return execute(specs, backend, workers, address,
+                       progress=lambda _res: bar.advance(task))
+
+
+def variants_for(game, given: tuple[str, ...]) -> dict[str, dict]:
+    """`--variants ruleset=lstd ruleset=stdex,turn_limit=100`; by default one per value of the
+    game's `ruleset` option when it has one, else the game's defaults."""
+    from boardct.cli.main import parse_options
+
+    if given:
+        out = {}
+        for text in given:
+            opts = parse_options(tuple(x for x in text.split(",") if x))
+            game.resolve_options(opts)  # check now, before any game is played
+            out[text] = opts
+        return out
+    for opt in game.options:
+        if opt.name == "ruleset" and opt.choices:
+            return {str(c): {"ruleset": c} for c in opt.choices}
+    return {"default": {}}
+
+
+def register_commands(cli: click.Group) -> None:
+    @cli.command("arena")
+    @click.argument("game_id", metavar="GAME")
+    @click.option("--agents", "agent_specs", required=True, multiple=True, metavar="AGENT",
+                  help="Two or more agents, e.g. --agents random --agents mcts:iters=500 "
+                       "(or one comma-free list: --agents 'random greedy').")
+    @click.option("--games", type=int, default=10, show_default=True,
+                  help="Games per pairing (seats alternate).")
+    @click.option("--workers", type=int, default=1, show_default=True)
+    @click.option("--backend", type=click.Choice(["local", "ray"]), default="local",
+                  show_default=True)
+    @click.option("--ray-address", default=None, help="A Ray cluster; default: a local Ray.")
+    @click.option("--out", default="arena-out", show_default=True, metavar="DIR")
+    @click.option("--seed", type=int, default=1, show_default=True)
+    @click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE")
+    def arena_cmd(game_id, agent_specs, games, workers, backend, ray_address, out, seed,
+                  options):
+        """Round-robin tournament between agents: records, results (JSON, CSV), a Markdown
+        report with ratings, and charts."""
+        from boardct.cli.main import parse_options
+
+        agents = [a for spec in agent_specs for a in spec.split()]
+        if len(agents) < 2 or len(set(agents)) != len(agents):
+            raise BoardctError("--agents needs two or more different agents")
+        game = registry.get(game_id)
+        opts = parse_options(options)
+        game.resolve_options(opts)
+        for a in agents:
+            make_agent(a)  # unknown agents fail before anything runs
+        specs = round_robin(game_id, agents, games, seed, opts)
+        results = _run(specs, backend, workers, ray_address, f"{game.title}")
+        folder = Path(out)
+        folder.mkdir(parents=True, exist_ok=True)
+        report.save_records(results, folder)
+        report.write_results(results, folder)
+        summary = report.tournament_summary(agents, results)
+        (folder / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
+        (folder / "report.md").write_text(
+            report.tournament_markdown(f"{game.title}: tournament", summary), encoding="utf-8")
+        report.tournament_charts(summary, results, folder)
+        click.echo(report.tournament_markdown(f"{game.title}: tournament", summary))
+        click.echo(f"Written to {folder}/: report.md, results.json, results.csv, "
+                   "summary.json, records/, scores.png, ratings.png, lengths.png")
+
+    @cli.command("balance")
+    @click.argument("game_id", metavar="GAME")
+    @click.option("--variants", multiple=True, metavar="OPTIONS",
+                  help="A variant as NAME=VALUE[,NAME=VALUE]; repeat for more. Default: each "
+                       "ruleset of the game.")
+    @click.option("--agent", default="mcts:iters=200,depth=0", show_default=True)
+    @click.option("--games", type=int, default=20, show_default=True,
+                  help="Self-play games per variant.")
+    @click.option("--workers", type=int, default=1, show_default=True)
+    @click.option("--backend", type=click.Choice(["local", "ray"]), default="local",
+                  show_default=True)
+    @click.option("--ray-address", default=None)
+    @click.option("--out", default="balance-out", show_default=True, metavar="DIR")
+    @click.option("--seed", type=int, default=1, show_default=True)
+    def balance_cmd(game_id, variants, agent, games, workers, backend, ray_address, out, seed):
+        """A balance study by self-play, per variant, with Ludii-style metrics."""
+        game = registry.get(game_id)
+        table_variants = variants_for(game, variants)
+        make_agent(agent)
+        specs = self_play(game_id, agent, games, seed, table_variants, game.min_players)
+        results = _run(specs, backend, workers, ray_address, f"{game.title} self-play")
+        folder = Path(out)
+        folder.mkdir(parents=True, exist_ok=True)
+        report.save_records(results, folder)
+        report.write_results(results, folder)
+        table = {name: report.balance_metrics([r for r in results if r.variant == name])
+                 for name in table_variants}
+        (folder / "balance.json").write_text(json.dumps(table, indent=1) + "\n")
+        text = report.balance_markdown(game.title, agent, table)
+        (folder / "report.md").write_text(text, encoding="utf-8")
+        report.balance_chart(table, folder)
+        click.echo(text)
+        click.echo(f"Written to {folder}/: report.md, balance.json, results.json, "
+                   "results.csv, records/, balance.png")
+
+
+def bench_agent(game_id: str, agent_spec: str, seconds: float, seed: int,
+                options: dict) -> dict:
+    """Search iterations per second and seconds per move of an agent, over positions from
+    random play."""
+    from boardct.core.bench import mid_game_state
+
+    game = registry.get(game_id)
+    opts = game.resolve_options({**game.bench_options, **options})
+    agent = make_agent(agent_spec, seed=seed)
+    moves = iterations = 0
+    spent = 0.0
+    k = 0
+    while spent < seconds:
+        state = mid_game_state(game, seed + k, opts, depth=10 + 7 * (k % 5))
+        k += 1
+        p = state.current_players()[0]
+        t0 = time.perf_counter()
+        agent.select(state, p)
+        spent += time.perf_counter() - t0
+        moves += 1
+        iterations += getattr(agent, "last_iterations", 0)
+    return {"game": game_id, "agent": agent_spec, "moves": moves,
+            "seconds_per_move": round(spent / moves, 4),
+            "iterations_per_s": round(iterations / spent, 1) if iterations else None}

@@ -1,0 +1,110 @@
+"""`boardct arena`, `boardct balance`, `boardct bench --agent` and the ratings."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from boardct.arena.ratings import bradley_terry, ratings_with_ci
+from boardct.cli.main import cli
+
+
+def run(*args):
+    result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
+    return result.exit_code, result.output
+
+
+def test_arena_writes_records_results_report_and_charts(tmp_path):
+    out = tmp_path / "arena"
+    code, text = run("arena", "fieldshift", "--agents", "random", "--agents", "greedy",
+                     "--games", "2", "--out", str(out), "-o", "turn_limit=60")
+    assert code == 0
+    for name in ("report.md", "results.json", "results.csv", "summary.json", "scores.png",
+                 "ratings.png", "lengths.png"):
+        assert (out / name).exists(), name
+    rows = json.loads((out / "results.json").read_text())
+    assert [r["agents"] for r in rows] == [["random", "greedy"], ["greedy", "random"]]
+    assert len(list((out / "records").glob("game-*.json"))) == 2
+    report = (out / "report.md").read_text()
+    assert "| random | — |" in report and "Bradley-Terry" in report
+    assert "First player's score" in report
+    csv_lines = (out / "results.csv").read_text().splitlines()
+    assert csv_lines[0].startswith("index,game,variant,seat1,seat2") and len(csv_lines) == 3
+
+
+def test_arena_records_replay(tmp_path):
+    from boardct.core.records import load_state
+
+    out = tmp_path / "arena"
+    run("arena", "fieldshift", "--agents", "random greedy", "--games", "1", "--out", str(out),
+        "-o", "turn_limit=40")
+    state = load_state(out / "records" / "game-00000.json")
+    assert state.is_over
+
+
+def test_arena_refuses_bad_agents():
+    code, text = run("arena", "fieldshift", "--agents", "random", "--games", "1")
+    assert code == 2 and "two or more different agents" in text
+    code, text = run("arena", "fieldshift", "--agents", "random", "--agents", "deep-blue")
+    assert code == 2 and "unknown agent 'deep-blue'" in text
+
+
+def test_balance_reports_the_metrics_per_variant(tmp_path):
+    out = tmp_path / "bal"
+    code, text = run("balance", "fieldshift", "--agent", "greedy", "--games", "2",
+                     "--variants", "ruleset=lstd", "--variants", "ruleset=type-a",
+                     "--out", str(out))
+    assert code == 0
+    table = json.loads((out / "balance.json").read_text())
+    assert list(table) == ["ruleset=lstd", "ruleset=type-a"]
+    for m in table.values():
+        assert m["games"] == 2
+        assert 0 <= m["advantage"] <= 1 and 0 <= m["balance"] <= 1
+        assert 0 <= m["drawishness"] <= 1 and 0 <= m["completion"] <= 1
+        assert m["duration"] > 0 and 0 <= m["decisiveness"] <= 1
+    assert (out / "balance.png").exists() and "| ruleset=lstd | 2 |" in text
+
+
+def test_balance_defaults_to_every_fieldshift_ruleset():
+    from boardct.cli.arena import variants_for
+    from boardct.core import registry
+
+    assert list(variants_for(registry.get("fieldshift"), ())) == ["lstd", "stdex", "type-a"]
+
+
+def test_bench_agent_reports_iterations_and_seconds_per_move():
+    code, text = run("bench", "fieldshift", "--agent", "mcts:iters=20", "--seconds", "0.2",
+                     "--json")
+    doc = json.loads(text)
+    assert code == 0 and doc["iterations_per_s"] > 0 and doc["seconds_per_move"] > 0
+
+
+def test_bradley_terry_orders_players_by_results():
+    games = [(0, 1, 1.0)] * 8 + [(0, 1, 0.0)] * 2 + [(1, 2, 1.0)] * 7 + [(1, 2, 0.5)] * 3
+    p = bradley_terry(3, games)
+    assert p[0] > p[1] > p[2]
+    rated = ratings_with_ci(3, games, samples=50)
+    for elo, low, high in rated:
+        assert low <= elo <= high
+    assert rated[0][0] - rated[2][0] > 200
+
+
+def test_vs_agent_by_name_in_play(tmp_path):
+    path = tmp_path / "s.txt"
+    path.write_text("24\n")
+    code, text = run("play", "fieldshift", "--names", "A", "B", "--vs", "2:mcts:iters=5",
+                     "--seed", "1", "--script", str(path), "--trace")
+    assert code == 0 and "Player 2 (computer): " in text
+
+
+@pytest.mark.parametrize("spec", ["greedy", "random"])
+def test_vs_agent_plays_every_game(spec, tmp_path):
+    path = tmp_path / "s.txt"
+    path.write_text("# the computer plays both sides\n")
+    from boardct.core import registry
+
+    for game in ("fieldshift", "hills", "shift", "fff"):
+        first = registry.get(game).new(seed=2, names=("A", "B")).to_move + 1
+        code, text = run("play", game, "--names", "A", "B", "--vs", f"{first}:{spec}",
+                         "--seed", "2", "--script", str(path), "--trace")
+        assert code == 0 and f"Player {first} (computer): " in text
