@@ -45,6 +45,7 @@ class Pos:
         if vit is not None:
             s.vit[i] = vit
         if s.pv[(i // 10) * PV_SIZE + SEL] == i and sector is None:
+            s._resync()
             s._leave(i)
         return self
 
@@ -65,6 +66,7 @@ class Pos:
         i = op(name)
         self.s.vit[i] = 0
         self.s.bleed[i] = timer
+        self.s._resync()
         self.s._leave(i)
         return self
 

@@ -64,6 +64,7 @@ _RGP = tuple(_TWO + 60 + t for t in range(10))
 _OVW = tuple(_TWO + 70 + t for t in range(10))
 _SKL = tuple(_TWO + 80 + t for t in range(10))
 _SPT = tuple(_TWO + 90 + t for t in range(10))
+_SPT3 = _SPT[:3]
 _ANSWERS = (_TWO + 1, _TWO + 0)
 _ANSWERS_STDEX = (_TWO + 1, _TWO + 0, _TWO + 5)
 _DISPUTE = _TWO + 6
@@ -74,6 +75,12 @@ _HIT_BY_MASK = tuple(tuple(_HIT[n] for n in bits) for bits in _BITS)
 _RGP_BY_MASK = tuple(tuple(_RGP[n] for n in bits) for bits in _BITS)
 _OVW_BY_MASK = tuple(tuple(_OVW[n] for n in bits) for bits in _BITS)
 _SKL_BY_MASK = tuple(tuple(_SKL[n] for n in bits) for bits in _BITS)
+# The same for STDEX's three-digit commands.
+_SWP3_BY_MASK = tuple(tuple(100 + 10 * a + c for a in bits for c in bits if c != a)
+                      for bits in _BITS)
+_MOV3_BY_MASK = tuple(tuple(200 + 10 * a + s for a in bits for s in range(10)) for bits in _BITS)
+_RGP3_BY_MASK = tuple(tuple(600 + n for n in bits) for bits in _BITS)
+_OVW3_BY_MASK = tuple(tuple(700 + n for n in bits) for bits in _BITS)
 # (instruction, middle digit or -1 for a two-digit token, target) for every token code.
 _DECODE = tuple((a // 100, a // 10 % 10, a % 10) for a in range(1000)) + tuple(
     (a // 10, -1, a % 10) for a in range(100))
@@ -234,15 +241,11 @@ class FieldShiftState(State):
             ops = [b + n for n in _BITS[(self.act >> b) & 1023]]
             foes = [q + n for n in _BITS[(self.act >> q) & 1023]]
             out = self._legal_stdex(p, b, o, ops, foes, crates, cyber, medic)
-        else:
-            out = self._legal_lstd(b, o, q, crates, cyber, medic)
-        if self.mode == DISPUTE and self.violations and self._violators(1 - p):
-            out.append(_DISPUTE)
-        return out
-
-    def _legal_lstd(self, b: int, o: int, q: int, crates: int, cyber: bool,
-                    medic: bool) -> list[int]:
-        pv, loc = self.pv, self.loc
+            if self.violations and self.mode == DISPUTE and self._violators(1 - p):
+                out.append(_DISPUTE)
+            return out
+        # LSTD, inline: this is the hot path of every playout
+        loc = self.loc
         sel = pv[o + SEL]
         mine = (self.act >> b) & 1023
         out = list(_MOV)
@@ -281,22 +284,19 @@ class FieldShiftState(State):
             if pv[o + ARTREADY]:
                 out += _SPT
             elif pv[o + SPCD] == 0:
-                out += _SPT[:3]
+                out += _SPT3
+        if self.violations and self.mode == DISPUTE and self._violators(1 - p):
+            out.append(_DISPUTE)
         return out
 
     def _legal_stdex(self, p, b, o, ops, foes, crates, cyber, medic) -> list[int]:
         pv, vit, loc, skl = self.pv, self.vit, self.loc, self.skl
         q = 10 - b
-        out: list[int] = []
-        for a in ops:
-            n = a - b
-            for c in ops:
-                if c != a:
-                    out.append(100 + 10 * n + c - b)
-        for a in ops:
-            base = 200 + 10 * (a - b)
-            out.extend(range(base, base + 10))
-        bleeding = [i for i in range(b, b + 10) if vit[i] == 0 and loc[i] >= 0]
+        mine = (self.act >> b) & 1023
+        out = list(_SWP3_BY_MASK[mine])
+        out += _MOV3_BY_MASK[mine]
+        bleeding = [i for i in range(b, b + 10) if vit[i] == 0 and loc[i] >= 0] if (
+            mine | ((self.res >> b) & 1023)) != 1023 else []
         if medic:
             if ops:  # the revive is the next HIT command, whoever makes it (FS-30)
                 base = 300 + 10 * (ops[0] - b)
@@ -319,11 +319,10 @@ class FieldShiftState(State):
         for f in range(3):
             for n in range(1, min(pv[o + FAC + f], 9) + 1):
                 out.append(500 + 10 * n + f)
-        for i in range(b, b + 10):
-            if vit[i] > 0 and (loc[i] >= 0 or (loc[i] == RESERVE and crates > 0 and not cyber)):
-                out.append(600 + i - b)
-        for a in ops:
-            out.append(700 + a - b)
+        out += _RGP3_BY_MASK[mine]
+        if crates > 0 and not cyber:
+            out += _RGP3_BY_MASK[(self.res >> b) & 1023]
+        out += _OVW3_BY_MASK[mine]
         if not cyber:
             if pv[o + SKCD] == 0:
                 for a in ops:
@@ -383,18 +382,18 @@ class FieldShiftState(State):
         issuer = self.cur
         if ends:
             self._end_turn(events)
-        if self._left and self._outcome is None:  # only a departure can eliminate
-            self._check_win(issuer, events)
-        self._left = False
-        if self._outcome is None and ends and self.limit and self.turn >= self.limit:
+        if self._left:  # only a departure from the field can eliminate (FS-21)
+            self._left = False
+            if self._outcome is None:
+                self._check_win(issuer, events)
+        if ends and self.limit and self.turn >= self.limit and self._outcome is None:
             self._finish(Outcome((0.5, 0.5), "turn limit"), events)
 
     # -- the pieces every instruction uses
     def _actor(self, mid: int) -> int:
         """The friendly operator acting: the selected one (LSTD) or the middle digit (FS-5/6)."""
-        b = self.cur * 10
-        i = self.pv[self.cur * PV_SIZE + SEL] if mid < 0 else b + mid
-        if i < 0 or not self.is_active(i):
+        i = self.pv[self.cur * PV_SIZE + SEL] if mid < 0 else self.cur * 10 + mid
+        if i < 0 or self.vit[i] <= 0 or self.loc[i] < 0:
             raise IllegalAction("FS-8", f"operator {op_name(i) if i >= 0 else '?'} "
                                 f"{self._why_not_active(i)}")
         return i
@@ -441,10 +440,10 @@ class FieldShiftState(State):
         pv = self.pv
         if pv[o + WATCH] == i:
             pv[o + WATCH] = -1
-        if pv[o + SEL] == i:
+        if pv[o + SEL] == i:  # callers have already taken i out of the `act` mask
             b = (i // 10) * 10
-            vit, loc = self.vit, self.loc
-            pv[o + SEL] = next((j for j in range(b, b + 10) if vit[j] > 0 and loc[j] >= 0), -1)
+            mine = (self.act >> b) & 1023
+            pv[o + SEL] = b + _BITS[mine][0] if mine else -1
 
     def _damage(self, t: int, dmg: int, source: str, by: int, events: list[Event]) -> None:
         v = self.vit[t] - dmg
@@ -472,12 +471,12 @@ class FieldShiftState(State):
         q = 1 - i // 10
         qb = q * 10
         skl, loc = self.skl, self.loc
-        for lw in (qb + LONGWATCH, qb + 5 + LONGWATCH):
-            if skl[lw]:
-                skl[lw] = 0
-                events.append(("longwatch", lw, i))
-                self._damage(i, self.vit[i], "longwatch", lw, events)
-                return False
+        if skl[qb + LONGWATCH] or skl[qb + 5 + LONGWATCH]:
+            lw = qb + LONGWATCH if skl[qb + LONGWATCH] else qb + 5 + LONGWATCH
+            skl[lw] = 0
+            events.append(("longwatch", lw, i))
+            self._damage(i, self.vit[i], "longwatch", lw, events)
+            return False
         src = loc[i]
         w = self.pv[q * PV_SIZE + WATCH]
         if w >= 0 and dest != src:
@@ -496,7 +495,8 @@ class FieldShiftState(State):
                 self._damage(i, DAMAGE[self.ruleset][loc[w]][dest], "overwatch", w, events)
                 return self.vit[i] > 0
         loc[i] = dest
-        self._stamp(i)
+        self.stamp[i] = self.clock
+        self.clock += 1
         events.append(("move", i, src, dest))
         return True
 
@@ -865,7 +865,7 @@ class FieldShiftState(State):
                         events.append(("dies", i))
         pv[o + MEDCTR] += 1
         c = pv[o + FAC + MEDBAY]
-        if pv[o + MEDCTR] >= max(1, 4 - c):
+        if pv[o + MEDCTR] >= (4 - c if c < 3 else 1):  # FS-34: p = max(1, 4 - c)
             pv[o + MEDCTR] = 0
             amount = 1 + max(0, c - 3)
             for i in range(b, b + 10):
@@ -874,9 +874,11 @@ class FieldShiftState(State):
                     events.append(("heal", i, vit[i]))
         q = 1 - p
         skl = self.skl
-        for t in (q * 10 + TECHNICIAN, q * 10 + 5 + TECHNICIAN):
-            if skl[t]:
-                skl[t] -= 1
+        t = q * 10 + TECHNICIAN
+        if skl[t]:
+            skl[t] -= 1
+        if skl[t + 5]:
+            skl[t + 5] -= 1
         self.turn += 1
         self.cur = q
         pv[q * PV_SIZE + WATCH] = -1
@@ -885,16 +887,8 @@ class FieldShiftState(State):
         events.append(("turn", q, self.turn))
 
     def _check_win(self, issuer: int, events: list[Event]) -> None:
-        vit, loc = self.vit, self.loc
-        alive0 = alive1 = False
-        for i in range(10):
-            if vit[i] > 0 and loc[i] >= 0:
-                alive0 = True
-                break
-        for i in range(10, 20):
-            if vit[i] > 0 and loc[i] >= 0:
-                alive1 = True
-                break
+        alive0 = self.act & 1023
+        alive1 = self.act >> 10
         if alive0 and alive1:
             return
         if not alive0 and not alive1:
