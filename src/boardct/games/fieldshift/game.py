@@ -7,7 +7,7 @@ from pathlib import Path
 from boardct.core.game import Game, Option, Setup
 from boardct.games.fieldshift import savefile
 from boardct.games.fieldshift.help import HELP
-from boardct.games.fieldshift.state import CRATES, PV_SIZE, FieldShiftState
+from boardct.games.fieldshift.state import BITS, CRATES, PV_SIZE, FieldShiftState
 from boardct.games.fieldshift.tables import IN_RANGE, RULESETS, VIOLATION_MODES
 
 
@@ -32,27 +32,25 @@ class FieldShift(Game):
         close to it (within four sectors); per operator in reserve its vitality plus 1; half a
         point per crate. As a share it never saturates: a hit counts even far ahead."""
         score = [0.0, 0.0]
-        vit, loc = state.vit, state.loc
+        vit, loc, act, res = state.vit, state.loc, state.act, state.res
         reach = IN_RANGE[state.ruleset]
-        for i in range(20):
-            v = vit[i]
-            if v <= 0:
-                continue
-            side = i // 10
-            if loc[i] >= 0:
-                score[side] += v + 3.0
-                seen = reach[i % 5][loc[i]]
-                q = 10 - side * 10
-                for t in range(q, q + 10):
-                    if vit[t] > 0 and loc[t] >= 0:
-                        if loc[t] in seen:
-                            score[side] += 0.75
-                        elif abs(loc[t] - loc[i]) <= 4:
-                            score[side] += 0.25  # closing in
-            elif loc[i] == -1:
-                score[side] += v + 1.0
-        for p in range(2):
-            score[p] += 0.5 * max(0, state.pv[p * PV_SIZE + CRATES])
+        for side in (0, 1):
+            b = side * 10
+            q = 10 - b
+            foes = [loc[q + n] for n in BITS[(act >> q) & 1023]]
+            total = 0.5 * max(0, state.pv[side * PV_SIZE + CRATES])
+            for n in BITS[(act >> b) & 1023]:
+                here = loc[b + n]
+                total += vit[b + n] + 3.0
+                seen = reach[n % 5][here]
+                for there in foes:
+                    if there in seen:
+                        total += 0.75
+                    elif -4 <= there - here <= 4:
+                        total += 0.25  # closing in
+            for n in BITS[(res >> b) & 1023]:
+                total += vit[b + n] + 1.0
+            score[side] = total
         return (score[player] - score[1 - player]) / (score[0] + score[1] + 1.0)
 
     def load_file(self, path: str) -> FieldShiftState | None:

@@ -69,18 +69,18 @@ _ANSWERS = (_TWO + 1, _TWO + 0)
 _ANSWERS_STDEX = (_TWO + 1, _TWO + 0, _TWO + 5)
 _DISPUTE = _TWO + 6
 # Per 10-bit mask of operators: the bits set, and the LSTD commands naming each of them.
-_BITS = tuple(tuple(n for n in range(10) if m >> n & 1) for m in range(1024))
-_SWC_BY_MASK = tuple(tuple(_SWC[n] for n in bits) for bits in _BITS)
-_HIT_BY_MASK = tuple(tuple(_HIT[n] for n in bits) for bits in _BITS)
-_RGP_BY_MASK = tuple(tuple(_RGP[n] for n in bits) for bits in _BITS)
-_OVW_BY_MASK = tuple(tuple(_OVW[n] for n in bits) for bits in _BITS)
-_SKL_BY_MASK = tuple(tuple(_SKL[n] for n in bits) for bits in _BITS)
+BITS = tuple(tuple(n for n in range(10) if m >> n & 1) for m in range(1024))
+_SWC_BY_MASK = tuple(tuple(_SWC[n] for n in bits) for bits in BITS)
+_HIT_BY_MASK = tuple(tuple(_HIT[n] for n in bits) for bits in BITS)
+_RGP_BY_MASK = tuple(tuple(_RGP[n] for n in bits) for bits in BITS)
+_OVW_BY_MASK = tuple(tuple(_OVW[n] for n in bits) for bits in BITS)
+_SKL_BY_MASK = tuple(tuple(_SKL[n] for n in bits) for bits in BITS)
 # The same for STDEX's three-digit commands.
 _SWP3_BY_MASK = tuple(tuple(100 + 10 * a + c for a in bits for c in bits if c != a)
-                      for bits in _BITS)
-_MOV3_BY_MASK = tuple(tuple(200 + 10 * a + s for a in bits for s in range(10)) for bits in _BITS)
-_RGP3_BY_MASK = tuple(tuple(600 + n for n in bits) for bits in _BITS)
-_OVW3_BY_MASK = tuple(tuple(700 + n for n in bits) for bits in _BITS)
+                      for bits in BITS)
+_MOV3_BY_MASK = tuple(tuple(200 + 10 * a + s for a in bits for s in range(10)) for bits in BITS)
+_RGP3_BY_MASK = tuple(tuple(600 + n for n in bits) for bits in BITS)
+_OVW3_BY_MASK = tuple(tuple(700 + n for n in bits) for bits in BITS)
 # (instruction, middle digit or -1 for a two-digit token, target) for every token code.
 _DECODE = tuple((a // 100, a // 10 % 10, a % 10) for a in range(1000)) + tuple(
     (a // 10, -1, a % 10) for a in range(100))
@@ -238,8 +238,8 @@ class FieldShiftState(State):
         cyber = skl[q + TECHNICIAN] > 0 or skl[q + 5 + TECHNICIAN] > 0
         medic = skl[b + MEDIC] > 0 or skl[b + 5 + MEDIC] > 0
         if self.ruleset != LSTD:
-            ops = [b + n for n in _BITS[(self.act >> b) & 1023]]
-            foes = [q + n for n in _BITS[(self.act >> q) & 1023]]
+            ops = [b + n for n in BITS[(self.act >> b) & 1023]]
+            foes = [q + n for n in BITS[(self.act >> q) & 1023]]
             out = self._legal_stdex(p, b, o, ops, foes, crates, cyber, medic)
             if self.violations and self.mode == DISPUTE and self._violators(1 - p):
                 out.append(_DISPUTE)
@@ -263,7 +263,7 @@ class FieldShiftState(State):
             out += _HIT_BY_MASK[(self.act >> q) & 1023]
         else:
             reach = IN_RANGE[self.ruleset][(sel - b) % 5][loc[sel]]
-            for n in _BITS[(self.act >> q) & 1023]:
+            for n in BITS[(self.act >> q) & 1023]:
                 if loc[q + n] in reach:
                     out.append(_HIT[n])
         if crates > 0:
@@ -443,7 +443,7 @@ class FieldShiftState(State):
         if pv[o + SEL] == i:  # callers have already taken i out of the `act` mask
             b = (i // 10) * 10
             mine = (self.act >> b) & 1023
-            pv[o + SEL] = b + _BITS[mine][0] if mine else -1
+            pv[o + SEL] = b + BITS[mine][0] if mine else -1
 
     def _damage(self, t: int, dmg: int, source: str, by: int, events: list[Event]) -> None:
         v = self.vit[t] - dmg
