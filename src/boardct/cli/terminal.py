@@ -213,7 +213,11 @@ class Session:
                 if current != shown_for:
                     self.console.clear()
                     name = self.state.setup.names[current] or f"Player {current + 1}"
-                    read(f"Pass the keyboard to {name} (Player {current + 1}) and press Enter. ")
+                    try:
+                        read(f"Pass the keyboard to {name} (Player {current + 1}) and press "
+                             "Enter. ")
+                    except (EOFError, KeyboardInterrupt):
+                        return self._leave_unsaved()
                     shown_for = current
                     if clear:
                         self.console.clear()
@@ -227,7 +231,7 @@ class Session:
             while True:
                 try:
                     text = read(self.state.prompt())
-                except EOFError:
+                except (EOFError, KeyboardInterrupt):
                     return self._leave_unsaved()
                 step = self.handle(text, read)
                 if step.kind == "rejected":
@@ -243,7 +247,7 @@ class Session:
                 break
 
     def _leave_unsaved(self) -> int:
-        """Input ended (Ctrl-D, a closed pipe): keep the game rather than lose it."""
+        """Input ended (Ctrl-D, Ctrl-C, a closed pipe): keep the game rather than lose it."""
         if self.state.is_over or not self.state.history():
             return 0
         path = self.save_path or Path(default_save_name(self.state))
