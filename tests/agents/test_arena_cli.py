@@ -16,7 +16,7 @@ def run(*args):
 
 def test_arena_writes_records_results_report_and_charts(tmp_path):
     out = tmp_path / "arena"
-    code, text = run("arena", "fieldshift", "--agents", "random", "--agents", "greedy",
+    code, text = run("arena", "fieldshift", "--agents", "random", "greedy",
                      "--games", "2", "--out", str(out), "-o", "turn_limit=60")
     assert code == 0
     for name in ("report.md", "results.json", "results.csv", "summary.json", "scores.png",

@@ -49,9 +49,10 @@ def variants_for(game, given: tuple[str, ...]) -> dict[str, dict]:
 def register_commands(cli: click.Group) -> None:
     @cli.command("arena")
     @click.argument("game_id", metavar="GAME")
-    @click.option("--agents", "agent_specs", required=True, multiple=True, metavar="AGENT",
-                  help="Two or more agents, e.g. --agents random --agents mcts:iters=500 "
-                       "(or one comma-free list: --agents 'random greedy').")
+    @click.argument("more_agents", nargs=-1, metavar="")
+    @click.option("--agents", "agent_specs", required=True, multiple=True, metavar="A B ...",
+                  help="Two or more agents: --agents random greedy mcts:iters=500 (the "
+                       "words after --agents that are not options are agents too).")
     @click.option("--games", type=int, default=10, show_default=True,
                   help="Games per pairing (seats alternate).")
     @click.option("--workers", type=int, default=1, show_default=True)
@@ -61,13 +62,13 @@ def register_commands(cli: click.Group) -> None:
     @click.option("--out", default="arena-out", show_default=True, metavar="DIR")
     @click.option("--seed", type=int, default=1, show_default=True)
     @click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE")
-    def arena_cmd(game_id, agent_specs, games, workers, backend, ray_address, out, seed,
-                  options):
+    def arena_cmd(game_id, more_agents, agent_specs, games, workers, backend, ray_address, out,
+                  seed, options):
         """Round-robin tournament between agents: records, results (JSON, CSV), a Markdown
         report with ratings, and charts."""
         from boardct.cli.main import parse_options
 
-        agents = [a for spec in agent_specs for a in spec.split()]
+        agents = [a for spec in agent_specs + more_agents for a in spec.split()]
         if len(agents) < 2 or len(set(agents)) != len(agents):
             raise BoardctError("--agents needs two or more different agents")
         game = registry.get(game_id)
