@@ -59,7 +59,7 @@ def _ucb_pick(node: Node, legal: list, c: float, rng: Rng):
 class MCTSAgent(Agent):
     name = "mcts"
 
-    def __init__(self, seed: int = 0, iters: int = 1000, time: float = 0.0, c: float = 0.5,
+    def __init__(self, seed: int = 0, iters: int = 1000, time: float = 0.0, c: float = 0.03,
                  depth: int = 0, prior: int = 1):
         if iters < 1 and time <= 0:
             raise ValueError("mcts needs iters >= 1 or time > 0")
