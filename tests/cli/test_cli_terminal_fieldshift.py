@@ -242,7 +242,8 @@ def test_interactive_hot_seat_session_through_a_pty(tmp_path):
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="pexpect needs a POSIX pseudo-terminal")
-def test_interactive_end_of_input_keeps_the_game(tmp_path):
+@pytest.mark.parametrize("leave", ["sendeof", "sendintr"])  # Ctrl-D, Ctrl-C
+def test_interactive_leaving_mid_game_keeps_the_game(tmp_path, leave):
     exe = shutil.which("boardct") or str(Path(sys.executable).with_name("boardct"))
     child = pexpect.spawn(exe, ["play", "fieldshift", "--names", "A", "B", "--no-clear",
                                 "--color", "never"], cwd=str(tmp_path), encoding="utf-8",
@@ -250,24 +251,8 @@ def test_interactive_end_of_input_keeps_the_game(tmp_path):
     child.expect_exact("Player 1 (+0): ")
     child.sendline("24")
     child.expect_exact("Player 2 (-0): ")
-    child.sendeof()
+    getattr(child, leave)()
     child.expect_exact("Input ended; the game was saved to ")
-    child.expect(pexpect.EOF)
-    saved = list(tmp_path.glob("boardct-fieldshift-*.json"))
-    assert len(saved) == 1 and json.loads(saved[0].read_text())["actions"] == ["24"]
-
-
-@pytest.mark.skipif(sys.platform == "win32", reason="pexpect needs a POSIX pseudo-terminal")
-def test_interactive_ctrl_c_keeps_the_game(tmp_path):
-    exe = shutil.which("boardct") or str(Path(sys.executable).with_name("boardct"))
-    child = pexpect.spawn(exe, ["play", "fieldshift", "--names", "A", "B", "--no-clear",
-                                "--color", "never"], cwd=str(tmp_path), encoding="utf-8",
-                          timeout=20)
-    child.expect_exact("Player 1 (+0): ")
-    child.sendline("24")
-    child.expect_exact("Player 2 (-0): ")
-    child.sendintr()
-    child.expect_exact("the game was saved to ")
     child.expect(pexpect.EOF)
     saved = list(tmp_path.glob("boardct-fieldshift-*.json"))
     assert len(saved) == 1 and json.loads(saved[0].read_text())["actions"] == ["24"]

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from boardct.agents import make as make_agent
-from boardct.cli.terminal import Session, make_console, run_replay
+from boardct.cli.terminal import Session, make_console, run_replay, wants_color
 from boardct.core import registry
 from boardct.core.errors import BoardctError, OptionError
 from boardct.core.game import Game
@@ -49,8 +49,7 @@ def play_command(game_id: str, names: tuple[str, str] | None, ruleset: str | Non
         named.update(card1=cards[0], card2=cards[1])
     opts = game_options(game, options, **named)
     console = make_console(color)
-    use_color = color == "always" or (color == "auto" and console.is_terminal
-                                      and console.color_system is not None)
+    use_color = wants_color(console, color)
     lines = None
     if script is not None:
         try:
@@ -126,7 +125,7 @@ def register_commands(cli: click.Group) -> None:
         """Show a saved game (a boardct record or an fs_save_ file) move by move."""
         state = load_state(record)
         console = make_console(color)
-        use_color = color == "always" or (color == "auto" and console.is_terminal)
+        use_color = wants_color(console, color)
         session = Session(state, console, color=use_color)
         if final:
             session.show_board()

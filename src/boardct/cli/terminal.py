@@ -33,6 +33,12 @@ class Step:
     path: Path | None = None
 
 
+def wants_color(console: Console, color: str) -> bool:
+    """`--color always`, or `auto` on a terminal that shows colour."""
+    return color == "always" or (color == "auto" and console.is_terminal
+                                 and console.color_system is not None)
+
+
 def make_console(color: str, file=None) -> Console:
     """Rich console for `--color auto|always|never` (Rich also handles Windows terminals)."""
     if color == "always":
@@ -105,10 +111,14 @@ class Session:
                 return self._suspend(ask)
             if ev[0] == RESUME:
                 return self._resume(ask)
+        return Step("ok", self._played(before, player, action, events))
+
+    def _played(self, before: State, player: int, action, events: list) -> list[str]:
+        """After an action: tell the agents, keep the save file, and say what happened."""
         for agent in self.computer.values():
             agent.observe(before, player, action)
         self.autosave()
-        return Step("ok", [self.state.describe(ev) for ev in events if ev[0] not in QUIET_EVENTS])
+        return [self.state.describe(ev) for ev in events if ev[0] not in QUIET_EVENTS]
 
     def _suspend(self, ask: Ask) -> Step:
         name = ask("Save the game to file [" + default_save_name(self.state) + "]: ").strip()
@@ -148,11 +158,8 @@ class Session:
             text = self.state.notation(action)
             before = self.state.clone()
             events = self.state.apply(action, p)
-            for other in self.computer.values():
-                other.observe(before, p, action)
             lines.append(f"Player {p + 1} (computer): {text}")
-            lines += [self.state.describe(ev) for ev in events if ev[0] not in QUIET_EVENTS]
-            self.autosave()
+            lines += self._played(before, p, action, events)
 
     def autosave(self) -> None:
         if self.save_path is not None:
@@ -266,8 +273,8 @@ def script_tokens(lines: list[str]) -> Iterator[str]:
 
 
 # -- replay ----------------------------------------------------------------------------------
-def positions(state: State) -> list[State]:
-    """Every position of a finished or saved game, from the start."""
+def positions(state: State) -> tuple[list[State], list[str]]:
+    """Every position of a finished or saved game from the start, and the actions between."""
     from boardct.core.records import replay
 
     record = state.record()
@@ -276,13 +283,12 @@ def positions(state: State) -> list[State]:
     for text in record.actions:
         cur.apply_entry(text)
         out.append(cur.clone())
-    return out
+    return out, record.actions
 
 
 def run_replay(state: State, console: Console, color: bool, read: Ask) -> int:
     """Step through a game: Enter or n next, p previous, a number jumps there, e end, q quit."""
-    frames = positions(state)
-    texts = state.record().actions
+    frames, texts = positions(state)
     k = 0
     session = Session(frames[0], console, color=color)
     while True:

@@ -88,6 +88,11 @@ class Outcome:
         return {"winners": list(self.winners), "reason": self.reason, "returns": list(self.returns)}
 
 
+def now_iso() -> str:
+    """The current UTC time as records write it."""
+    return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
+
+
 @dataclass(frozen=True)
 class Setup:
     """What a game was started from, shared (never copied) by every state of the game."""
@@ -95,9 +100,7 @@ class Setup:
     seed: int
     options: dict[str, Any]
     names: tuple[str, ...]
-    created: str = field(
-        default_factory=lambda: _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
-    )
+    created: str = field(default_factory=lambda: now_iso())
 
 
 class Game:

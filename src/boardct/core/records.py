@@ -6,7 +6,6 @@ field (and, for broken JSON, the line and column), never with a traceback.
 
 from __future__ import annotations
 
-import datetime as _dt
 import json
 import os
 from dataclasses import dataclass, field
@@ -14,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from boardct.core.errors import BoardctError, RecordError
-from boardct.core.game import Setup, State
+from boardct.core.game import Setup, State, now_iso
 
 FORMAT = "boardct-record"
 VERSION = 1
@@ -55,7 +54,7 @@ class Record:
     def save(self, path: str | os.PathLike) -> Path:
         """Write atomically (a temporary file, then a rename): a crash never leaves half a file."""
         path = Path(path)
-        self.saved = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
+        self.saved = now_iso()
         tmp = path.with_name(path.name + ".tmp")
         tmp.write_text(self.to_json(), encoding="utf-8")
         os.replace(tmp, path)
@@ -144,7 +143,7 @@ def replay(record: Record, source: str = "", upto: int | None = None) -> State:
         raise RecordError("players", f"{game.id} needs {game.min_players}-{game.max_players} "
                           f"players, the record names {len(record.players)}", source)
     setup = Setup(record.seed, resolved, tuple(record.players),
-                  record.created or Setup(0, {}, ()).created)
+                  record.created or now_iso())
     state = game.initial_state(setup)
     actions = record.actions if upto is None else record.actions[:upto]
     for i, text in enumerate(actions):
