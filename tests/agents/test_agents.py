@@ -48,6 +48,37 @@ def test_agent_specs_are_parsed_and_checked():
         make("mcts:bogus=1")
 
 
+def test_mcts_budget_parameters_are_checked():
+    with pytest.raises(BoardctError, match="time= or cpu=, not both"):
+        make("mcts:time=1,cpu=1")
+    with pytest.raises(BoardctError, match="needs iters >= 1"):
+        make("mcts:iters=0")
+
+
+@pytest.mark.parametrize("budget", ["time=0.05", "cpu=0.05"])
+def test_mcts_with_a_time_budget_searches_and_answers_legally(budget):
+    game = registry.get("fieldshift")
+    state = mid_game_state(game, 4, game.resolve_options({}), depth=12)
+    agent = make(f"mcts:{budget},early=0", seed=1)
+    action = agent.select(state, state.to_move)
+    assert action in state.legal_actions(state.to_move) and agent.last_iterations > 1
+
+
+@pytest.mark.parametrize("game_id", ["fieldshift", "hills", "ctf2187"])
+def test_mcts_early_stop_saves_iterations_but_never_changes_the_move(game_id):
+    """Stopping once the leader cannot be caught picks what the whole budget would pick."""
+    game = registry.get(game_id)
+    saved = 0
+    for seed in range(6):
+        state = mid_game_state(game, seed, game.resolve_options({}), depth=10)
+        p = state.current_players()[0]
+        full = make("mcts:iters=120,early=0", seed=seed)
+        short = make("mcts:iters=120", seed=seed)
+        assert short.select(state.clone(), p) == full.select(state.clone(), p)
+        saved += full.last_iterations - short.last_iterations
+    assert saved > 0
+
+
 @pytest.mark.parametrize("spec", ["random", "greedy", "mcts:iters=30"])
 def test_agents_are_deterministic_for_a_seed(spec):
     game = registry.get("fieldshift")

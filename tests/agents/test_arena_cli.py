@@ -108,3 +108,36 @@ def test_vs_agent_plays_every_game(spec, tmp_path):
         code, text = run("play", game, "--names", "A", "B", "--vs", f"{first}:{spec}",
                          "--seed", "2", "--script", str(path), "--trace")
         assert code == 0 and f"Player {first} (computer): " in text
+
+
+def test_arena_journals_each_game_and_resume_plays_only_the_missing_ones(tmp_path):
+    out = tmp_path / "arena"
+    args = ("arena", "fieldshift", "--agents", "random", "greedy", "--games", "4",
+            "--out", str(out), "-o", "turn_limit=40", "--seed", "5")
+    code, _ = run(*args)
+    assert code == 0
+    journal = out / "games.jsonl"
+    lines = journal.read_text().splitlines()
+    assert sorted(json.loads(x)["index"] for x in lines) == [0, 1, 2, 3]
+    full = json.loads((out / "results.json").read_text())
+    # A run killed after two games, the second line cut short.
+    kept = [x for x in lines if json.loads(x)["index"] in (0, 2)]
+    journal.write_text(kept[0] + "\n" + kept[1][:40])
+    code, text = run(*args, "--resume")
+    assert code == 0
+    assert "Resuming: 1 of 4 games already played." in text
+    assert "games.jsonl:2: unreadable (cut short?); played again" in text
+    def untimed(rows):
+        return [{k: v for k, v in r.items() if k != "seconds"} for r in rows]
+
+    assert untimed(json.loads((out / "results.json").read_text())) == untimed(full)
+    assert len(journal.read_text().splitlines()) == 4
+
+
+def test_arena_resume_ignores_games_of_another_schedule(tmp_path):
+    out = tmp_path / "arena"
+    base = ("arena", "fieldshift", "--agents", "random", "greedy", "--games", "2",
+            "--out", str(out), "-o", "turn_limit=30")
+    run(*base, "--seed", "1")
+    code, text = run(*base, "--seed", "2", "--resume")
+    assert code == 0 and "not a game of this schedule" in text and "Resuming" not in text

@@ -54,5 +54,5 @@ def make(spec: str, seed: int = 0) -> Agent:
         kwargs[key.strip()] = _value(val.strip())
     try:
         return factory(**kwargs)
-    except TypeError as exc:
+    except (TypeError, ValueError) as exc:
         raise BoardctError(f"agent {spec!r}: {exc}") from None

@@ -11,8 +11,14 @@
   evaluation. With `prior=1` (default) a node is expanded whole, each child starting with one
   virtual visit worth its evaluation (progressive bias), so even a small search is at least
   as good as one ply of the evaluation.
+- Budget: `iters=N` iterations, `time=S` seconds of wall-clock time, or `cpu=S` seconds of
+  this process's CPU time (what tournaments should use: a busy machine then slows the games
+  down but does not weaken the agent). The search stops early once the most visited move
+  cannot be overtaken in the iterations left (for a time budget, estimated from the rate so
+  far); that never changes the move chosen for an `iters` budget, only the time it takes.
+  `early=0` spends the whole budget.
 - Determinism: with `iters=N` the search is a function of the state's view and the agent's
-  seed. With `time=S` the number of iterations depends on the machine.
+  seed. With `time` or `cpu` the number of iterations depends on the machine.
 """
 
 from __future__ import annotations
@@ -56,19 +62,46 @@ def _ucb_pick(node: Node, legal: list, c: float, rng: Rng):
     return best, children[best]
 
 
+def _root_counts(root: Node, player: int) -> dict:
+    """Visits per root action: the children's counts, or at a simultaneous root this player's
+    own decoupled statistics."""
+    if root.stats is not None:
+        return {a: n for a, (n, _w) in root.stats.get(player, {}).items()}
+    return {a: ch.n for a, ch in root.children.items()}
+
+
+def _decided(root: Node, player: int, left: float) -> bool:
+    """True when no other root action can reach the leader's visits in `left` more
+    iterations (ties go to the earlier legal action, so the lead must be strict)."""
+    counts = _root_counts(root, player)
+    if len(counts) < 2:
+        return False
+    first = second = 0
+    for n in counts.values():
+        if n > first:
+            first, second = n, first
+        elif n > second:
+            second = n
+    return first - second > left
+
+
 class MCTSAgent(Agent):
     name = "mcts"
 
     def __init__(self, seed: int = 0, iters: int = 1000, time: float = 0.0, c: float = 0.03,
-                 depth: int = 0, prior: int = 1):
-        if iters < 1 and time <= 0:
-            raise ValueError("mcts needs iters >= 1 or time > 0")
+                 depth: int = 0, prior: int = 1, cpu: float = 0.0, early: int = 1):
+        if time > 0 and cpu > 0:
+            raise ValueError("mcts takes time= or cpu=, not both")
+        if iters < 1 and time <= 0 and cpu <= 0:
+            raise ValueError("mcts needs iters >= 1, time > 0 or cpu > 0")
         self.rng = Rng(seed)
         self.iters = int(iters)
-        self.time = float(time)
+        self.budget = float(cpu or time)
+        self.clock = _time.process_time if cpu > 0 else _time.perf_counter
         self.c = float(c)
         self.depth = int(depth)
         self.prior = bool(prior)
+        self.early = bool(early)
         self.last_iterations = 0
 
     # -- the search ----------------------------------------------------------------------------
@@ -79,22 +112,26 @@ class MCTSAgent(Agent):
             return legal[0]
         root = Node()
         rng = self.rng
-        deadline = _time.perf_counter() + self.time if self.time > 0 else None
+        clock = self.clock
+        start = clock()
         count = 0
         while True:
             self._iterate(state, player, root, rng)
             count += 1
-            if deadline is not None:
-                if _time.perf_counter() >= deadline:
+            if self.budget > 0:
+                now = clock()
+                if now - start >= self.budget:
                     break
-            elif count >= self.iters:
+                if self.early and count % 8 == 0:
+                    left = count * (self.budget - (now - start)) / max(now - start, 1e-9)
+                    if _decided(root, player, left):
+                        break
+            elif count >= self.iters or (self.early
+                                         and _decided(root, player, self.iters - count)):
                 break
         self.last_iterations = count
-        if root.stats is not None:  # the root is a simultaneous node: our own statistics
-            mine = root.stats[player]
-            return max(legal, key=lambda a: (mine.get(a, (0, 0.0))[0], -legal.index(a)))
-        return max(legal, key=lambda a: (root.children[a].n if a in root.children else -1,
-                                         -legal.index(a)))
+        counts = _root_counts(root, player)
+        return max(legal, key=lambda a: (counts.get(a, -1), -legal.index(a)))
 
     def _iterate(self, root_state: State, seat: int, root: Node, rng: Rng) -> None:
         s = root_state.determinize(seat, rng.next64())
@@ -179,11 +216,7 @@ class MCTSAgent(Agent):
         out = s.outcome
         if out is not None:
             return list(out.returns)
-        values = []
-        for p in range(len(s.setup.names)):
-            v = s.game.evaluate(s, p)
-            values.append(0.5 if v is None else 0.5 * (float(v) + 1.0))
-        return values
+        return [0.5 if v is None else 0.5 * (float(v) + 1.0) for v in s.game.evaluate_all(s)]
 
     def _rollout(self, s: State, rng: Rng) -> list[float]:
         """Random play for at most `depth` actions; rewards in [0, 1] per player."""

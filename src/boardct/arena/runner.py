@@ -3,6 +3,8 @@ processes here, Ray tasks on a cluster) gives the same results for the same seed
 
 from __future__ import annotations
 
+import multiprocessing
+import signal
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
@@ -100,6 +102,11 @@ def play_game(spec: GameSpec) -> GameResult:
                       round(time.perf_counter() - t0, 4), state.record().to_dict())
 
 
+def _worker_init() -> None:
+    """Workers leave Ctrl-C to the parent, which stops them all at once."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def run_local(specs: list[GameSpec], workers: int,
               progress: Callable[[GameResult], None] | None = None) -> list[GameResult]:
     """Play the games in `workers` processes (1: in this process)."""
@@ -110,16 +117,19 @@ def run_local(specs: list[GameSpec], workers: int,
             results.append(res)
             if progress:
                 progress(res)
-    else:
-        from concurrent.futures import ProcessPoolExecutor, as_completed
-
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(play_game, s) for s in specs]
-            for fut in as_completed(futures):
-                res = fut.result()
+    elif specs:
+        pool = multiprocessing.Pool(min(workers, len(specs)), initializer=_worker_init)
+        try:
+            for res in pool.imap_unordered(play_game, specs):
                 results.append(res)
                 if progress:
                     progress(res)
+            pool.close()
+        except BaseException:
+            pool.terminate()
+            raise
+        finally:
+            pool.join()
     return sorted(results, key=lambda r: r.index)
 
 

@@ -10,7 +10,7 @@ import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from boardct.agents import make as make_agent
-from boardct.arena import report
+from boardct.arena import journal, report
 from boardct.arena.runner import execute, round_robin, self_play
 from boardct.core import registry
 from boardct.core.errors import BoardctError
@@ -21,11 +21,31 @@ def _progress() -> Progress:
                     TimeRemainingColumn(), transient=False)
 
 
-def _run(specs, backend, workers, address, label):
-    with _progress() as bar:
-        task = bar.add_task(label, total=len(specs))
-        return execute(specs, backend, workers, address,
-                       progress=lambda _res: bar.advance(task))
+def _run(specs, backend, workers, address, label, folder: Path, resume: bool):
+    """Play the schedule, journalling each game as it finishes; with `resume`, games already
+    in the folder's journal are kept and not played again."""
+    done: dict = {}
+    if resume:
+        done, notes = journal.load(folder, specs)
+        for note in notes:
+            click.echo(note, err=True)
+        if done:
+            click.echo(f"Resuming: {len(done)} of {len(specs)} games already played.")
+    writer = journal.Writer(folder, [done[i] for i in sorted(done)])
+
+    def finished(res) -> None:
+        writer.add(res)
+        report.save_records([res], folder)
+        bar.advance(task)
+
+    try:
+        with _progress() as bar:
+            task = bar.add_task(label, total=len(specs), completed=len(done))
+            todo = [s for s in specs if s.index not in done]
+            played = execute(todo, backend, workers, address, progress=finished)
+    finally:
+        writer.close()
+    return sorted([*done.values(), *played], key=lambda r: r.index)
 
 
 def variants_for(game, given: tuple[str, ...]) -> dict[str, dict]:
@@ -62,8 +82,11 @@ def register_commands(cli: click.Group) -> None:
     @click.option("--out", default="arena-out", show_default=True, metavar="DIR")
     @click.option("--seed", type=int, default=1, show_default=True)
     @click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE")
+    @click.option("--resume", is_flag=True,
+                  help="Keep the games already finished in --out (its games.jsonl) and play "
+                       "only the rest.")
     def arena_cmd(game_id, more_agents, agent_specs, games, workers, backend, ray_address, out,
-                  seed, options):
+                  seed, options, resume):
         """Round-robin tournament between agents: records, results (JSON, CSV), a Markdown
         report with ratings, and charts."""
         from boardct.cli.main import parse_options
@@ -77,10 +100,8 @@ def register_commands(cli: click.Group) -> None:
         for a in agents:
             make_agent(a)  # unknown agents fail before anything runs
         specs = round_robin(game_id, agents, games, seed, opts)
-        results = _run(specs, backend, workers, ray_address, f"{game.title}")
         folder = Path(out)
-        folder.mkdir(parents=True, exist_ok=True)
-        report.save_records(results, folder)
+        results = _run(specs, backend, workers, ray_address, f"{game.title}", folder, resume)
         report.write_results(results, folder)
         summary = report.tournament_summary(agents, results)
         (folder / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
@@ -89,7 +110,7 @@ def register_commands(cli: click.Group) -> None:
         report.tournament_charts(summary, results, folder)
         click.echo(report.tournament_markdown(f"{game.title}: tournament", summary))
         click.echo(f"Written to {folder}/: report.md, results.json, results.csv, "
-                   "summary.json, records/, scores.png, ratings.png, lengths.png")
+                   "summary.json, games.jsonl, records/, scores.png, ratings.png, lengths.png")
 
     @cli.command("balance")
     @click.argument("game_id", metavar="GAME")
@@ -105,16 +126,19 @@ def register_commands(cli: click.Group) -> None:
     @click.option("--ray-address", default=None)
     @click.option("--out", default="balance-out", show_default=True, metavar="DIR")
     @click.option("--seed", type=int, default=1, show_default=True)
-    def balance_cmd(game_id, variants, agent, games, workers, backend, ray_address, out, seed):
+    @click.option("--resume", is_flag=True,
+                  help="Keep the games already finished in --out (its games.jsonl) and play "
+                       "only the rest.")
+    def balance_cmd(game_id, variants, agent, games, workers, backend, ray_address, out, seed,
+                    resume):
         """A balance study by self-play, per variant, with Ludii-style metrics."""
         game = registry.get(game_id)
         table_variants = variants_for(game, variants)
         make_agent(agent)
         specs = self_play(game_id, agent, games, seed, table_variants, game.min_players)
-        results = _run(specs, backend, workers, ray_address, f"{game.title} self-play")
         folder = Path(out)
-        folder.mkdir(parents=True, exist_ok=True)
-        report.save_records(results, folder)
+        results = _run(specs, backend, workers, ray_address, f"{game.title} self-play", folder,
+                       resume)
         report.write_results(results, folder)
         table = {name: report.balance_metrics([r for r in results if r.variant == name])
                  for name in table_variants}
@@ -124,7 +148,7 @@ def register_commands(cli: click.Group) -> None:
         report.balance_chart(table, folder)
         click.echo(text)
         click.echo(f"Written to {folder}/: report.md, balance.json, results.json, "
-                   "results.csv, records/, balance.png")
+                   "results.csv, games.jsonl, records/, balance.png")
 
 
 def bench_agent(game_id: str, agent_spec: str, seconds: float, seed: int,

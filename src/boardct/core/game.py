@@ -153,6 +153,11 @@ class Game:
         """Optional heuristic value of `state` for `player`, in [-1, 1]; None: no heuristic."""
         return None
 
+    def evaluate_all(self, state: State) -> list[float | None]:
+        """Every player's `evaluate` at once, which is what a search asks at each leaf.
+        Override when one pass can give them all (a zero-sum evaluation, say)."""
+        return [self.evaluate(state, p) for p in range(len(state.setup.names))]
+
     def load_file(self, path: str) -> State | None:
         """Load a save file of a format particular to this game; None if not of that format."""
         return None
