@@ -1,6 +1,10 @@
 """`boardct arena`, `boardct balance`, `boardct bench --agent` and the ratings."""
 
 import json
+import shutil
+import sys
+import time
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -141,3 +145,26 @@ def test_arena_resume_ignores_games_of_another_schedule(tmp_path):
     run(*base, "--seed", "1")
     code, text = run(*base, "--seed", "2", "--resume")
     assert code == 0 and "not a game of this schedule" in text and "Resuming" not in text
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pexpect needs a POSIX pseudo-terminal")
+def test_ctrl_c_stops_an_arena_at_once_keeping_the_finished_games(tmp_path):
+    pexpect = pytest.importorskip("pexpect")
+    exe = shutil.which("boardct") or str(Path(sys.executable).with_name("boardct"))
+    out = tmp_path / "arena"
+    child = pexpect.spawn(exe, ["arena", "fieldshift", "--agents", "random", "mcts:iters=400",
+                                "--games", "40", "--workers", "2", "--out", str(out)],
+                          encoding="utf-8", timeout=60, dimensions=(30, 120))
+    journal = out / "games.jsonl"
+    deadline = time.monotonic() + 60
+    while not (journal.is_file() and journal.read_text().count("\n") >= 1):
+        assert time.monotonic() < deadline, "no game finished"
+        time.sleep(0.2)
+    child.sendintr()
+    child.expect(pexpect.EOF, timeout=15)  # not the 40 games' worth of time
+    child.close()
+    assert child.exitstatus == 130 and "Traceback" not in child.before
+    assert "run the same command with --resume" in child.before
+    finished = journal.read_text().splitlines()
+    assert 1 <= len(finished) < 40
+    assert all(json.loads(line)["index"] in range(40) for line in finished)

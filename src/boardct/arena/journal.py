@@ -49,12 +49,14 @@ class Writer:
     def __init__(self, folder: Path, keep: list[GameResult]):
         folder.mkdir(parents=True, exist_ok=True)
         self.fh = (folder / NAME).open("w", encoding="utf-8")
+        self.count = 0
         for res in keep:  # rewrite without the skipped lines
             self.add(res)
 
     def add(self, res: GameResult) -> None:
         self.fh.write(json.dumps(res.to_dict(), separators=(",", ":")) + "\n")
         self.fh.flush()
+        self.count += 1
 
     def close(self) -> None:
         self.fh.close()

@@ -38,11 +38,18 @@ def _run(specs, backend, workers, address, label, folder: Path, resume: bool):
         report.save_records([res], folder)
         bar.advance(task)
 
+    played: list = []
     try:
         with _progress() as bar:
             task = bar.add_task(label, total=len(specs), completed=len(done))
             todo = [s for s in specs if s.index not in done]
             played = execute(todo, backend, workers, address, progress=finished)
+    except KeyboardInterrupt:
+        writer.close()
+        click.echo(f"\nStopped: {writer.count} of {len(specs)} games are kept in "
+                   f"{folder / journal.NAME}; run the same command with --resume to play "
+                   "the rest.", err=True)
+        raise click.exceptions.Exit(130) from None
     finally:
         writer.close()
     return sorted([*done.values(), *played], key=lambda r: r.index)
@@ -154,7 +161,8 @@ def register_commands(cli: click.Group) -> None:
 def bench_agent(game_id: str, agent_spec: str, seconds: float, seed: int,
                 options: dict) -> dict:
     """Search iterations per second and seconds per move of an agent, over positions from
-    random play."""
+    random play. Seconds are this process's CPU seconds (the search is single-threaded), so
+    the figures hold on a busy machine too."""
     from boardct.core.bench import mid_game_state
 
     game = registry.get(game_id)
@@ -167,9 +175,9 @@ def bench_agent(game_id: str, agent_spec: str, seconds: float, seed: int,
         state = mid_game_state(game, seed + k, opts, depth=10 + 7 * (k % 5))
         k += 1
         p = state.current_players()[0]
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         agent.select(state, p)
-        spent += time.perf_counter() - t0
+        spent += time.process_time() - t0
         moves += 1
         iterations += getattr(agent, "last_iterations", 0)
     return {"game": game_id, "agent": agent_spec, "moves": moves,

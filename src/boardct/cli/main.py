@@ -59,7 +59,8 @@ def games_cmd() -> None:
 @click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
               help="A game option, e.g. -o ruleset=stdex.")
 @click.option("--agent", default=None,
-              help="Benchmark an agent instead: search iterations/s and seconds per move.")
+              help="Benchmark an agent instead: search iterations and seconds per move, in CPU "
+                   "seconds of this process.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def bench_cmd(game_id: str, seconds: float, seed: int, options: tuple[str, ...],
               agent: str | None, as_json: bool) -> None:
@@ -75,9 +76,9 @@ def bench_cmd(game_id: str, seconds: float, seed: int, options: tuple[str, ...],
             click.echo(json.dumps(result))
         else:
             ips = result["iterations_per_s"]
-            click.echo(f"{result['agent']} on {game_id}: {result['seconds_per_move']:.3f} s per "
-                       f"move over {result['moves']} positions"
-                       + (f", {ips:,.0f} search iterations/s" if ips else ""))
+            click.echo(f"{result['agent']} on {game_id}: {result['seconds_per_move']:.3f} CPU s "
+                       f"per move over {result['moves']} positions"
+                       + (f", {ips:,.0f} search iterations per CPU second" if ips else ""))
         return
     game = registry.get(game_id)
     result = bench.run(game, seconds=seconds, seed=seed, options=parse_options(options))
