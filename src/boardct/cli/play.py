@@ -15,6 +15,11 @@ from boardct.core.game import Game
 from boardct.core.records import load_state
 
 
+# The computer's default: a search that thinks about a second a move (less when the move is
+# clear), the strongest opponent that still feels quick.
+DEFAULT_OPPONENT = "mcts:time=1"
+
+
 def parse_vs(spec: str, default_agent: str) -> tuple[int, str]:
     """`--vs 2`, `--vs 2:random` or `--vs random` (the computer takes Player 2)."""
     side, _, agent = spec.partition(":")
@@ -69,7 +74,7 @@ def play_command(game_id: str, names: tuple[str, str] | None, ruleset: str | Non
         state = game.new(seed=seed, names=names, **opts)
     computer = {}
     if vs is not None:
-        side, agent_name = parse_vs(vs, "random")
+        side, agent_name = parse_vs(vs, DEFAULT_OPPONENT)
         if not 0 <= side < len(state.setup.names):
             raise OptionError(f"--vs: there is no Player {side + 1} in {game.title}")
         computer[side] = make_agent(agent_name, seed=state.setup.seed + side)
@@ -97,7 +102,9 @@ def register_commands(cli: click.Group) -> None:
     @click.option("--resume", default=None, metavar="FILE",
                   help="Go on with a saved game (a boardct record or an fs_save_ file).")
     @click.option("--vs", default=None, metavar="SIDE[:AGENT]",
-                  help="The computer plays SIDE (1 or 2), e.g. --vs 2 or --vs 2:random.")
+                  help="The computer plays SIDE (1 or 2) with AGENT (default "
+                       f"{DEFAULT_OPPONENT}), e.g. --vs 2, --vs 2:greedy, "
+                       "--vs 1:mcts:time=5.")
     @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto",
                   show_default=True, help="Colours for the sides and terrain.")
     @click.option("--script", default=None, metavar="FILE",
