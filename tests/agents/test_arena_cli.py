@@ -130,7 +130,7 @@ def test_arena_journals_each_game_and_resume_plays_only_the_missing_ones(tmp_pat
     code, text = run(*args, "--resume")
     assert code == 0
     assert "Resuming: 1 of 4 games already played." in text
-    assert "games.jsonl:2: unreadable (cut short?); played again" in text
+    assert "games.jsonl:2: cut short; that game is played again" in text
     def untimed(rows):
         return [{k: v for k, v in r.items() if k != "seconds"} for r in rows]
 
@@ -138,13 +138,17 @@ def test_arena_journals_each_game_and_resume_plays_only_the_missing_ones(tmp_pat
     assert len(journal.read_text().splitlines()) == 4
 
 
-def test_arena_resume_ignores_games_of_another_schedule(tmp_path):
+def test_arena_never_overwrites_finished_games(tmp_path):
     out = tmp_path / "arena"
     base = ("arena", "fieldshift", "--agents", "random", "greedy", "--games", "2",
             "--out", str(out), "-o", "turn_limit=30")
-    run(*base, "--seed", "1")
-    code, text = run(*base, "--seed", "2", "--resume")
-    assert code == 0 and "not a game of this schedule" in text and "Resuming" not in text
+    assert run(*base, "--seed", "1")[0] == 0
+    before = (out / "games.jsonl").read_text()
+    code, text = run(*base, "--seed", "1")
+    assert code == 2 and "already holds 2 finished games" in text and "--resume" in text
+    code, text = run(*base, "--seed", "2", "--resume")  # not the schedule that made them
+    assert code == 2 and "games.jsonl:1: a game of a different schedule" in text
+    assert (out / "games.jsonl").read_text() == before
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="pexpect needs a POSIX pseudo-terminal")

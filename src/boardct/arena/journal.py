@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 from boardct.arena.runner import GameResult, GameSpec
+from boardct.core.errors import BoardctError
 
 NAME = "games.jsonl"
 
@@ -19,8 +20,9 @@ def _matches(spec: GameSpec, row: dict) -> bool:
 
 
 def load(folder: Path, specs: list[GameSpec]) -> tuple[dict[int, GameResult], list[str]]:
-    """The journal's games that belong to this schedule, and a note for each line skipped
-    (a line cut short when the run was killed, or a game from a different schedule)."""
+    """The journal's games, and a note for each line dropped because it is cut short (the
+    run was killed while writing it). A game of a different schedule (other agents, seed,
+    options or game count) is an error: resuming must never throw finished games away."""
     path = folder / NAME
     done: dict[int, GameResult] = {}
     notes: list[str] = []
@@ -33,14 +35,25 @@ def load(folder: Path, specs: list[GameSpec]) -> tuple[dict[int, GameResult], li
             continue
         try:
             row = json.loads(line)
-            spec = by_index.get(row.get("index")) if isinstance(row, dict) else None
-            if spec is None or not _matches(spec, row) or set(row) != fields:
-                notes.append(f"{path}:{number}: not a game of this schedule; played again")
-                continue
-            done[spec.index] = GameResult(**row)
-        except (json.JSONDecodeError, TypeError, AttributeError):
-            notes.append(f"{path}:{number}: unreadable (cut short?); played again")
+        except json.JSONDecodeError:
+            notes.append(f"{path}:{number}: cut short; that game is played again")
+            continue
+        spec = by_index.get(row.get("index")) if isinstance(row, dict) else None
+        if spec is None or set(row) != fields or not _matches(spec, row):
+            raise BoardctError(
+                f"{path}:{number}: a game of a different schedule (agents, seeds, options or "
+                "number of games differ); resume with the command that started it, or "
+                "choose another --out")
+        done[spec.index] = GameResult(**row)
     return done, notes
+
+
+def count(folder: Path) -> int:
+    """How many games the folder's journal holds (0 when it has none)."""
+    path = folder / NAME
+    if not path.is_file():
+        return 0
+    return sum(1 for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
 
 
 class Writer:

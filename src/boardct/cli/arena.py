@@ -25,6 +25,10 @@ def _run(specs, backend, workers, address, label, folder: Path, resume: bool):
     """Play the schedule, journalling each game as it finishes; with `resume`, games already
     in the folder's journal are kept and not played again."""
     done: dict = {}
+    if not resume and journal.count(folder):
+        raise BoardctError(f"{folder} already holds {journal.count(folder)} finished games "
+                           f"({journal.NAME}): add --resume to go on with them, or choose "
+                           "another --out")
     if resume:
         done, notes = journal.load(folder, specs)
         for note in notes:

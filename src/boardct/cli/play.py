@@ -14,7 +14,6 @@ from boardct.core.errors import BoardctError, OptionError
 from boardct.core.game import Game
 from boardct.core.records import load_state
 
-
 # The computer's default: a search that thinks about a second a move (less when the move is
 # clear), the strongest opponent that still feels quick.
 DEFAULT_OPPONENT = "mcts:time=1"
