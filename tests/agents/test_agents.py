@@ -48,6 +48,18 @@ def test_agent_specs_are_parsed_and_checked():
         make("mcts:bogus=1")
 
 
+@pytest.mark.parametrize("game_id", ["fff", "fieldshift"])
+def test_mcts_breaks_ties_between_equal_moves_at_random_not_by_list_order(game_id):
+    """At the start every quiet move evaluates alike; the search used to settle such ties by
+    legal order, so the computer always opened the same way and in FFF mostly passed."""
+    game = registry.get(game_id)
+    state = game.new(seed=0)
+    picks = [make("mcts:iters=20", seed=k).select(state.clone(), state.to_move)
+             for k in range(4)]
+    assert len(set(picks)) > 1
+    assert all(state.notation(a) != "pass" for a in picks)
+
+
 def test_mcts_budget_parameters_are_checked():
     with pytest.raises(BoardctError, match="time= or cpu=, not both"):
         make("mcts:time=1,cpu=1")

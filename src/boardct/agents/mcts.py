@@ -30,6 +30,10 @@ from boardct.agents.base import Agent, register
 from boardct.core.game import Action, State
 from boardct.core.rng import Rng
 
+# Rewards are shares in [0, 1] whose differences between moves are a few hundredths at least;
+# this only orders moves the evaluation cannot tell apart.
+TIE_JITTER = 1e-6
+
 
 class Node:
     __slots__ = ("children", "n", "w", "avail", "stats", "expanded")
@@ -62,22 +66,22 @@ def _ucb_pick(node: Node, legal: list, c: float, rng: Rng):
     return best, children[best]
 
 
-def _root_counts(root: Node, player: int) -> dict:
-    """Visits per root action: the children's counts, or at a simultaneous root this player's
-    own decoupled statistics."""
+def _root_stats(root: Node, player: int) -> dict:
+    """(visits, mean reward) per root action: the children's, or at a simultaneous root this
+    player's own decoupled statistics."""
     if root.stats is not None:
-        return {a: n for a, (n, _w) in root.stats.get(player, {}).items()}
-    return {a: ch.n for a, ch in root.children.items()}
+        return {a: (n, w / n) for a, (n, w) in root.stats.get(player, {}).items()}
+    return {a: (ch.n, ch.w / ch.n) for a, ch in root.children.items()}
 
 
 def _decided(root: Node, player: int, left: float) -> bool:
     """True when no other root action can reach the leader's visits in `left` more
-    iterations (ties go to the earlier legal action, so the lead must be strict)."""
-    counts = _root_counts(root, player)
-    if len(counts) < 2:
+    iterations (a tie would be settled by the mean reward, so the lead must be strict)."""
+    stats = _root_stats(root, player)
+    if len(stats) < 2:
         return False
     first = second = 0
-    for n in counts.values():
+    for n, _mean in stats.values():
         if n > first:
             first, second = n, first
         elif n > second:
@@ -130,8 +134,8 @@ class MCTSAgent(Agent):
                                          and _decided(root, player, self.iters - count)):
                 break
         self.last_iterations = count
-        counts = _root_counts(root, player)
-        return max(legal, key=lambda a: (counts.get(a, -1), -legal.index(a)))
+        stats = _root_stats(root, player)
+        return max(legal, key=lambda a: stats.get(a, (-1, 0.0)))
 
     def _iterate(self, root_state: State, seat: int, root: Node, rng: Rng) -> None:
         s = root_state.determinize(seat, rng.next64())
@@ -148,7 +152,7 @@ class MCTSAgent(Agent):
                 p = players[0]
                 legal = s.legal_actions(p)
                 if self.prior and not node.expanded:
-                    self._expand_all(s, p, node, legal)
+                    self._expand_all(s, p, node, legal, rng)
                     expanded = True
                 action, child = _ucb_pick(node, legal, c, rng)
                 if child is None:
@@ -199,9 +203,12 @@ class MCTSAgent(Agent):
                 nd.stats[p][a] = (1, rewards[p]) if entry is None else (entry[0] + 1,
                                                                        entry[1] + rewards[p])
 
-    def _expand_all(self, s: State, p: int, node: Node, legal: list) -> None:
+    def _expand_all(self, s: State, p: int, node: Node, legal: list, rng: Rng) -> None:
         """Progressive-bias start: every child gets one virtual visit worth the game's
-        evaluation of the position it leads to, so the search starts where greedy ends."""
+        evaluation of the position it leads to, so the search starts where greedy ends.
+        Equal evaluations are common (every quiet move of a material count); a jitter far
+        below any real difference breaks those ties at random, as greedy does, instead of
+        always in favour of the first legal action (which in some games is to pass)."""
         node.expanded = True
         for a in legal:
             child_state = s.clone()
@@ -209,7 +216,7 @@ class MCTSAgent(Agent):
             ch = Node()
             ch.n = 1
             ch.avail = 1
-            ch.w = self._leaf_value(child_state)[p]
+            ch.w = self._leaf_value(child_state)[p] + TIE_JITTER * rng.random()
             node.children[a] = ch
 
     def _leaf_value(self, s: State) -> list[float]:
