@@ -25,8 +25,9 @@ def _run(specs, backend, workers, address, label, folder: Path, resume: bool):
     """Play the schedule, journalling each game as it finishes; with `resume`, games already
     in the folder's journal are kept and not played again."""
     done: dict = {}
-    if not resume and journal.count(folder):
-        raise BoardctError(f"{folder} already holds {journal.count(folder)} finished games "
+    kept = 0 if resume else journal.count(folder)
+    if kept:
+        raise BoardctError(f"{folder} already holds {kept} finished games "
                            f"({journal.NAME}): add --resume to go on with them, or choose "
                            "another --out")
     if resume:
@@ -49,7 +50,6 @@ def _run(specs, backend, workers, address, label, folder: Path, resume: bool):
             todo = [s for s in specs if s.index not in done]
             played = execute(todo, backend, workers, address, progress=finished)
     except KeyboardInterrupt:
-        writer.close()
         click.echo(f"\nStopped: {writer.count} of {len(specs)} games are kept in "
                    f"{folder / journal.NAME}; run the same command with --resume to play "
                    "the rest.", err=True)
