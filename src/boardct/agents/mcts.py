@@ -151,7 +151,8 @@ class MCTSAgent(Agent):
             if len(players) == 1:
                 p = players[0]
                 legal = s.legal_actions(p)
-                if self.prior and not node.expanded:
+                fresh = self.prior and not node.expanded
+                if fresh:
                     self._expand_all(s, p, node, legal, rng)
                     expanded = True
                 action, child = _ucb_pick(node, legal, c, rng)
@@ -160,7 +161,12 @@ class MCTSAgent(Agent):
                     child.avail = 1
                     expanded = True
                 s.apply(action, p)
-                path.append((child, p))
+                # A child picked just after the expansion already holds this very evaluation
+                # as its virtual visit: with no rollout, crediting it again would count one
+                # evaluation twice and make a move nobody has answered look searched (at the
+                # root, the move then chosen by visits).
+                if not (fresh and self.depth == 0):
+                    path.append((child, p))
                 node = child
             else:
                 if node.stats is None:
