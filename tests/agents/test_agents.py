@@ -158,6 +158,42 @@ def test_hidden_information_is_never_read(spec):
         assert a == b
 
 
+@pytest.mark.parametrize("spec", ["mcts:iters=5,prior=0,depth=2", "mcts:iters=8,prior=0,depth=4"])
+def test_orders_handed_in_this_turn_are_never_read(spec):
+    """CTF 2187: Player 1 has handed in an order sheet; Player 2, still to write one, gets the
+    identical choice whichever sheet Player 1 wrote (it is hidden until the turn resolves)."""
+    game = registry.get("ctf2187")
+    base = mid_game_state(game, 3, game.resolve_options({}), depth=8)
+    assert base.current_players() == (0, 1)
+    sheets = base.legal_actions(0)
+    first, last = base.clone(), base.clone()
+    first.apply(sheets[0], 0)
+    last.apply(sheets[-1], 0)
+    assert sheets[0] != sheets[-1] and first.view(1) == last.view(1)
+    for seed in range(3):
+        assert make(spec, seed=seed).select(first, 1) == make(spec, seed=seed).select(last, 1)
+
+
+@pytest.mark.parametrize("spec", ["greedy", "mcts:iters=15"])
+def test_coins_to_come_are_never_read(spec):
+    """Shift: the table is public and only future coins are unknown; two states whose coin
+    sources differ get the identical choice from the same seed (SH-4)."""
+    from boardct.core.rng import Rng
+
+    game = registry.get("shift")
+    for depth in (2, 5, 8):
+        base = mid_game_state(game, depth, game.resolve_options({}), depth=depth)
+        if base.is_over:
+            continue
+        p = base.to_move
+        other = base.clone()
+        other.rng = Rng(987654321)
+        other.forced = (True,) * 8
+        assert other.view(p) == base.view(p)
+        for seed in range(3):
+            assert make(spec, seed=seed).select(base, p) == make(spec, seed=seed).select(other, p)
+
+
 def _score(game_id: str, agent: str, games: int, seed: int, **options) -> float:
     results = run_local(round_robin(game_id, [agent, "random"], games, seed, options), 2)
     return sum(r.returns[r.agents.index(agent)] for r in results)
