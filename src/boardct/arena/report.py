@@ -160,7 +160,8 @@ def balance_metrics(results: list[GameResult], limit_reason: str = "turn limit")
     balance: 1 minus the gap between the seats' scores (1 is perfectly even);
     drawishness: the share of draws; completion: the share of games that ended before the
     turn limit; duration: mean actions per game; decisiveness: for decided games, the mean
-    share of the game played after the winner's evaluation last rose above +0.5 for good."""
+    share of the game left once the winner's evaluation first rose above the best any loser
+    reached in that game (see `decided_share`)."""
     n = len(results)
     if not n:
         return {m: 0.0 for m in METRICS}
@@ -168,7 +169,7 @@ def balance_metrics(results: list[GameResult], limit_reason: str = "turn limit")
     s1 = mean(r.returns[1] for r in results)
     draws = sum(1 for r in results if not r.winners)
     complete = sum(1 for r in results if r.reason != limit_reason)
-    decisive = [d for d in (_decided_share(r) for r in results if r.winners) if d is not None]
+    decisive = [_record_decided_share(r) for r in results if r.winners and r.length]
     return {
         "games": n,
         "advantage": round(s0, 4),
@@ -180,25 +181,37 @@ def balance_metrics(results: list[GameResult], limit_reason: str = "turn limit")
     }
 
 
-def _decided_share(result: GameResult, threshold: float = 0.5) -> float | None:
-    """Share of the game after the eventual winner's evaluation stayed above `threshold`."""
+def decided_share(winner: list[float], losers: list[list[float]]) -> float:
+    """The share of the game left after the point where it was decided: the first position in
+    which the winner's evaluation is above the highest any loser's reached in the whole game
+    (Ludii's decisiveness threshold, so it needs no scale for the evaluation). 1 is decided
+    from the start, 0 never decided before the end. Values are per position before each
+    action."""
+    threshold = max((v for values in losers for v in values), default=0.0)
+    for i, v in enumerate(winner):
+        if v > threshold:
+            return (len(winner) - i) / len(winner)
+    return 0.0
+
+
+def _record_decided_share(result: GameResult) -> float:
+    """`decided_share` of a finished game, with the game's evaluation replayed from its record
+    (0 for every player when the game has none)."""
     from boardct.core.records import Record, replay
 
     record = Record.from_dict(result.record)
     state = replay(record, upto=0)
     game = state.game
-    winner = result.winners[0]
-    values = []
+    players = range(len(result.returns))
+    values: list[list[float]] = [[] for _ in players]
     for text in record.actions:
-        v = game.evaluate(state, winner)
-        values.append(0.0 if v is None else v)
+        for p in players:
+            v = game.evaluate(state, p)
+            values[p].append(0.0 if v is None else float(v))
         state.apply_entry(text)
-    if not values:
-        return None
-    k = len(values)
-    while k > 0 and values[k - 1] > threshold:
-        k -= 1
-    return (len(values) - k) / len(values)
+    winner = result.winners[0]
+    return decided_share(values[winner], [values[p] for p in players
+                                          if p not in result.winners])
 
 
 def balance_markdown(title: str, agent: str, table: dict[str, dict]) -> str:
@@ -216,8 +229,9 @@ def balance_markdown(title: str, agent: str, table: dict[str, dict]) -> str:
               "- drawishness: the share of games drawn;",
               "- completion: the share of games that ended before the turn limit;",
               "- duration: mean number of actions per game;",
-              "- decisiveness: in decided games, the mean share of the game left after the "
-              "winner's evaluation rose above +0.5 for good (late decisions score low).",
+              "- decisiveness: in decided games, the mean share of the game left once the "
+              "winner's evaluation first rose above the highest any loser's reached in that "
+              "game (1: decided from the start, 0: only at the end).",
               "", "Chart: `balance.png`.", ""]
     return "\n".join(lines)
 
