@@ -31,7 +31,12 @@ def test_arena_writes_records_results_report_and_charts(tmp_path):
     assert len(list((out / "records").glob("game-*.json"))) == 2
     report = (out / "report.md").read_text()
     assert "| random | — |" in report and "Bradley-Terry" in report
-    assert "First player's score" in report
+    summary = json.loads((out / "summary.json").read_text())
+    first = summary["first_player_score"]
+    low, high = summary["first_player_interval"]
+    assert low <= first <= high
+    assert (f"First player's score: {first:.1%} (wins plus half the draws, over all games; "
+            f"95% interval {low:.1%} .. {high:.1%})") in report
     csv_lines = (out / "results.csv").read_text().splitlines()
     assert csv_lines[0].startswith("index,game,variant,seat1,seat2") and len(csv_lines) == 3
 

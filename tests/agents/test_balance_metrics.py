@@ -2,6 +2,7 @@
 
 import pytest
 
+from boardct.arena.ratings import score_interval
 from boardct.arena.report import balance_metrics, decided_share
 from boardct.arena.runner import GameResult
 from boardct.core import registry
@@ -73,7 +74,31 @@ def test_metrics_of_a_set_of_games():
     assert m["drawishness"] == 0.25 and m["completion"] == 0.75
     assert m["duration"] == pytest.approx(76.75)  # (4 + 1 + 2 + 300) / 4
     assert m["decisiveness"] == pytest.approx(0.0833)  # (0.25 + 0 + 0) / 3 decided games
+    assert m["advantage_interval"] == [pytest.approx(x, abs=1e-4)
+                                       for x in score_interval([1.0, 0.0, 1.0, 0.5])]
 
 
-def test_no_games_give_zero_metrics():
-    assert all(v == 0.0 for v in balance_metrics([]).values())
+def test_no_games_give_zero_metrics_and_an_interval_that_says_nothing():
+    m = balance_metrics([])
+    assert m.pop("advantage_interval") == [0.0, 1.0]
+    assert m == {"games": 0, "advantage": 0.0, "balance": 0.0, "drawishness": 0.0,
+                 "completion": 0.0, "duration": 0.0, "decisiveness": 0.0}
+
+
+def test_score_interval_is_wilsons():
+    """Checked against the textbook values: 8 of 10 wins gives 0.490 .. 0.943; all of 20
+    wins still leaves room below 1; even results centre on one half."""
+    low, high = score_interval([1.0] * 8 + [0.0] * 2)
+    assert (round(low, 3), round(high, 3)) == (0.490, 0.943)
+    low, high = score_interval([1.0] * 20)
+    assert high == 1.0 and round(low, 3) == 0.839
+    low, high = score_interval([0.5] * 50 + [1.0] * 25 + [0.0] * 25)
+    assert low == pytest.approx(1 - high) and high < 0.6
+    assert score_interval([]) == (0.0, 1.0)
+
+
+def test_advantage_interval_holds_the_advantage():
+    games = [_fieldshift_game("24", "09"), _fieldshift_game("09")]
+    m = balance_metrics(games)
+    low, high = m["advantage_interval"]
+    assert m["advantage"] == 0.5 and low < 0.5 < high

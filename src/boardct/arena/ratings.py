@@ -56,3 +56,17 @@ def ratings_with_ci(n: int, games: list[Pairing], samples: int = 200,
         d = sorted(draws[i])
         out.append((point[i], d[int(0.025 * (len(d) - 1))], d[int(0.975 * (len(d) - 1))]))
     return out
+
+
+def score_interval(scores: list[float], z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson interval of a mean score (draws count half). Treating draws as half a
+    win and half a loss overstates the spread, so the interval errs on the wide side; unlike
+    mean +- 2 standard errors it stays inside [0, 1] and is not empty at 0% or 100%."""
+    n = len(scores)
+    if not n:
+        return (0.0, 1.0)
+    p = sum(scores) / n
+    z2 = z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    return (max(0.0, centre - half), min(1.0, centre + half))

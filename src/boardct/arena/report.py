@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from statistics import mean
 
-from boardct.arena.ratings import ratings_with_ci
+from boardct.arena.ratings import ratings_with_ci, score_interval
 from boardct.arena.runner import GameResult
 
 
@@ -47,6 +47,7 @@ def tournament_summary(agents: list[str], results: list[GameResult]) -> dict:
         wdl[b][a][2 - k] += 1
     ratings = ratings_with_ci(n, pairings)
     first = mean(r.returns[0] for r in results) if results else 0.0
+    first_low, first_high = score_interval([r.returns[0] for r in results])
     lengths = [r.length for r in results]
     return {
         "agents": agents,
@@ -55,6 +56,7 @@ def tournament_summary(agents: list[str], results: list[GameResult]) -> dict:
         "ratings": [{"agent": a, "elo": round(r[0], 1), "low": round(r[1], 1),
                      "high": round(r[2], 1)} for a, r in zip(agents, ratings, strict=True)],
         "first_player_score": round(first, 4),
+        "first_player_interval": [round(first_low, 4), round(first_high, 4)],
         "length_mean": round(mean(lengths), 2) if lengths else 0.0,
         "length_min": min(lengths, default=0),
         "length_max": max(lengths, default=0),
@@ -91,7 +93,9 @@ def tournament_markdown(title: str, summary: dict) -> str:
         lines.append(f"| {r['agent']} | {r['elo']:.0f} | {r['low']:.0f} .. {r['high']:.0f} |")
     lines += ["", "## Games", "",
               f"- First player's score: {summary['first_player_score']:.1%} "
-              "(wins plus half the draws, over all games)",
+              "(wins plus half the draws, over all games; 95% interval "
+              f"{summary['first_player_interval'][0]:.1%} .. "
+              f"{summary['first_player_interval'][1]:.1%})",
               f"- Length (actions): mean {summary['length_mean']}, "
               f"min {summary['length_min']}, max {summary['length_max']}",
               "- Endings: " + ", ".join(f"{k} {v}" for k, v in summary["reasons"].items()),
@@ -156,7 +160,7 @@ METRICS = ("advantage", "balance", "drawishness", "completion", "duration", "dec
 
 def balance_metrics(results: list[GameResult], limit_reason: str = "turn limit") -> dict:
     """Ludii-style metrics of a set of self-play games of one variant:
-    advantage: the first player's score (wins plus half the draws);
+    advantage: the first player's score (wins plus half the draws), with its 95% interval;
     balance: 1 minus the gap between the seats' scores (1 is perfectly even);
     drawishness: the share of draws; completion: the share of games that ended before the
     turn limit; duration: mean actions per game; decisiveness: for decided games, the mean
@@ -164,15 +168,17 @@ def balance_metrics(results: list[GameResult], limit_reason: str = "turn limit")
     reached in that game (see `decided_share`)."""
     n = len(results)
     if not n:
-        return {m: 0.0 for m in METRICS}
+        return {"games": 0, **{m: 0.0 for m in METRICS}, "advantage_interval": [0.0, 1.0]}
     s0 = mean(r.returns[0] for r in results)
     s1 = mean(r.returns[1] for r in results)
+    low, high = score_interval([r.returns[0] for r in results])
     draws = sum(1 for r in results if not r.winners)
     complete = sum(1 for r in results if r.reason != limit_reason)
     decisive = [_record_decided_share(r) for r in results if r.winners and r.length]
     return {
         "games": n,
         "advantage": round(s0, 4),
+        "advantage_interval": [round(low, 4), round(high, 4)],
         "balance": round(1.0 - abs(s0 - s1), 4),
         "drawishness": round(draws / n, 4),
         "completion": round(complete / n, 4),
@@ -217,14 +223,18 @@ def _record_decided_share(result: GameResult) -> float:
 def balance_markdown(title: str, agent: str, table: dict[str, dict]) -> str:
     lines = [f"# {title}: balance study", "",
              f"Self-play of `{agent}`, seats as in the game (Player 1 moves first).", "",
-             "| variant | games | advantage | balance | drawishness | completion | duration | "
-             "decisiveness |", "|---|---|---|---|---|---|---|---|"]
+             "| variant | games | advantage | 95% interval | balance | drawishness | completion "
+             "| duration | decisiveness |", "|---|---|---|---|---|---|---|---|---|"]
     for name, m in table.items():
-        lines.append(f"| {name} | {m['games']} | {m['advantage']:.3f} | {m['balance']:.3f} | "
+        low, high = m["advantage_interval"]
+        lines.append(f"| {name} | {m['games']} | {m['advantage']:.3f} | {low:.2f} .. {high:.2f} "
+                     f"| {m['balance']:.3f} | "
                      f"{m['drawishness']:.3f} | {m['completion']:.3f} | {m['duration']:.1f} | "
                      f"{m['decisiveness']:.3f} |")
     lines += ["", "Definitions (after the Ludii project's metrics):", "",
-              "- advantage: the first player's score, wins plus half the draws (0.5 is fair);",
+              "- advantage: the first player's score, wins plus half the draws (0.5 is fair), "
+              "with its 95% interval (Wilson's; an interval that holds 0.5 shows no "
+              "advantage either way at this number of games);",
               "- balance: 1 minus the gap between the two seats' scores (1 is even);",
               "- drawishness: the share of games drawn;",
               "- completion: the share of games that ended before the turn limit;",
