@@ -41,10 +41,22 @@ def elo(strengths: list[float]) -> list[float]:
 
 def ratings_with_ci(n: int, games: list[Pairing], samples: int = 200,
                     seed: int = 1) -> list[tuple[float, float, float]]:
-    """(rating, low, high) per player: the 95% interval of a bootstrap over games."""
+    """(rating, low, high) per player: the 95% interval of a bootstrap over games.
+
+    A player who won every game it played has no upper bound (high is +inf), one who lost
+    every game no lower bound (low is -inf): every resample repeats the same results, so the
+    bootstrap alone would give an interval of zero width around a rating that only the
+    virtual draw keeps finite."""
     point = elo(bradley_terry(n, games))
     if not games:
         return [(r, r, r) for r in point]
+    played = [0] * n
+    scored = [0.0] * n
+    for a, b, s in games:
+        played[a] += 1
+        played[b] += 1
+        scored[a] += s
+        scored[b] += 1.0 - s
     rng = Rng(seed)
     draws: list[list[float]] = [[] for _ in range(n)]
     for _ in range(samples):
@@ -54,8 +66,22 @@ def ratings_with_ci(n: int, games: list[Pairing], samples: int = 200,
     out = []
     for i in range(n):
         d = sorted(draws[i])
-        out.append((point[i], d[int(0.025 * (len(d) - 1))], d[int(0.975 * (len(d) - 1))]))
+        low, high = d[int(0.025 * (len(d) - 1))], d[int(0.975 * (len(d) - 1))]
+        if played[i] and scored[i] == played[i]:
+            high = math.inf
+        elif played[i] and scored[i] == 0.0:
+            low = -math.inf
+        out.append((point[i], low, high))
     return out
+
+
+def elo_difference(score: float) -> float:
+    """The rating gap that makes `score` the expected score (+-inf at 100% and 0%)."""
+    if score >= 1.0:
+        return math.inf
+    if score <= 0.0:
+        return -math.inf
+    return 400.0 * math.log10(score / (1.0 - score))
 
 
 def score_interval(scores: list[float], z: float = 1.96) -> tuple[float, float]:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 from pathlib import Path
 from statistics import mean
 
-from boardct.arena.ratings import ratings_with_ci, score_interval
+from boardct.arena.ratings import elo_difference, ratings_with_ci, score_interval
 from boardct.arena.runner import GameResult
 
 
@@ -46,6 +47,19 @@ def tournament_summary(agents: list[str], results: list[GameResult]) -> dict:
         wdl[a][b][k] += 1
         wdl[b][a][2 - k] += 1
     ratings = ratings_with_ci(n, pairings)
+    pairs = []
+    for i in range(n):
+        for j in range(i + 1, n):
+            scores = [s if (a, b) == (i, j) else 1.0 - s for a, b, s in pairings
+                      if {a, b} == {i, j}]
+            if not scores:
+                continue
+            low, high = score_interval(scores)
+            pairs.append({"agents": [agents[i], agents[j]], "games": len(scores),
+                          "score": round(mean(scores), 4),
+                          "interval": [round(low, 4), round(high, 4)],
+                          "elo_difference": [_finite(elo_difference(low)),
+                                             _finite(elo_difference(high))]})
     first = mean(r.returns[0] for r in results) if results else 0.0
     first_low, first_high = score_interval([r.returns[0] for r in results])
     lengths = [r.length for r in results]
@@ -53,8 +67,9 @@ def tournament_summary(agents: list[str], results: list[GameResult]) -> dict:
         "agents": agents,
         "games": len(results),
         "wdl": wdl,
-        "ratings": [{"agent": a, "elo": round(r[0], 1), "low": round(r[1], 1),
-                     "high": round(r[2], 1)} for a, r in zip(agents, ratings, strict=True)],
+        "ratings": [{"agent": a, "elo": round(r[0], 1), "low": _finite(r[1]),
+                     "high": _finite(r[2])} for a, r in zip(agents, ratings, strict=True)],
+        "pairs": pairs,
         "first_player_score": round(first, 4),
         "first_player_interval": [round(first_low, 4), round(first_high, 4)],
         "length_mean": round(mean(lengths), 2) if lengths else 0.0,
@@ -62,6 +77,21 @@ def tournament_summary(agents: list[str], results: list[GameResult]) -> dict:
         "length_max": max(lengths, default=0),
         "reasons": _count(r.reason for r in results),
     }
+
+
+def _finite(x: float) -> float | None:
+    """A bound for JSON: rounded, or None where there is none (+-inf)."""
+    return None if math.isinf(x) else round(x, 1)
+
+
+def _bounds(low: float | None, high: float | None, fmt: str) -> str:
+    if low is None and high is None:
+        return "no bound"
+    if high is None:
+        return "at least " + fmt.format(low)
+    if low is None:
+        return "at most " + fmt.format(high)
+    return f"{fmt.format(low)} .. {fmt.format(high)}"
 
 
 def _count(items) -> dict[str, int]:
@@ -90,7 +120,17 @@ def tournament_markdown(title: str, summary: dict) -> str:
     lines += ["", "## Ratings (Bradley-Terry, Elo scale, 95% bootstrap interval)", "",
               "| agent | Elo | interval |", "|---|---|---|"]
     for r in sorted(summary["ratings"], key=lambda r: -r["elo"]):
-        lines.append(f"| {r['agent']} | {r['elo']:.0f} | {r['low']:.0f} .. {r['high']:.0f} |")
+        bounds = _bounds(r["low"], r["high"], "{:.0f}")
+        lines.append(f"| {r['agent']} | {r['elo']:.0f} | {bounds} |")
+    lines += ["", "An agent that won every game has no upper bound, one that lost every game no "
+              "lower bound.", "", "## Pairings (score of the first, 95% Wilson interval, and "
+              "the Elo difference that interval allows)", "",
+              "| pairing | games | score | interval | Elo difference |", "|---|---|---|---|---|"]
+    for pr in summary["pairs"]:
+        a, b = pr["agents"]
+        low, high = pr["interval"]
+        lines.append(f"| {a} v {b} | {pr['games']} | {pr['score']:.1%} | {low:.1%} .. "
+                     f"{high:.1%} | {_bounds(*pr['elo_difference'], '{:+.0f}')} |")
     lines += ["", "## Games", "",
               f"- First player's score: {summary['first_player_score']:.1%} "
               "(wins plus half the draws, over all games; 95% interval "
@@ -134,13 +174,21 @@ def tournament_charts(summary: dict, results: list[GameResult], out: Path) -> No
     ratings = summary["ratings"]
     fig, ax = plt.subplots(figsize=(2 + 1.2 * n, 3.5))
     xs = range(n)
-    ax.bar(xs, [r["elo"] for r in ratings], color="steelblue")
-    ax.errorbar(xs, [r["elo"] for r in ratings],
-                yerr=[[r["elo"] - r["low"] for r in ratings],
-                      [r["high"] - r["elo"] for r in ratings]], fmt="none", color="black")
+    elos = [r["elo"] for r in ratings]
+    # An open bound is drawn as an arrow from the rating.
+    lows = [r["elo"] if r["low"] is None else r["low"] for r in ratings]
+    highs = [r["elo"] if r["high"] is None else r["high"] for r in ratings]
+    ax.bar(xs, elos, color="steelblue")
+    ax.errorbar(xs, elos, yerr=[[e - lo for e, lo in zip(elos, lows, strict=True)],
+                                [h - e for e, h in zip(elos, highs, strict=True)]],
+                fmt="none", color="black")
+    for x, r in zip(xs, ratings, strict=True):
+        for bound, marker in ((r["high"], "^"), (r["low"], "v")):
+            if bound is None:
+                ax.plot([x], [r["elo"]], marker=marker, color="black")
     ax.set_xticks(list(xs), agents, rotation=30, ha="right")
     ax.set_ylabel("Elo (Bradley-Terry)")
-    ax.set_ylim(min(r["low"] for r in ratings) - 50, max(r["high"] for r in ratings) + 50)
+    ax.set_ylim(min(lows) - 50, max(highs) + 50)
     fig.tight_layout()
     fig.savefig(out / "ratings.png", dpi=100)
     plt.close(fig)
