@@ -58,6 +58,22 @@ def test_arena_refuses_bad_agents():
     assert code == 2 and "unknown agent 'deep-blue'" in text
 
 
+def test_arena_refuses_options_the_seats_cannot_play_before_any_game(tmp_path):
+    out = tmp_path / "arena"
+    code, text = run("arena", "ctf2187", "--agents", "random", "greedy", "--games", "1",
+                     "-o", "teams=3", "--out", str(out))
+    assert code == 2 and "3 teams need at least 3 players, not 2" in text
+    assert "0/1" not in text and not out.exists()
+
+
+def test_balance_refuses_a_variant_the_seats_cannot_play_before_any_game(tmp_path):
+    out = tmp_path / "balance"
+    code, text = run("balance", "ctf2187", "--variants", "teams=2", "--variants", "teams=3",
+                     "--games", "1", "--out", str(out))
+    assert code == 2 and "3 teams need at least 3 players, not 2" in text
+    assert not out.exists()
+
+
 def test_balance_reports_the_metrics_per_variant(tmp_path):
     out = tmp_path / "bal"
     code, text = run("balance", "fieldshift", "--agent", "greedy", "--games", "2",

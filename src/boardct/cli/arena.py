@@ -59,6 +59,18 @@ def _run(specs, backend, workers, address, label, folder: Path, resume: bool):
     return sorted([*done.values(), *played], key=lambda r: r.index)
 
 
+def check_setup(game, specs) -> None:
+    """Set up the first game of each variant now, so that options the game cannot play with
+    these seats (CTF 2187's `teams=3` with two agents) fail before the progress bar starts
+    rather than in the first game."""
+    seen: set[str] = set()
+    for spec in specs:
+        key = repr(sorted(spec.options.items()))
+        if key not in seen:
+            seen.add(key)
+            game.new(seed=spec.seed, names=tuple(spec.agents), **spec.options)
+
+
 def variants_for(game, given: tuple[str, ...]) -> dict[str, dict]:
     """`--variants ruleset=lstd ruleset=stdex,turn_limit=100`; by default one per value of the
     game's `ruleset` option when it has one, else the game's defaults."""
@@ -111,6 +123,7 @@ def register_commands(cli: click.Group) -> None:
         for a in agents:
             make_agent(a)  # unknown agents fail before anything runs
         specs = round_robin(game_id, agents, games, seed, opts)
+        check_setup(game, specs)
         folder = Path(out)
         results = _run(specs, backend, workers, ray_address, f"{game.title}", folder, resume)
         report.write_results(results, folder)
@@ -147,6 +160,7 @@ def register_commands(cli: click.Group) -> None:
         table_variants = variants_for(game, variants)
         make_agent(agent)
         specs = self_play(game_id, agent, games, seed, table_variants, game.min_players)
+        check_setup(game, specs)
         folder = Path(out)
         results = _run(specs, backend, workers, ray_address, f"{game.title} self-play", folder,
                        resume)
