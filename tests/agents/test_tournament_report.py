@@ -5,7 +5,7 @@ import math
 import pytest
 
 from boardct.arena.ratings import elo_difference, ratings_with_ci
-from boardct.arena.report import tournament_markdown, tournament_summary
+from boardct.arena.report import tournament_charts, tournament_markdown, tournament_summary
 from boardct.arena.runner import GameResult
 
 
@@ -33,6 +33,22 @@ def test_an_unbeaten_agent_has_no_upper_bound_and_a_winless_one_no_lower():
 def test_a_single_draw_closes_the_bounds():
     rated = ratings_with_ci(2, [(0, 1, 1.0)] * 29 + [(0, 1, 0.5)], samples=40)
     assert all(math.isfinite(x) for r in rated for x in r)
+
+
+def test_a_rating_always_lies_inside_its_interval_and_the_chart_is_drawn(tmp_path):
+    """The FieldShift run of 2026-11-25 (seed 11): MCTS beat random 200-0 and greedy 199-0
+    with a draw, greedy beat random 200-0. The bootstrap of such almost separated results fell
+    wholly below MCTS's rating and above greedy's, and drawing the chart crashed."""
+    agents = ["mcts", "random", "greedy"]
+    games = ([_game(k, ["mcts", "random"], 1.0) for k in range(200)]
+             + [_game(200 + k, ["mcts", "greedy"], 0.5 if k == 0 else 1.0) for k in range(200)]
+             + [_game(400 + k, ["greedy", "random"], 1.0) for k in range(200)])
+    summary = tournament_summary(agents, games)
+    for r in summary["ratings"]:
+        assert (r["low"] is None or r["low"] <= r["elo"]), r
+        assert (r["high"] is None or r["elo"] <= r["high"]), r
+    tournament_charts(summary, games, tmp_path)
+    assert (tmp_path / "ratings.png").stat().st_size > 0
 
 
 def test_elo_difference_of_a_score():

@@ -46,7 +46,9 @@ def ratings_with_ci(n: int, games: list[Pairing], samples: int = 200,
     A player who won every game it played has no upper bound (high is +inf), one who lost
     every game no lower bound (low is -inf): every resample repeats the same results, so the
     bootstrap alone would give an interval of zero width around a rating that only the
-    virtual draw keeps finite."""
+    virtual draw keeps finite. Results that are almost such a sweep (199 wins and a draw in
+    200) can put the whole bootstrap to one side of the rating; the interval is then widened
+    to hold the rating, so a rating never lies outside its own interval."""
     point = elo(bradley_terry(n, games))
     if not games:
         return [(r, r, r) for r in point]
@@ -66,7 +68,8 @@ def ratings_with_ci(n: int, games: list[Pairing], samples: int = 200,
     out = []
     for i in range(n):
         d = sorted(draws[i])
-        low, high = d[int(0.025 * (len(d) - 1))], d[int(0.975 * (len(d) - 1))]
+        low = min(point[i], d[int(0.025 * (len(d) - 1))])
+        high = max(point[i], d[int(0.975 * (len(d) - 1))])
         if played[i] and scored[i] == played[i]:
             high = math.inf
         elif played[i] and scored[i] == 0.0:
