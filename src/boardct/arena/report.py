@@ -50,10 +50,10 @@ def tournament_summary(agents: list[str], results: list[GameResult]) -> dict:
     pairs = []
     for i in range(n):
         for j in range(i + 1, n):
-            scores = [s if (a, b) == (i, j) else 1.0 - s for a, b, s in pairings
-                      if {a, b} == {i, j}]
-            if not scores:
+            wins, draws, losses = wdl[i][j]
+            if not wins + draws + losses:
                 continue
+            scores = [1.0] * wins + [0.5] * draws + [0.0] * losses
             low, high = score_interval(scores)
             pairs.append({"agents": [agents[i], agents[j]], "games": len(scores),
                           "score": round(mean(scores), 4),

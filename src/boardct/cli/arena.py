@@ -11,7 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from boardct.agents import make as make_agent
 from boardct.arena import journal, report
-from boardct.arena.runner import execute, round_robin, self_play
+from boardct.arena.runner import GameSpec, execute, round_robin, self_play
 from boardct.core import registry
 from boardct.core.errors import BoardctError
 
@@ -59,16 +59,15 @@ def _run(specs, backend, workers, address, label, folder: Path, resume: bool):
     return sorted([*done.values(), *played], key=lambda r: r.index)
 
 
-def check_setup(game, specs) -> None:
+def check_setup(game, specs: list[GameSpec]) -> None:
     """Set up the first game of each variant now, so that options the game cannot play with
     these seats (CTF 2187's `teams=3` with two agents) fail before the progress bar starts
     rather than in the first game."""
-    seen: set[str] = set()
+    firsts: dict[str, GameSpec] = {}
     for spec in specs:
-        key = repr(sorted(spec.options.items()))
-        if key not in seen:
-            seen.add(key)
-            game.new(seed=spec.seed, names=tuple(spec.agents), **spec.options)
+        firsts.setdefault(spec.variant, spec)
+    for spec in firsts.values():
+        game.new(seed=spec.seed, names=tuple(spec.agents), **spec.options)
 
 
 def variants_for(game, given: tuple[str, ...]) -> dict[str, dict]:
