@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from boardct.core.errors import OptionError
+from boardct.core.inputs import MAX_TEXT as MAX_OPTION_TEXT
+from boardct.core.inputs import ascii_int
 from boardct.core.rng import fresh_seed
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -39,14 +41,15 @@ class Option:
     choices: tuple[Any, ...] | None = None
     type: type = str
     minimum: int | None = None
+    maximum: int | None = None  # every number has one, so no record can ask for 10**7 bots
 
     def convert(self, value: Any) -> Any:
         """Check (and convert from text) a value given for this option."""
         if self.type is int and isinstance(value, str):
-            try:
-                value = int(value)
-            except ValueError:
-                raise OptionError(f"option {self.name}: {value!r} is not a whole number") from None
+            number = ascii_int(value.strip().removeprefix("-"))
+            if number is None:
+                raise OptionError(f"option {self.name}: {value!r} is not a whole number")
+            value = -number if value.strip().startswith("-") else number
         if self.type is bool and isinstance(value, str):
             low = value.lower()
             if low not in ("true", "false", "yes", "no", "1", "0"):
@@ -61,6 +64,10 @@ class Option:
             raise OptionError(f"option {self.name}: {value!r} is not true or false")
         if self.minimum is not None and value < self.minimum:
             raise OptionError(f"option {self.name}: {value!r} is below {self.minimum}")
+        if self.maximum is not None and value > self.maximum:
+            raise OptionError(f"option {self.name}: {value!r} is above {self.maximum}")
+        if isinstance(value, str) and len(value) > MAX_OPTION_TEXT:
+            raise OptionError(f"option {self.name}: longer than {MAX_OPTION_TEXT:,} characters")
         return value
 
 
@@ -197,6 +204,16 @@ class State:
 
     def notation(self, action: Action) -> str:
         raise NotImplementedError  # pragma: no cover
+
+    def events_for(self, events: Sequence[Event], player: int | None) -> list[Event]:
+        """The events, out of those an action just caused, that `player` may see (None: a
+        spectator), called on the state after them. Every channel that shows events to a
+        player (the terminal after a hand-over, the server's messages) passes them through
+        here: the one secrecy filter. Games with hidden information must override it."""
+        if self.game.perfect_information:
+            return list(events)
+        raise NotImplementedError(f"{self.game.id} has hidden information: it must filter "
+                                  "its events per player")
 
     def describe(self, event: Event) -> str:
         """A line for people about one event."""

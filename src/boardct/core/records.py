@@ -14,9 +14,19 @@ from typing import Any
 
 from boardct.core.errors import BoardctError, RecordError
 from boardct.core.game import Setup, State, now_iso
+from boardct.core.inputs import InputError, parse_json, read_bytes, read_text
 
 FORMAT = "boardct-record"
 VERSION = 1
+MAX_RECORD_BYTES = 8 * 1024 * 1024  # a 10,000-move game is a few hundred kilobytes
+MAX_ACTIONS = 100_000
+MAX_NAME = 200  # characters in a player's name
+# The first field of the record of a game with hidden information, so that whoever opens the
+# file is warned before reading on: the seed and every action let a program work out every
+# hidden tile, hand, coin flip and order.
+HIDDEN_KEY = "hidden_information"
+HIDDEN_WARNING = ("This record holds the seed and every action: it reveals every player's "
+                  "hidden information. Do not show it to a player while the game goes on.")
 
 
 @dataclass
@@ -32,8 +42,21 @@ class Record:
     version: int = VERSION
     extra: dict[str, Any] = field(default_factory=dict)
 
+    @property
+    def hidden(self) -> bool:
+        """Whether the record gives away what a player may not know (hidden parts, or chance
+        still to come, which the seed decides), so the file must say so first."""
+        from boardct.core import registry
+
+        try:
+            game = registry.get(self.game)
+            return not game.perfect_information or game.has_chance
+        except BoardctError:
+            return False
+
     def to_dict(self) -> dict:
-        doc = {
+        doc = {HIDDEN_KEY: HIDDEN_WARNING} if self.hidden else {}
+        doc |= {
             "format": FORMAT,
             "version": self.version,
             "game": self.game,
@@ -56,18 +79,20 @@ class Record:
         path = Path(path)
         self.saved = now_iso()
         tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(self.to_json(), encoding="utf-8")
-        os.replace(tmp, path)
+        try:
+            tmp.write_text(self.to_json(), encoding="utf-8")
+            os.replace(tmp, path)
+        except BaseException:
+            tmp.unlink(missing_ok=True)  # never leave a stray half-written file behind
+            raise
         return path
 
     @classmethod
     def from_json(cls, text: str, source: str = "") -> Record:
         try:
-            doc = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RecordError(
-                f"line {exc.lineno}, column {exc.colno}", f"not valid JSON ({exc.msg})", source
-            ) from None
+            doc = parse_json(text)
+        except InputError as exc:
+            raise RecordError(exc.where or "document", exc.reason, source) from None
         return cls.from_dict(doc, source)
 
     @classmethod
@@ -96,9 +121,15 @@ class Record:
         players = doc.get("players")
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             raise fail("players", "missing or not a list of names")
+        for i, name in enumerate(players):
+            if len(name) > MAX_NAME or not name.isprintable():
+                raise fail(f"players[{i}]", f"a name is printable text of at most {MAX_NAME} "
+                                            "characters")
         actions = doc.get("actions")
         if not isinstance(actions, list):
             raise fail("actions", "missing or not a list")
+        if len(actions) > MAX_ACTIONS:
+            raise fail("actions", f"more than {MAX_ACTIONS:,} actions")
         for i, a in enumerate(actions):
             if not isinstance(a, str):
                 raise fail(f"actions[{i}]", f"{a!r} is not a command text")
@@ -108,21 +139,18 @@ class Record:
         for key in ("created", "saved"):
             if doc.get(key) is not None and not isinstance(doc.get(key), str):
                 raise fail(key, "not a timestamp text")
-        known = {"format", "version", "game", "seed", "options", "players", "actions", "result",
-                 "created", "saved"}
+        known = {HIDDEN_KEY, "format", "version", "game", "seed", "options", "players",
+                 "actions", "result", "created", "saved"}
         extra = {k: v for k, v in doc.items() if k not in known}
         return cls(game, seed, options, players, actions, result, doc.get("created"),
                    doc.get("saved"), version, extra)
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> Record:
-        path = Path(path)
         try:
-            text = path.read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            raise RecordError("file", "not a text file", str(path)) from None
-        except OSError as exc:
-            raise RecordError("file", exc.strerror or str(exc), str(path)) from None
+            text = read_text(path, MAX_RECORD_BYTES, "record")
+        except InputError as exc:
+            raise RecordError("file", exc.reason, str(path)) from None
         return cls.from_json(text, str(path))
 
 
@@ -170,10 +198,10 @@ def load_state(path: str | os.PathLike) -> State:
 
     path = Path(path)
     try:
-        head = path.read_bytes()[:4096]
-    except OSError as exc:
-        raise RecordError("file", exc.strerror or str(exc), str(path)) from None
-    if head.lstrip().startswith(b"{"):
+        head = read_bytes(path, MAX_RECORD_BYTES, "saved game")[:4096]
+    except InputError as exc:
+        raise RecordError("file", exc.reason, str(path)) from None
+    if head.removeprefix(b"\xef\xbb\xbf").lstrip().startswith(b"{"):
         return replay(Record.load(path), str(path))
     for game in registry.all_games():
         state = game.load_file(str(path))
