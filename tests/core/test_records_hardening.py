@@ -1,0 +1,110 @@
+"""Issue 15 item 2 and 9: records are read with limits and clear errors, written without stray
+files, and warn first when they give away hidden information."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from boardct.core import registry
+from boardct.core.errors import RecordError
+from boardct.core.records import HIDDEN_KEY, MAX_ACTIONS, Record, load_state
+
+
+def fieldshift_record_text(**changes) -> str:
+    doc = registry.get("fieldshift").new(seed=3, names=("Ann", "Ben")).record().to_dict()
+    doc.update(changes)
+    return json.dumps(doc)
+
+
+def test_record_nested_deeper_than_python_recursion_is_a_record_error():
+    text = '{"format": "boardct-record", "options": ' + "[" * 50_000 + "]" * 50_000 + "}"
+    with pytest.raises(RecordError, match="nested"):
+        Record.from_json(text, "deep.json")
+
+
+def test_record_with_a_number_of_5000_digits_is_a_record_error():
+    text = fieldshift_record_text().replace('"seed": 3', '"seed": ' + "1" * 5000)
+    with pytest.raises(RecordError, match="digits"):
+        Record.from_json(text, "big.json")
+
+
+def test_record_with_a_lone_surrogate_name_is_refused_before_anything_prints_it():
+    text = fieldshift_record_text().replace('"Ann"', '"\\ud800"')
+    with pytest.raises(RecordError, match="Unicode"):
+        Record.from_json(text, "s.json")
+
+
+@pytest.mark.parametrize("name", ["\x1b[2J", "a\nb", "x" * 201, "tab\there"])
+def test_record_player_names_must_be_printable_and_short(name):
+    with pytest.raises(RecordError, match=r"players\[1\]"):
+        Record.from_json(fieldshift_record_text(players=["Ann", name]))
+
+
+def test_record_with_too_many_actions_is_refused_before_replaying():
+    with pytest.raises(RecordError, match="actions: more than"):
+        Record.from_json(fieldshift_record_text(actions=["20"] * (MAX_ACTIONS + 1)))
+
+
+def test_record_file_with_a_byte_order_mark_loads(tmp_path):
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + fieldshift_record_text().encode())
+    state = load_state(path)
+    assert state.game.id == "fieldshift" and state.setup.names == ("Ann", "Ben")
+
+
+def test_record_file_that_is_not_utf8_says_so(tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_bytes(b'{"format": "\xff"}')
+    with pytest.raises(RecordError, match="not UTF-8"):
+        load_state(path)
+
+
+def test_a_folder_given_as_a_record_is_a_record_error(tmp_path):
+    with pytest.raises(RecordError, match="is a folder"):
+        load_state(tmp_path)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero here")
+def test_dev_zero_as_a_record_is_refused_at_once():
+    with pytest.raises(RecordError, match="not a regular"):
+        load_state("/dev/zero")
+
+
+def test_a_huge_record_file_is_refused_by_size(tmp_path, monkeypatch):
+    import boardct.core.records as records
+
+    monkeypatch.setattr(records, "MAX_RECORD_BYTES", 100)
+    path = tmp_path / "big.json"
+    path.write_text(fieldshift_record_text())
+    with pytest.raises(RecordError, match="larger than 100 bytes"):
+        load_state(path)
+
+
+def test_a_failed_save_leaves_no_stray_tmp_file(tmp_path):
+    state = registry.get("fieldshift").new(seed=1, names=("Ann", "Ben"))
+    target = tmp_path / "game.json"
+    target.mkdir()  # a folder where the file should go: the rename fails
+    with pytest.raises(OSError):
+        state.record().save(target)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]
+
+
+@pytest.mark.parametrize("game_id", ["hills", "shift", "ctf2187"])
+def test_record_of_a_game_with_hidden_information_says_so_in_its_first_field(game_id):
+    game = registry.get(game_id)
+    state = game.new(seed=5, names=tuple(f"P{i}" for i in range(game.min_players)))
+    doc = json.loads(state.record().to_json())
+    assert next(iter(doc)) == HIDDEN_KEY
+    assert "hidden information" in doc[HIDDEN_KEY]
+    # and it still reads back as a record
+    assert Record.from_json(state.record().to_json()).game == game_id
+
+
+@pytest.mark.parametrize("game_id", ["fieldshift", "fff"])
+def test_record_of_a_perfect_information_game_has_no_warning(game_id):
+    state = registry.get(game_id).new(seed=5, names=("A", "B"))
+    doc = json.loads(state.record().to_json())
+    assert HIDDEN_KEY not in doc and next(iter(doc)) == "format"
