@@ -5,7 +5,14 @@ from __future__ import annotations
 import click
 
 from boardct.games.shift import cardformat
-from boardct.games.shift.cards import card_text, check_file, load_file, resolve, shipped
+from boardct.games.shift.cards import (
+    card_text,
+    check_file,
+    load_file,
+    resolve,
+    shipped,
+    shown,
+)
 
 
 @click.group("cards")
@@ -29,14 +36,18 @@ def show_cmd(card: str) -> None:
 
 
 @command.command("check")
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file")
 @click.pass_context
 def check_cmd(ctx: click.Context, file: str) -> None:
     """Validate a card FILE; print every problem with its place in the file.
 
-    Exit status 0 when the card is valid (warnings allowed), 2 otherwise.
+    Exit status 0 when the card is valid (warnings allowed), 2 otherwise: also when FILE
+    cannot be read as a card file (missing, a folder, a device, too large, not UTF-8).
     """
+    # the file is read once, bounded (a folder or /dev/zero is a `DataError`, which the
+    # `boardct` group prints as one line with exit status 2)
     result = check_file(file)
+    file = shown(file)
     for where, message in result.problems:
         click.echo(f"error: {file}: {where + ': ' if where else ''}{message}", err=True)
     for where, message in result.warnings:

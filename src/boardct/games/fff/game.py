@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
+from boardct.core.errors import OptionError
 from boardct.core.game import Game, Option, Setup
+from boardct.core.inputs import InputError, looks_like_path, read_text
 from boardct.games.fff import position as posmod
+from boardct.games.fff.notation import shown
 from boardct.games.fff.pieces import FIELDS, NCODES, OWNER, SIZE
 from boardct.games.fff.state import FFFState
 
@@ -11,6 +17,34 @@ SIZE_VALUE = (0.0, 1.0, 1.6, 2.4)
 # What each piece code's fields add to Black's lead: 0.15 a field, negative for White's pieces.
 FIELD_SCORE = [0.0 if not c or not SIZE[c] else
                (0.15 if OWNER[c] == 0 else -0.15) * len(FIELDS[c]) for c in range(NCODES)]
+
+
+# A turn limit of fifty times the default is already a game longer than anyone plays; it keeps
+# a record of a game that runs to it (one action a turn) far inside what records hold.
+MAX_TURN_LIMIT = 10_000
+# A position (FFF-32) is under a kilobyte; a position file is read no further than this.
+MAX_POSITION_BYTES = 64 * 1024
+
+
+class PositionOption(Option):
+    """The `position` option: FFF-32 text, or the name of a file that holds it.
+
+    A file is read here (bounded, a byte-order mark dropped) and its text becomes the
+    option's value, so the game's record holds the position itself and replays without the
+    file. A position always has five fields separated by spaces, so a value with no space is
+    a file name, as is the name of any existing file.
+    """
+
+    def convert(self, value: Any) -> Any:
+        value = super().convert(value)
+        text = value.strip()
+        if not text or (" " in text and not looks_like_path(value)):
+            return value
+        try:
+            return read_text(Path(value), MAX_POSITION_BYTES, "position file").strip()
+        except InputError as exc:
+            raise OptionError(f"option position: {shown(exc.source)}: not an FFF-32 position (five "
+                              f"fields) nor a file holding one: {exc.reason}") from None
 
 
 HELP = """\
@@ -43,9 +77,10 @@ class FFFGame(Game):
     simultaneous = False
     options = (
         Option("turn_limit", 200, "draw after this many turns in a row without a capture "
-               "(FFF-16, FFF-28); 0 turns it off", type=int, minimum=0),
-        Option("position", "", "start from this FFF-32 position text instead of the "
-               "standard start", type=str),
+               "(FFF-16, FFF-28); 0 turns it off", type=int, minimum=0,
+               maximum=MAX_TURN_LIMIT),
+        PositionOption("position", "", "start from this FFF-32 position instead of the "
+                       "standard start: its text, or a file holding it", type=str),
     )
 
     def initial_state(self, setup: Setup) -> FFFState:

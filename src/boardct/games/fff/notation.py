@@ -30,6 +30,14 @@ HELP = ("a turn is `pass` or `Q [-C] P... [+C]`: Q a square such as d1 (d1~ for 
         "N NE E SE S SW W NW U, m (step) or an attack x, xD, xD/E")
 
 
+def shown(text: str, limit: int = 60) -> str:
+    """`text` as an error message quotes it: control characters escaped (a record or a remote
+    player must not drive the terminal through an error message), long text cut."""
+    if not text.isprintable():
+        text = repr(text)[1:-1]
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 def format_turn(action: tuple[int, ...]) -> str:
     if not action:
         return "pass"
@@ -37,7 +45,8 @@ def format_turn(action: tuple[int, ...]) -> str:
 
 
 def _fail(text: str, index: int, start: int, token: str, why: str) -> ParseError:
-    return ParseError(f"token {index + 1} '{token}' (column {start + 1}): {why}", text, start)
+    return ParseError(f"token {index + 1} '{shown(token)}' (column {start + 1}): {why}", text,
+                      start)
 
 
 def _colour_problem(tok: str) -> str:
@@ -49,13 +58,13 @@ def _colour_problem(tok: str) -> str:
         return f"colour letters are lower-case: {tok[0]}{rest.lower()}"
     if rest.lower() == "cyan":
         return "cyan is not in the game (FFF-3); colours are r g b y p o c"
-    return f"'{rest}' is not a colour; colours are r g b y p o c (one letter)"
+    return f"'{shown(rest)}' is not a colour; colours are r g b y p o c (one letter)"
 
 
 def _facing_problem(word: str) -> str:
     if word.upper() in FACING_INDEX:
         return f"facings are upper-case: {word.upper()}"
-    return f"'{word}' is not a facing (N NE E SE S SW W NW U)"
+    return f"'{shown(word)}' is not a facing (N NE E SE S SW W NW U)"
 
 
 def _point_problem(tok: str) -> str:

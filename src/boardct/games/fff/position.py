@@ -10,6 +10,8 @@ import re
 from dataclasses import dataclass
 
 from boardct.core.errors import ParseError
+from boardct.core.inputs import ascii_int, strip_bom
+from boardct.games.fff.notation import shown
 from boardct.games.fff.pieces import (
     BACK_RANK,
     COLOUR_NAMES,
@@ -35,6 +37,9 @@ INITIAL = ("B3a1N,B2b1N,B1c1N,B2d1N,B1e1N,B2f1N,B1g1N,B3h1N,"
 _PIECE = re.compile(r"([BW])([123])([a-h][1-8])(NE|NW|SE|SW|N|E|S|W|U)(?::([a-z]*))?")
 _POOL = re.compile(r"(?:[rgbyopc][0-3][0-3]){7}")
 _LOST = re.compile(r"([0-3])([0-3])([0-3])/([0-3])([0-3])([0-3])")
+# The no-capture count (FFF-28) at most: far above any turn limit (`FFFGame` allows 10,000),
+# and few enough digits that no number of thousands of digits reaches `int()`.
+MAX_COUNT = 999_999
 
 
 @dataclass
@@ -95,7 +100,7 @@ def read(text: str) -> Board:
     """Read an FFF-32 position, rejecting what FFF-33 forbids."""
     if not isinstance(text, str):
         raise ParseError("a position is text", str(text), 0)
-    text = text.strip()
+    text = strip_bom(text.strip()).strip()  # a position file saved by Windows Notepad
     fields = text.split(" ")
     if len(fields) != 5 or not all(fields):
         raise ParseError(f"position: five fields separated by single spaces are needed (pieces, "
@@ -118,7 +123,7 @@ def read(text: str) -> Board:
         for item in fields[0].split(","):
             m = _PIECE.fullmatch(item)
             if not m:
-                raise fail(0, f"'{item}' is not a piece like B2d1N or W1c8S:gr", at)
+                raise fail(0, f"'{shown(item)}' is not a piece like B2d1N or W1c8S:gr", at)
             owner = OWNER_LETTERS.index(m.group(1))
             size = int(m.group(2))
             sq = SQUARE_INDEX[m.group(3)]
@@ -143,14 +148,14 @@ def read(text: str) -> Board:
             at += len(item) + 1
     side = fields[1]
     if side not in ("B", "W"):
-        raise fail(1, f"'{side}' is not B or W")
+        raise fail(1, f"'{shown(side)}' is not B or W")
     turn = OWNER_LETTERS.index(side)
     have = carried(main, ghost)
     if fields[2] == "-":
         pool = [3 - n for n in have]
     else:
         if not _POOL.fullmatch(fields[2]) or "".join(fields[2][::3]) != COLOURS:
-            raise fail(2, f"'{fields[2]}' is not r##g##b##y##p##o##c## (each colour's 2-pip "
+            raise fail(2, f"'{shown(fields[2])}' is not r##g##b##y##p##o##c## (each colour's 2-pip "
                        "and 3-pip counts) or -")
         pool = []
         for c in range(7):
@@ -162,7 +167,7 @@ def read(text: str) -> Board:
                        f"and {have[i]} carried make {pool[i] + have[i]}, not 3 (FFF-33)")
     m = _LOST.fullmatch(fields[3])
     if not m:
-        raise fail(3, f"'{fields[3]}' is not like 000/000 (Black's, then White's, for sizes "
+        raise fail(3, f"'{shown(fields[3])}' is not like 000/000 (Black's, then White's, for sizes "
                    "1, 2, 3)")
     lost = [int(g) for g in m.groups()]
     cnt = counts(main, ghost)
@@ -172,7 +177,12 @@ def read(text: str) -> Board:
             raise fail(3, f"{OWNER_NAMES[k // 3]} has {cnt[k]} {k % 3 + 1}-pip piece"
                        f"{'s' if cnt[k] != 1 else ''} and a lost count of {lost[k]}: more than "
                        f"the {start} it started with (FFF-33)")
-    if not re.fullmatch(r"[0-9]+", fields[4]):
-        raise fail(4, f"'{fields[4]}' is not a whole number")
-    return Board(main, ghost, pool, lost, cnt, turn, int(fields[4]))
+    count = ascii_int(fields[4], len(str(MAX_COUNT)))
+    if count is None and re.fullmatch(r"[0-9]+", fields[4]):
+        raise fail(4, f"{len(fields[4])} digits: the count is at most {MAX_COUNT:,}")
+    if count is None:
+        raise fail(4, f"'{shown(fields[4])}' is not a whole number (ASCII digits 0-9)")
+    if count > MAX_COUNT:
+        raise fail(4, f"{count} is more than {MAX_COUNT:,}")
+    return Board(main, ghost, pool, lost, cnt, turn, count)
 

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
+from boardct.core.errors import RecordError
 from boardct.core.game import Game, Option, Setup
+from boardct.core.inputs import MAX_FILE_BYTES, InputError, read_bytes
 from boardct.games.fieldshift import savefile
 from boardct.games.fieldshift.help import HELP
 from boardct.games.fieldshift.state import BITS, CRATES, PV_SIZE, FieldShiftState
 from boardct.games.fieldshift.tables import IN_RANGE, RULESETS, VIOLATION_MODES
+
+# Player turns before a draw, at most: over thirty times the default (FS-22), and a game that
+# runs to it stays well inside what a record holds (core.records.MAX_ACTIONS).
+MAX_TURN_LIMIT = 10_000
 
 
 class FieldShift(Game):
@@ -20,7 +24,8 @@ class FieldShift(Game):
         Option("violations", "dispute",
                "dispute: violations are carried out and may be disputed (the manual's); "
                "reject: they are refused (FS-19)", VIOLATION_MODES),
-        Option("turn_limit", 300, "player turns before a draw; 0 for none (FS-22)", None, int, 0),
+        Option("turn_limit", 300, "player turns before a draw; 0 for none (FS-22)", None, int, 0,
+               MAX_TURN_LIMIT),
     )
 
     def initial_state(self, setup: Setup) -> FieldShiftState:
@@ -54,10 +59,15 @@ class FieldShift(Game):
         return (score[player] - score[1 - player]) / (score[0] + score[1] + 1.0)
 
     def load_file(self, path: str) -> FieldShiftState | None:
+        """An earlier-tool save file (FS-24), or None when `path` is not one. Only a regular
+        file is opened, and read bounded (never a folder, /dev/zero or a pipe)."""
         try:
-            head = Path(path).read_bytes()[:64].decode("utf-8", "replace")
-        except OSError:
+            data = read_bytes(path, MAX_FILE_BYTES, "save file")
+        except InputError:
             return None
-        if not savefile.looks_like_save(head):
+        if not savefile.looks_like_save(data[:64].decode("utf-8", "replace")):
             return None
+        if len(data) > savefile.MAX_SAVE_BYTES:
+            raise RecordError("file", f"an earlier-tool save file is at most "
+                                      f"{savefile.MAX_SAVE_BYTES:,} bytes", str(path))
         return savefile.load(self, path)

@@ -21,6 +21,13 @@ DENY, CONFIRM, SUSPEND_GAME, RESUME_GAME, INITIATE, REQ_RULESET, DISPUTE_CMD, GO
 _DIGITS = frozenset("0123456789")
 
 
+def shown(text: str, limit: int = 40) -> str:
+    """Typed or read text as an error message quotes it: escaped (no control character
+    reaches the terminal) and cut short."""
+    text = repr(text)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 def two(instruction: int, target: int) -> int:
     return TWO + 10 * instruction + target
 
@@ -43,24 +50,25 @@ def parse(text: str, ruleset: int) -> int:
     for i, ch in enumerate(token):
         if ch not in _DIGITS:
             raise ParseError(
-                f"{token!r}: a command is digits only; character {i + 1} is {ch!r} [FS-5]",
+                f"{shown(token)}: a command is digits only; character {i + 1} is {ch!r} [FS-5]",
                 text, i)
     n = len(token)
     if ruleset == LSTD:
         if n != 2:
             raise ParseError(
-                f"{token!r}: LSTD commands have two digits, instruction then target "
+                f"{shown(token)}: LSTD commands have two digits, instruction then target "
                 f"(e.g. 35: HIT operator 5) [FS-5]", text)
         return TWO + int(token)
     if n == 2:
         if token[0] != "0":
             raise ParseError(
-                f"{token!r}: {RULESET_NAMES[ruleset]} commands have three digits, instruction, "
-                f"operator, target (e.g. 325: operator 2 hits 5); only AUX may have two [FS-5]",
+                f"{shown(token)}: {RULESET_NAMES[ruleset]} commands have three digits, "
+                f"instruction, operator, target (e.g. 325: operator 2 hits 5); only AUX may have "
+                f"two [FS-5]",
                 text)
         return TWO + int(token)
     if n != 3:
         raise ParseError(
-            f"{token!r}: {RULESET_NAMES[ruleset]} commands have three digits "
+            f"{shown(token)}: {RULESET_NAMES[ruleset]} commands have three digits "
             f"(e.g. 325: operator 2 hits 5) [FS-5]", text)
     return int(token)

@@ -62,6 +62,15 @@ CARD_NAMES = ("Survivors Found", "Artillery Strike", "Extra Ammo", "Boost")
 DEFAULT_DECK = (3, 3, 3, 3)
 DEFAULT_STARS = 8
 
+# Input limits (options and layout files). A star draws one card and is used up (BSH-21), and
+# at most the 35 land tiles carry a star (BSH-3), so no game draws more than 35 cards: more of
+# one kind can never come into play. A deck holds at most 35 of each kind.
+MAX_CARDS_PER_KIND = len(LAND)
+MAX_DECK = MAX_CARDS_PER_KIND * len(CARD_WORDS)
+# Turns per player (BSH-18): 5,000 is over thirty times the default, and a game that runs to it
+# (a handful of actions a turn) stays inside what a record holds (core.records.MAX_ACTIONS).
+MAX_TURN_LIMIT = 5_000
+
 
 def coord_text(i: int) -> str:
     q, r = HEXES[i]

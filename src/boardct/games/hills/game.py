@@ -6,6 +6,7 @@ from pathlib import Path
 
 from boardct.core.errors import DataError, OptionError
 from boardct.core.game import Game, Option, Setup
+from boardct.core.inputs import MAX_FILE_BYTES, InputError, ascii_int, decode, read_bytes, read_text
 from boardct.core.rng import Rng
 from boardct.games.hills.board import (
     CARD_WORDS,
@@ -14,15 +15,26 @@ from boardct.games.hills.board import (
     HEXES,
     HQ,
     LAND,
+    MAX_CARDS_PER_KIND,
+    MAX_DECK,
+    MAX_TURN_LIMIT,
 )
-from boardct.games.hills.layout import HEADER, Layout, parse_layout, random_layout
+from boardct.games.hills.layout import HEADER, Layout, parse_layout, random_layout, shown
 from boardct.games.hills.state import HillsState
 
 DEFAULT_DECK_TEXT = ",".join(f"{w}:{n}" for w, n in zip(CARD_WORDS, DEFAULT_DECK, strict=True))
+# A layout file is about 40 short lines (1 KB). Reading stops here, well below the option's
+# own text limit, since a layout opened as a file is kept inline in the record.
+MAX_LAYOUT_BYTES = 64 * 1024
 
 
 def parse_deck_mix(text: str) -> tuple[int, int, int, int]:
-    """'survivors:3,artillery:3,ammo:3,boost:3' (cards left out: none) -> counts."""
+    """'survivors:3,artillery:3,ammo:3,boost:3' (cards left out: none) -> counts.
+
+    Counts are ASCII digits, at most `MAX_CARDS_PER_KIND` each: a game draws at most one card
+    per star and has 35 land tiles, so no more can come into play (and `survivors:100000000`
+    would otherwise build and shuffle a deck of a hundred million cards).
+    """
     mix = [0, 0, 0, 0]
     seen = set()
     for part in text.split(","):
@@ -32,33 +44,53 @@ def parse_deck_mix(text: str) -> tuple[int, int, int, int]:
         name, sep, count = part.partition(":")
         name = name.strip()
         if not sep or name not in CARD_WORDS:
-            raise OptionError(f"option deck: {part!r} is not CARD:COUNT with CARD one of "
+            raise OptionError(f"option deck: {shown(part)} is not CARD:COUNT with CARD one of "
                               f"{', '.join(CARD_WORDS)} (e.g. {DEFAULT_DECK_TEXT})")
         if name in seen:
             raise OptionError(f"option deck: {name} is given twice")
         seen.add(name)
-        try:
-            n = int(count)
-        except ValueError:
-            raise OptionError(f"option deck: {count.strip()!r} for {name} is not a whole "
-                              "number") from None
-        if n < 0:
-            raise OptionError(f"option deck: {name} count {n} is negative")
+        count = count.strip()
+        if count.startswith("-") and ascii_int(count[1:]) is not None:
+            raise OptionError(f"option deck: {name} count {shown(count)} is negative")
+        n = ascii_int(count)
+        if n is None:
+            raise OptionError(f"option deck: {shown(count)} for {name} is not a whole "
+                              "number (ASCII digits 0-9)")
+        if n > MAX_CARDS_PER_KIND:
+            raise OptionError(f"option deck: {n} {name} cards; at most {MAX_CARDS_PER_KIND} of "
+                              f"a kind (a game draws at most one card per star, and there are "
+                              f"{len(LAND)} land tiles)")
         mix[CARD_WORDS.index(name)] = n
     return (mix[0], mix[1], mix[2], mix[3])
 
 
 def layout_source(value: str) -> tuple[str, str]:
-    """The layout option holds a file path or the layout text itself: (text, source name)."""
-    if "\n" in value or value.lstrip().lower().startswith("hills-layout"):
+    """The layout option holds a file path or the layout text itself: (text, source name).
+
+    A file is read bounded (`MAX_LAYOUT_BYTES`, regular files only: never a folder, a device
+    such as /dev/zero or a pipe), as UTF-8 with a byte-order mark dropped."""
+    if "\n" in value or value.lstrip("\ufeff \t").lower().startswith("hills-layout"):
         return value, "layout"
-    path = Path(value)
     try:
-        return path.read_text(encoding="utf-8"), str(path)
-    except UnicodeDecodeError:
-        raise DataError(str(path), "", "not a text file") from None
-    except OSError as exc:
-        raise DataError(str(path), "", exc.strerror or str(exc)) from None
+        return read_text(Path(value), MAX_LAYOUT_BYTES, "layout file"), _source(value)
+    except InputError as exc:
+        raise DataError(_source(value), "", exc.reason) from None
+
+
+def _source(path: str) -> str:
+    """A file name as messages print it (escaped when it holds control characters)."""
+    return path if path.isprintable() and len(path) <= 200 else shown(path, 200)
+
+
+class StarsOption(Option):
+    """The `stars` option: at most one star per land tile, and its message says so."""
+
+    def convert(self, value):
+        number = value if type(value) is int else \
+            ascii_int(value.strip()) if isinstance(value, str) else None
+        if number is not None and number > len(LAND):
+            raise OptionError(f"option stars: {number} is more than the {len(LAND)} land tiles")
+        return super().convert(value)
 
 
 class PlayerChoice(Option):
@@ -99,9 +131,12 @@ class HillsGame(Game):
     has_chance = True
     options = (
         Option("turn_limit", 150, "turns per player before the game is a draw, 0 for none "
-               "(BSH-18)", type=int, minimum=0),
-        Option("stars", DEFAULT_STARS, "starred land tiles, 0-35 (BSH-3)", type=int, minimum=0),
-        Option("deck", DEFAULT_DECK_TEXT, "the bonus deck as CARD:COUNT,... (BSH-3)"),
+               f"(BSH-18); at most {MAX_TURN_LIMIT:,}", type=int, minimum=0,
+               maximum=MAX_TURN_LIMIT),
+        StarsOption("stars", DEFAULT_STARS, "starred land tiles, 0-35 (BSH-3)", type=int,
+                    minimum=0, maximum=len(LAND)),
+        Option("deck", DEFAULT_DECK_TEXT, "the bonus deck as CARD:COUNT,... (BSH-3), at most "
+               f"{MAX_CARDS_PER_KIND} of each card ({MAX_DECK} in all)"),
         PlayerChoice("first", "random", "who plays first: random (seeded coin, BSH-6), "
                      "0 (Player 1) or 1 (Player 2)", choices=("random", "0", "1")),
         Option("layout", "", "a layout file (BSH-39) fixing tiles, stars, deck and first "
@@ -128,16 +163,25 @@ class HillsGame(Game):
         return self.new(seed=seed, names=names, layout=text, **options)  # type: ignore
 
     def load_file(self, path: str) -> HillsState | None:
-        """A layout file starts a new game from that setup (kept inline in its record)."""
+        """A layout file starts a new game from that setup (kept inline in its record).
+
+        Anything that is not a readable file starting with the layout header is not a layout
+        (None); a layout file too large or not UTF-8 is a `DataError`."""
         try:
-            with open(path, encoding="utf-8") as fh:
-                head = fh.read(64)
-        except (OSError, UnicodeDecodeError):
+            data = read_bytes(path, MAX_FILE_BYTES, "layout file")
+        except InputError:
             return None
+        head = data[:64].removeprefix(b"\xef\xbb\xbf").decode("utf-8", "replace")
         if not head.lstrip().lower().startswith(HEADER):
             return None
-        text, _ = layout_source(path)
-        parse_layout(text, path)  # errors name the file
+        if len(data) > MAX_LAYOUT_BYTES:
+            raise DataError(_source(path), "", f"a layout file is at most {MAX_LAYOUT_BYTES:,} "
+                                               "bytes")
+        try:
+            text = decode(data, path)
+        except InputError as exc:
+            raise DataError(_source(path), "", exc.reason) from None
+        parse_layout(text, _source(path))  # errors name the file
         return self.new(layout=text)  # type: ignore[return-value]
 
     def evaluate(self, state: HillsState, player: int) -> float:  # type: ignore[override]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from boardct.core.errors import DataError
+from boardct.core.inputs import ascii_int, strip_bom
 from boardct.core.rng import Rng
 from boardct.games.hills.board import (
     CARD_WORDS,
@@ -18,6 +19,9 @@ from boardct.games.hills.board import (
     HQ_TILE,
     INDEX,
     LAND,
+    MAX_CARDS_PER_KIND,
+    MAX_DECK,
+    MAX_TURN_LIMIT,
     MOUNTAIN,
     N_HEXES,
     PLAINS,
@@ -77,16 +81,31 @@ def layout_text(layout: Layout) -> str:
     return "\n".join(lines) + "\n"
 
 
+def shown(text: str, limit: int = 40) -> str:
+    """A word or name as an error message quotes it: escaped (no control character reaches
+    the terminal) and cut short."""
+    text = repr(text)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 def _int(word: str, source: str, where: str, what: str) -> int:
-    try:
-        return int(word)
-    except ValueError:
-        raise DataError(source, where, f"{what} {word!r} is not a whole number") from None
+    """A whole number in ASCII digits with an optional sign: `int()` alone would also read
+    `١٢` (Arabic-Indic digits), `1_000` and thousands of digits."""
+    signed = word[:1] in ("+", "-")
+    number = ascii_int(word[1:] if signed else word, 6)
+    if number is None:
+        raise DataError(source, where, f"{what} {shown(word)} is not a whole number "
+                                       "(ASCII digits, at most six)")
+    return -number if word.startswith("-") else number
 
 
 def parse_layout(text: str, source: str = "layout") -> Layout:
-    """Read a layout file (BSH-39). Every mistake names its line."""
-    lines = text.splitlines()
+    """Read a layout file (BSH-39). Every mistake names its line.
+
+    A byte-order mark (Windows Notepad writes one) is ignored. Limits: a deck of at most
+    `MAX_DECK` cards, `MAX_CARDS_PER_KIND` of a kind; a turn limit of at most `MAX_TURN_LIMIT`.
+    """
+    lines = strip_bom(text).splitlines()
     body: list[tuple[int, list[str]]] = []
     for n, raw in enumerate(lines, 1):
         words = raw.split("#", 1)[0].lower().split()
@@ -114,12 +133,20 @@ def parse_layout(text: str, source: str = "layout") -> Layout:
         elif key == "deck":
             if deck is not None:
                 raise DataError(source, where, "'deck' is given twice")
+            if len(args) > MAX_DECK:
+                raise DataError(source, where, f"a deck of {len(args)} cards: at most "
+                                f"{MAX_DECK} ({MAX_CARDS_PER_KIND} of each kind)")
             cards = []
             for w in args:
                 if w not in CARD_WORDS:
-                    raise DataError(source, where, f"unknown card {w!r} (cards: "
+                    raise DataError(source, where, f"unknown card {shown(w)} (cards: "
                                     f"{', '.join(CARD_WORDS)})")
                 cards.append(CARD_WORDS.index(w))
+            for c, word in enumerate(CARD_WORDS):
+                if cards.count(c) > MAX_CARDS_PER_KIND:
+                    raise DataError(source, where, f"{cards.count(c)} {word} cards: at most "
+                                    f"{MAX_CARDS_PER_KIND} (a game draws at most one card per "
+                                    f"star, and there are {len(LAND)} land tiles)")
             deck = tuple(cards)
         elif key == "turn-limit":
             if limit_seen:
@@ -133,6 +160,9 @@ def parse_layout(text: str, source: str = "layout") -> Layout:
                 limit = _int(args[0], source, where, "turn limit")
                 if limit < 1:
                     raise DataError(source, where, "the turn limit must be at least 1 (or none)")
+                if limit > MAX_TURN_LIMIT:
+                    raise DataError(source, where, f"the turn limit is at most {MAX_TURN_LIMIT:,} "
+                                    "turns per player (or none)")
         elif key == "tile":
             if len(args) != 3:
                 raise DataError(source, where, "'tile' takes Q R T, e.g. 'tile 1 -3 F*'")
@@ -150,13 +180,13 @@ def parse_layout(text: str, source: str = "layout") -> Layout:
             star = t.endswith("*")
             letter = t[:-1] if star else t
             if letter not in ("p", "m", "f"):
-                raise DataError(source, where, f"tile type {args[2]!r} is not P, M or F "
+                raise DataError(source, where, f"tile type {shown(args[2])} is not P, M or F "
                                 "(with * for a star)")
             seen[h] = n
             tiles[h] = "pmf".index(letter)
             stars[h] = star
         else:
-            raise DataError(source, where, f"unknown entry {key!r} (expected first, deck, "
+            raise DataError(source, where, f"unknown entry {shown(key)} (expected first, deck, "
                             "turn-limit or tile)")
     if first is None:
         raise DataError(source, "", "no 'first' line")
@@ -164,7 +194,7 @@ def parse_layout(text: str, source: str = "layout") -> Layout:
         raise DataError(source, "", "no 'deck' line")
     missing = [h for h in LAND if h not in seen]
     if missing:
-        shown = ", ".join(f"({HEXES[h][0]},{HEXES[h][1]})" for h in missing[:5])
+        listed = ", ".join(f"({HEXES[h][0]},{HEXES[h][1]})" for h in missing[:5])
         more = f" and {len(missing) - 5} more" if len(missing) > 5 else ""
-        raise DataError(source, "", f"{len(missing)} land tiles are missing: {shown}{more}")
+        raise DataError(source, "", f"{len(missing)} land tiles are missing: {listed}{more}")
     return Layout(first, tuple(tiles), tuple(stars), deck, limit)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from boardct.core.errors import IllegalAction, ParseError
 from boardct.games.hills import actions as A
 from boardct.games.hills.board import DIR_NAMES, KIND_NAMES, NEIGHBOURS, coord_text
+from boardct.games.hills.layout import shown
 
 if TYPE_CHECKING:  # pragma: no cover
     from boardct.games.hills.state import HillsState
@@ -43,20 +44,20 @@ class _Words:
 
     def fail(self, index: int, message: str) -> ParseError:
         col = self.words[index][1] if index < len(self.words) else len(self.text)
-        return ParseError(f"{message} (column {col + 1} of {self.text.strip()!r}; expected "
-                          f"{USAGE})", self.text, col)
+        return ParseError(f"{message} (column {col + 1} of {shown(self.text.strip(), 80)}; "
+                          f"expected {USAGE})", self.text, col)
 
     def get(self, index: int, what: str, table: dict[str, int]) -> int:
         if index >= len(self.words):
             raise self.fail(index, f"missing {what}")
         word = self.words[index][0]
         if word not in table:
-            raise self.fail(index, f"{word!r} is not {what}")
+            raise self.fail(index, f"{shown(word)} is not {what}")
         return table[word]
 
     def done(self, index: int) -> None:
         if index < len(self.words):
-            raise self.fail(index, f"unexpected {self.words[index][0]!r} at the end")
+            raise self.fail(index, f"unexpected {shown(self.words[index][0])} at the end")
 
 
 def _target(state: HillsState, w: _Words, i: int, k: int, d: int) -> int:
@@ -102,7 +103,7 @@ def parse(state: HillsState, text: str) -> int:
             k = w.get(2, "one of your squads (I, R or M)", KINDS)
             d = w.get(3, "a direction", DIRS)
             return A.ammo(k, d, _target(state, w, 4, k, d))
-        raise w.fail(1, f"{card!r} is not a card you can play (artillery, boost or ammo)")
+        raise w.fail(1, f"{shown(card)} is not a card you can play (artillery, boost or ammo)")
     k = w.get(0, "a squad (I, R or M), 'play' or 'end'", KINDS)
     if len(w.words) < 2:
         raise w.fail(1, "missing action (move, attack, deimpede or wait)")
@@ -131,4 +132,4 @@ def parse(state: HillsState, text: str) -> int:
     if verb == "attack":
         d = w.get(2, "a direction", DIRS)
         return A.attack(k, d, _target(state, w, 3, k, d))
-    raise w.fail(1, f"{verb!r} is not an action (move, attack, deimpede or wait)")
+    raise w.fail(1, f"{shown(verb)} is not an action (move, attack, deimpede or wait)")

@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from boardct.core.inputs import ascii_int
 from boardct.games.shift.spec import (
     AnyOf,
     Bool,
@@ -48,6 +49,9 @@ FLIP_DO_OPS = ("power", "guard", "heal", "refresh", "burn_opponent")
 
 PATTERN_RE = r"[HTW]{1,6}"
 SPIRIT_RE = r"spirit [1-5]"
+# Texts are printed on the board and in `boardct cards show`: one line each, of bounded length
+MAX_NAME_LEN = 40
+MAX_TEXT_LEN = 400
 SCHEMA_FILE = Path(__file__).with_name("card.schema.json")
 SCHEMA_ID = "https://boardct.example/schemas/shift-card.schema.json"
 
@@ -142,7 +146,7 @@ class _Activation(Str):
         if isinstance(value, str) and not re.fullmatch(self.pattern or "", value):
             words = value.split()
             if words and words[0].lower() == "spirit":
-                if len(words) == 2 and words[1].isdigit():
+                if len(words) == 2 and ascii_int(words[1]) is not None:
                     out.append((path, f"spirit cost {words[1]} is out of range 1..5"))
                 else:
                     out.append((path, f"{value!r}: write 'spirit N' with N 1-5"))
@@ -162,7 +166,7 @@ ACTIVATION = _Activation("a flip pattern of 1-6 coins from H, T, W, or 'spirit N
                          pattern_help="a coin pattern (1-6 of H, T, W, e.g. \"HTW\") or "
                                       "'spirit N' (N 1-5)")
 
-_text = Field("text", Str("the mod's printed text (shown to players)"))
+_text = Field("text", Str("the mod's printed text (shown to players)", max_len=MAX_TEXT_LEN))
 ATTACK_MOD = Ref("attack_mod", Table((
     Field("type", Enum(ATTACK_TYPES), required=True),
     _text,
@@ -230,8 +234,9 @@ def _check_ring(card: dict, path: str, out: Problems) -> None:
 
 
 CARD = Table((
-    Field("name", Str("the character's name", nonempty=True), required=True),
-    Field("ability", Str("the ability's printed text"), required=True),
+    Field("name", Str("the character's name", nonempty=True, max_len=MAX_NAME_LEN),
+          required=True),
+    Field("ability", Str("the ability's printed text", max_len=MAX_TEXT_LEN), required=True),
     Field("statics", List(STATIC)),
     Field("triggers", List(TRIGGER)),
     Field("gears", List(GEAR, 4, 4, "four gears in ring order: 1, 2L, 3, 2R (SH-16)"),

@@ -6,14 +6,17 @@ A card is shared by every state of every game that uses it (never copied).
 from __future__ import annotations
 
 import functools
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 from boardct.core.errors import DataError
+from boardct.core.inputs import InputError, ascii_int, parse_toml, read_bytes, strip_bom
 from boardct.games.shift import cardformat as fmt
 
 DECK_DIR = Path(__file__).with_name("deck")
+# A card file is a few kilobytes (the shipped ones are under 4 KB); reading stops well before a
+# file large enough to matter, or a device such as /dev/zero, could be read whole.
+MAX_CARD_BYTES = 256 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +136,8 @@ def _mod(d: dict) -> Mod:
                    statics=tuple(_static(s) for s in d.get("statics", ())),
                    triggers=tuple(_trigger(t) for t in d.get("triggers", ())))
     act = d["activation"]
-    pattern, cost = ("", int(act.split()[1])) if act.startswith("spirit") else (act, 0)
+    # `validate` passed it: "spirit N" with N an ASCII digit 1-5, or a coin pattern
+    pattern, cost = ("", ascii_int(act.split()[1]) or 0) if act.startswith("spirit") else (act, 0)
     return Mod(d["type"], d.get("text", ""), pattern, cost, d.get("critical"),
                tuple(_op(x) for x in d.get("effects", ())),
                tuple(_op(x) for x in d.get("on_hit", ())),
@@ -172,11 +176,16 @@ class CheckResult:
 
 
 def check_text(text: str, source: str) -> CheckResult:
-    """Parse and validate card text; never raises for bad content."""
+    """Parse and validate card text; never raises for bad content.
+
+    `parse_toml` drops a byte-order mark (Windows Notepad writes one) and refuses what
+    `tomllib` alone lets through or crashes on: deep nesting, `inf` and `nan`, numbers of
+    thousands of digits, lone surrogates.
+    """
     try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        return CheckResult(source, None, [("", f"not valid TOML: {exc}")], [])
+        doc = parse_toml(text, source)
+    except InputError as exc:
+        return CheckResult(source, None, [("", exc.reason)], [])
     problems = fmt.validate(doc)
     if problems:
         return CheckResult(source, None, problems, [])
@@ -184,14 +193,15 @@ def check_text(text: str, source: str) -> CheckResult:
 
 
 def _read(path: Path) -> str:
+    """The text of a card file: a regular file of at most `MAX_CARD_BYTES`, UTF-8."""
     try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise DataError(str(path), "", exc.strerror or str(exc)) from None
+        data = read_bytes(path, MAX_CARD_BYTES, "card file")
+    except InputError as exc:
+        raise DataError(shown(str(path)), "", exc.reason) from None
     try:
-        return data.decode("utf-8")
+        return strip_bom(data.decode("utf-8"))  # Windows Notepad starts files with a BOM
     except UnicodeDecodeError:
-        raise DataError(str(path), "", "not a UTF-8 text file") from None
+        raise DataError(shown(str(path)), "", "not a UTF-8 text file") from None
 
 
 def check_file(path: str | Path) -> CheckResult:
@@ -207,9 +217,10 @@ def load_file(path: str | Path) -> Card:
     path = Path(path)
     try:
         st = path.stat()
-    except OSError as exc:
-        raise DataError(str(path), "", exc.strerror or str(exc)) from None
-    key = (str(path.resolve()), st.st_mtime_ns, st.st_size)
+        key = (str(path.resolve()), st.st_mtime_ns, st.st_size)
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
+        raise DataError(shown(str(path)), "", getattr(exc, "strerror", None) or str(exc)) \
+            from None
     card = _CACHE.get(key)
     if card is None:
         result = check_file(path)
@@ -219,7 +230,7 @@ def load_file(path: str | Path) -> Card:
             if more:
                 message += f" (and {more} more problem{'s' if more > 1 else ''}; " \
                            f"see `boardct cards check {path}`)"
-            raise DataError(str(path), where, message)
+            raise DataError(shown(str(path)), where, message)
         card = result.card
         assert card is not None
         _CACHE[key] = card
@@ -257,13 +268,31 @@ def resolve(spec: str) -> Card:
         if _key(stem) == wanted:
             return load_file(path)
     path = Path(spec)
-    if path.suffix.lower() == ".toml" or path.exists():
+    if path.suffix.lower() == ".toml" or _exists(path):
         return load_file(path)
     for path in deck.values():
         if _key(load_file(path).name) == wanted:
             return load_file(path)
     names = ", ".join(deck)
-    raise DataError(spec, "", f"no shipped card of that name and no such file (shipped: {names})")
+    raise DataError(shown(spec), "", f"no shipped card of that name and no such file "
+                                      f"(shipped: {names})")
+
+
+def shown(name: str, limit: int = 120) -> str:
+    """A name as an error message may print it: as given when it is short printable text,
+    else quoted with escapes (a control character must not reach the terminal) and cut."""
+    if len(name) <= limit and name.isprintable():
+        return name
+    text = repr(name)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _exists(path: Path) -> bool:
+    """Whether anything is at `path`; a name no file system accepts (too long, a NUL) is not."""
+    try:
+        return path.exists()
+    except (OSError, ValueError):
+        return False
 
 
 # -- text for people --------------------------------------------------------------------------

@@ -9,6 +9,9 @@ from boardct.games.shift.cards import resolve
 from boardct.games.shift.state import ShiftState, heuristic
 
 DEFAULT_TURN_LIMIT = 200  # SH-15, SH-38
+# Fifty times the default: a turn is a handful of actions, so even a game that runs to this
+# limit stays well inside what a record holds (core.records.MAX_ACTIONS).
+MAX_TURN_LIMIT = 10_000
 
 
 HELP = """\
@@ -41,7 +44,7 @@ class ShiftGame(Game):
                "Player 2's card: a shipped card's name (see `boardct cards list`) or a TOML file"),
         Option("turn_limit", DEFAULT_TURN_LIMIT,
                "player turns (skipped ones included) before the game is a draw (SH-15)",
-               type=int, minimum=1),
+               type=int, minimum=1, maximum=MAX_TURN_LIMIT),
     )
     perfect_information: ClassVar[bool] = True
     has_chance: ClassVar[bool] = True

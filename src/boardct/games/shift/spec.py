@@ -13,6 +13,10 @@ from typing import Any
 
 Problems = list[tuple[str, str]]  # (path inside the document, what is wrong)
 
+# C0 and C1 control characters (Unicode category Cc): never part of a text a card prints
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+_NO_CONTROL_SCHEMA = "[^\\u0000-\\u001f\\u007f-\\u009f]*"  # the same, as a JSON Schema pattern
+
 
 def _join(path: str, key: str) -> str:
     return f"{path}.{key}" if path else key
@@ -93,9 +97,21 @@ class Str(Spec):
     pattern_help: str = ""
     nonempty: bool = False
 
+    max_len: int | None = None
+
     def check(self, value, path, out):
         if not isinstance(value, str):
             out.append((path, f"expected a text, found {_kind(value)} {value!r}"))
+            return
+        bad = _CONTROL.search(value)
+        if bad is not None:
+            # a card's texts are printed on the board: an escape sequence would drive the
+            # player's terminal, a newline would break the board's layout
+            out.append((path, f"character {bad.start() + 1} is a control character "
+                              f"(U+{ord(bad.group()):04X}); texts are one line of printable "
+                              f"characters"))
+        elif self.max_len is not None and len(value) > self.max_len:
+            out.append((path, f"is {len(value)} characters long; at most {self.max_len}"))
         elif self.nonempty and not value.strip():
             out.append((path, "must not be empty"))
         elif self.pattern is not None and not re.fullmatch(self.pattern, value):
@@ -105,9 +121,14 @@ class Str(Spec):
         d: dict[str, Any] = {"type": "string"}
         if self.nonempty:
             d["minLength"] = 1
-            d["pattern"] = r"\S"  # not only spaces (JSON Schema patterns search, unanchored)
+        if self.max_len is not None:
+            d["maxLength"] = self.max_len
         if self.pattern is not None:
             d["pattern"] = f"^(?:{self.pattern})$"
+        elif self.nonempty:  # not only spaces, and no control character
+            d["pattern"] = f"^(?=.*\\S){_NO_CONTROL_SCHEMA}$"
+        else:
+            d["pattern"] = f"^{_NO_CONTROL_SCHEMA}$"
         return self._with_doc(d)
 
 
