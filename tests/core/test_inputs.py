@@ -63,6 +63,12 @@ def test_int_option_maximum_is_enforced_for_text_and_numbers():
         opt.convert(10**7)
 
 
+def test_int_option_refuses_true_and_false():
+    opt = Option("turn_limit", 10, "help", type=int)
+    with pytest.raises(OptionError, match="not a whole number"):
+        opt.convert(True)
+
+
 def test_text_option_length_is_bounded():
     opt = Option("map", "", "help")
     with pytest.raises(OptionError, match="longer than"):

@@ -58,6 +58,8 @@ class Option:
         if self.choices is not None and value not in self.choices:
             shown = ", ".join(str(c) for c in self.choices)
             raise OptionError(f"option {self.name}: {value!r} is not one of {shown}")
+        if self.type is int and isinstance(value, bool):  # True is an int to Python, not to us
+            raise OptionError(f"option {self.name}: {value!r} is not a whole number")
         if self.choices is None and not isinstance(value, self.type):
             raise OptionError(f"option {self.name}: {value!r} is not a {self.type.__name__}")
         if self.type is bool and not isinstance(value, bool):

@@ -94,6 +94,17 @@ def looks_like_path(value: str) -> bool:
         return False
 
 
+def shown(text: str, limit: int = 40, quote: bool = True) -> str:
+    """Typed or read text as an error message may print it: escaped, so that no control
+    character from a file, a record or a remote player reaches the terminal, and cut short.
+    `quote`: always in Python quotes (a token); else as given when it is printable (a name)."""
+    if quote:
+        text = repr(text)
+    elif not text.isprintable():
+        text = repr(text)[1:-1]
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 def ascii_int(text: str, max_digits: int = MAX_DIGITS) -> int | None:
     """`text` as a whole number if it is only ASCII digits (at most `max_digits`), else None."""
     if text and len(text) <= max_digits and text.isascii() and text.isdigit():

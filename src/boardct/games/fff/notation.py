@@ -8,8 +8,10 @@ rules are checked when the turn is played (`rules.play`).
 from __future__ import annotations
 
 import re
+from functools import partial
 
 from boardct.core.errors import ParseError
+from boardct.core.inputs import shown as _shown
 from boardct.games.fff.pieces import (
     COLOURS,
     FACING_INDEX,
@@ -23,19 +25,13 @@ from boardct.games.fff.pieces import (
     qcode,
 )
 
+shown = partial(_shown, limit=60, quote=False)  # inside the message's own quotes
+
 _TOKEN = re.compile(r"\S+")
 _SQUARE = re.compile(r"([a-h])([1-8])(~?)")
 HELP = ("a turn is `pass` or `Q [-C] P... [+C]`: Q a square such as d1 (d1~ for your "
         "out-of-phase piece), -C/+C a field colour r g b y p o c, each P a facing "
         "N NE E SE S SW W NW U, m (step) or an attack x, xD, xD/E")
-
-
-def shown(text: str, limit: int = 60) -> str:
-    """`text` as an error message quotes it: control characters escaped (a record or a remote
-    player must not drive the terminal through an error message), long text cut."""
-    if not text.isprintable():
-        text = repr(text)[1:-1]
-    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def format_turn(action: tuple[int, ...]) -> str:

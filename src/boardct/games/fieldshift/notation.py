@@ -7,6 +7,7 @@ a two-digit token "ab" is the int 1000 + 10a + b, a three-digit token "abc" is 1
 from __future__ import annotations
 
 from boardct.core.errors import ParseError
+from boardct.core.inputs import shown
 from boardct.games.fieldshift.tables import LSTD, RULESET_NAMES
 
 TWO = 1000  # offset of two-digit tokens
@@ -19,13 +20,6 @@ DENY, CONFIRM, SUSPEND_GAME, RESUME_GAME, INITIATE, REQ_RULESET, DISPUTE_CMD, GO
     REQ_DRAW, CONCEDE = range(10)
 
 _DIGITS = frozenset("0123456789")
-
-
-def shown(text: str, limit: int = 40) -> str:
-    """Typed or read text as an error message quotes it: escaped (no control character
-    reaches the terminal) and cut short."""
-    text = repr(text)
-    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def two(instruction: int, target: int) -> int:

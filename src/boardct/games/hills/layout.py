@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from boardct.core.errors import DataError
-from boardct.core.inputs import ascii_int, strip_bom
+from boardct.core.inputs import ascii_int, shown, strip_bom
 from boardct.core.rng import Rng
 from boardct.games.hills.board import (
     CARD_WORDS,
@@ -79,13 +79,6 @@ def layout_text(layout: Layout) -> str:
         star = "*" if layout.stars[h] else ""
         lines.append(f"tile {q} {r} {TILE_LETTERS[layout.tiles[h]]}{star}")
     return "\n".join(lines) + "\n"
-
-
-def shown(text: str, limit: int = 40) -> str:
-    """A word or name as an error message quotes it: escaped (no control character reaches
-    the terminal) and cut short."""
-    text = repr(text)
-    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _int(word: str, source: str, where: str, what: str) -> int:

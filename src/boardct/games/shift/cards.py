@@ -11,7 +11,11 @@ from pathlib import Path
 
 from boardct.core.errors import DataError
 from boardct.core.inputs import InputError, ascii_int, parse_toml, read_bytes, strip_bom
+from boardct.core.inputs import shown as _shown
 from boardct.games.shift import cardformat as fmt
+
+# a card name or path: as typed when printable
+shown = functools.partial(_shown, limit=120, quote=False)
 
 DECK_DIR = Path(__file__).with_name("deck")
 # A card file is a few kilobytes (the shipped ones are under 4 KB); reading stops well before a
@@ -276,15 +280,6 @@ def resolve(spec: str) -> Card:
     names = ", ".join(deck)
     raise DataError(shown(spec), "", f"no shipped card of that name and no such file "
                                       f"(shipped: {names})")
-
-
-def shown(name: str, limit: int = 120) -> str:
-    """A name as an error message may print it: as given when it is short printable text,
-    else quoted with escapes (a control character must not reach the terminal) and cut."""
-    if len(name) <= limit and name.isprintable():
-        return name
-    text = repr(name)
-    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _exists(path: Path) -> bool:
