@@ -469,7 +469,7 @@ class Session:
             before = self.state.clone()
             events = self.state.apply(action, p)
             head = (f"Player {p + 1} (computer): {text}" if self.state.game.perfect_information
-                    else f"Player {p + 1} (computer) has played.")
+                    else f"Player {p + 1} (computer): played.")
             said.append(self._played(before, p, action, events, [head]))
 
     def autosave(self) -> list[str]:
