@@ -615,3 +615,20 @@ def test_the_input_loop_survives_junk_lines(game_id, lines):
     assert code == 0, text[-2000:]
     assert "Internal error" not in text and "Traceback" not in text
     s.state.record()  # the game in memory is still whole
+
+
+def test_an_unexpected_error_in_a_script_still_saves_the_game(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    state_cls = type(registry.get("fieldshift").new(seed=1))
+    real = state_cls.describe
+
+    def describe(self, event):
+        if "sector 9" in real(self, event):
+            raise RuntimeError("a bug in describe")
+        return real(self, event)
+
+    monkeypatch.setattr(state_cls, "describe", describe)
+    code, out = run("play", "fieldshift", "--names", "A", "B", "--script",
+                    script(tmp_path, "24", "29"))
+    assert code == 1 and "Internal error (RuntimeError: a bug in describe)" in out
+    assert [g["actions"] for g in saved_games(tmp_path)] == [["24", "29"]]

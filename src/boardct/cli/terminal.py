@@ -493,7 +493,15 @@ class Session:
     # -- script mode ---------------------------------------------------------------------------
     def run_script(self, lines: list[str], trace: bool) -> int:
         """Apply script tokens (commands and dialogue answers); print the final screen, or with
-        `trace` every token, its messages and the board after it."""
+        `trace` every token, its messages and the board after it. An unexpected error saves
+        the game, as at the keyboard."""
+        try:
+            return self._run_script(lines, trace)
+        except Exception as exc:  # a bug must not lose the game either
+            return self._leave(f"Internal error ({type(exc).__name__}: {shown(str(exc))})", 1,
+                               always=True)
+
+    def _run_script(self, lines: list[str], trace: bool) -> int:
         tokens = iter(script_tokens(lines))
 
         def ask(prompt: str) -> str:
