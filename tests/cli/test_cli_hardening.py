@@ -632,3 +632,21 @@ def test_an_unexpected_error_in_a_script_still_saves_the_game(tmp_path, monkeypa
                     script(tmp_path, "24", "29"))
     assert code == 1 and "Internal error (RuntimeError: a bug in describe)" in out
     assert [g["actions"] for g in saved_games(tmp_path)] == [["24", "29"]]
+
+
+@pytest.mark.parametrize("seed", ["\u0663", "\u00b2", "1" * 25, "18446744073709551616", "x"])
+def test_a_seed_is_ascii_digits_below_2_to_the_64(tmp_path, seed):
+    code, out = run("play", "fieldshift", "--names", "A", "B", "--seed", seed, "--script",
+                    script(tmp_path, "24"))
+    assert code == 2 and "is not a whole number of ASCII digits below 2**64" in out
+    code, out = run("bench", "fieldshift", "--seed", seed, "--seconds", "0.1")
+    assert code == 2 and "ASCII digits" in out
+
+
+def test_a_seed_of_twenty_digits_and_a_negative_seed_still_play(tmp_path):
+    for seed in ("18446744073709551615", "-7"):
+        save = tmp_path / "g.json"
+        code, _ = run("play", "shift", "--names", "A", "B", "--seed", seed, "--save",
+                      str(save), "--script", script(tmp_path, "# nothing"))
+        assert code == 0 and json.loads(save.read_text(encoding="utf-8"))["seed"] == int(seed)
+        assert run("replay", str(save), "--final")[0] == 0

@@ -32,6 +32,25 @@ MAX_SCRIPT_BYTES = 4 * 1024 * 1024  # a script of a 10,000-move game is far smal
 DEFAULT_OPPONENT = "mcts:time=1"
 
 
+class SeedType(click.ParamType):
+    """A seed written with ASCII digits (an optional minus sign), below 2**64: click's int
+    reads `٣` as 3, and a seed of 50 digits makes a save file no record reader accepts."""
+
+    name = "integer"
+
+    def convert(self, value, param, ctx) -> int:
+        if isinstance(value, int):
+            return value
+        text = str(value).strip()
+        number = ascii_int(text.removeprefix("-"), max_digits=20)
+        if number is None or number >= 2**64:
+            self.fail(f"{value!r} is not a whole number of ASCII digits below 2**64", param, ctx)
+        return -number if text.startswith("-") else number
+
+
+SEED = SeedType()
+
+
 def parse_vs(spec: str, default_agent: str) -> tuple[int, str]:
     """`--vs 2`, `--vs 2:random` or `--vs random` (the computer takes Player 2)."""
     side, _, agent = spec.partition(":")
@@ -148,7 +167,7 @@ def register_commands(cli: click.Group) -> None:
                   help="Shift: the two cards (shipped names or TOML files).")
     @click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
                   help="Any game option, e.g. -o turn_limit=100.")
-    @click.option("--seed", type=int, default=None, help="Seed of the game's chance.")
+    @click.option("--seed", type=SEED, default=None, help="Seed of the game's chance.")
     @click.option("--resume", default=None, metavar="FILE",
                   help="Go on with a saved game (a boardct record or an fs_save_ file).")
     @click.option("--vs", default=None, metavar="SIDE[:AGENT]",
