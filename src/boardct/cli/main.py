@@ -10,6 +10,7 @@ import sys
 
 import click
 
+from boardct.cli.play import SEED
 from boardct.core import registry
 from boardct.core.errors import BoardctError
 
@@ -55,7 +56,7 @@ def games_cmd() -> None:
 @click.argument("game_id", metavar="GAME")
 @click.option("--seconds", type=float, default=5.0, show_default=True,
               help="How long to run random playouts.")
-@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--seed", type=SEED, default=1, show_default=True)
 @click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
               help="A game option, e.g. -o ruleset=stdex.")
 @click.option("--agent", default=None,

@@ -8,22 +8,55 @@ from pathlib import Path
 import click
 
 from boardct.agents import make as make_agent
-from boardct.cli.terminal import Session, make_console, run_replay, wants_color
+from boardct.cli.terminal import (
+    Session,
+    make_console,
+    name_problem,
+    prepare_streams,
+    read_line,
+    run_replay,
+    shown,
+    stdin_is_terminal,
+    wants_color,
+)
 from boardct.core import registry
 from boardct.core.errors import BoardctError, OptionError
-from boardct.core.game import Game
+from boardct.core.game import Game, State
+from boardct.core.inputs import InputError, ascii_int, read_text
 from boardct.core.records import load_state
+
+MAX_SCRIPT_BYTES = 4 * 1024 * 1024  # a script of a 10,000-move game is far smaller
 
 # The computer's default: a search that thinks about a second a move (less when the move is
 # clear), the strongest opponent that still feels quick.
 DEFAULT_OPPONENT = "mcts:time=1"
 
 
+class SeedType(click.ParamType):
+    """A seed written with ASCII digits (an optional minus sign), below 2**64: click's int
+    reads `٣` as 3, and a seed of 50 digits makes a save file no record reader accepts."""
+
+    name = "integer"
+
+    def convert(self, value, param, ctx) -> int:
+        if isinstance(value, int):
+            return value
+        text = str(value).strip()
+        number = ascii_int(text.removeprefix("-"), max_digits=20)
+        if number is None or number >= 2**64:
+            self.fail(f"{value!r} is not a whole number of ASCII digits below 2**64", param, ctx)
+        return -number if text.startswith("-") else number
+
+
+SEED = SeedType()
+
+
 def parse_vs(spec: str, default_agent: str) -> tuple[int, str]:
     """`--vs 2`, `--vs 2:random` or `--vs random` (the computer takes Player 2)."""
     side, _, agent = spec.partition(":")
-    if side.isdigit():
-        return int(side) - 1, agent or default_agent
+    number = ascii_int(side)  # ASCII digits only: `²`.isdigit() is True, int() refuses it
+    if number is not None:
+        return number - 1, agent or default_agent
     return 1, spec
 
 
@@ -38,8 +71,41 @@ def game_options(game: Game, given: dict[str, str], **named: str | None) -> dict
     return options
 
 
-def read_line(prompt: str) -> str:
-    return input(prompt)
+def check_names(state: State, source: str) -> None:
+    """Every name must be one a record can hold, or no save of the game could be written."""
+    for p, name in enumerate(state.setup.names):
+        problem = name_problem(name)
+        if problem is not None:
+            raise OptionError(f"{source}: the name of Player {p + 1} ({shown(repr(name))}) "
+                              f"{problem}")
+
+
+def ask_names(count: int) -> tuple[str, ...]:
+    """The players' names, typed at the keyboard; a name that cannot be saved is asked again.
+    Input that ends first is an OptionError (give --names)."""
+    names = []
+    for p in range(count):
+        while True:
+            try:
+                name = read_line(f"Enter name of Player {p + 1}: ").strip()
+            except (EOFError, KeyboardInterrupt):
+                raise OptionError("input ended before the players' names were given "
+                                  "(give them with --names A B)") from None
+            problem = name_problem(name)
+            if problem is None:
+                names.append(name)
+                break
+            click.echo(f"That name {problem}; type another.")
+    return tuple(names)
+
+
+def read_script(script: str) -> list[str] | None:
+    """The script's lines (bounded, a byte-order mark dropped); None after telling why not."""
+    try:
+        return read_text(script, MAX_SCRIPT_BYTES, "script").splitlines()
+    except InputError as exc:
+        click.echo(f"error: cannot read script {shown(script)}: {exc.reason}", err=True)
+        return None
 
 
 def play_command(game_id: str, names: tuple[str, str] | None, ruleset: str | None,
@@ -52,24 +118,28 @@ def play_command(game_id: str, names: tuple[str, str] | None, ruleset: str | Non
     if cards:
         named.update(card1=cards[0], card2=cards[1])
     opts = game_options(game, options, **named)
+    prepare_streams()
     console = make_console(color)
     use_color = wants_color(console, color)
     lines = None
     if script is not None:
-        try:
-            lines = Path(script).read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError) as exc:
-            reason = getattr(exc, "strerror", None) or str(exc)
-            click.echo(f"error: cannot read script {script}: {reason}", err=True)
+        lines = read_script(script)
+        if lines is None:
             return 2
     if resume is not None:
         state = load_state(resume)
         if state.game.id != game.id:
             raise BoardctError(f"{resume} is a {state.game.title} game, not {game.title}")
+        check_names(state, resume)
     else:
-        if names is None and script is None:
-            names = tuple(input(f"Enter name of Player {p + 1}: ").strip()
-                          for p in range(game.min_players))
+        if names is not None:
+            for p, name in enumerate(names):
+                problem = name_problem(name)
+                if problem is not None:
+                    raise OptionError(f"--names: the name of Player {p + 1} "
+                                      f"({shown(repr(name))}) {problem}")
+        elif script is None:
+            names = ask_names(game.min_players)
         state = game.new(seed=seed, names=names, **opts)
     computer = {}
     if vs is not None:
@@ -82,7 +152,7 @@ def play_command(game_id: str, names: tuple[str, str] | None, ruleset: str | Non
     if lines is not None:
         return session.run_script(lines, trace)
     if clear is None:
-        clear = sys.stdin.isatty() and console.is_terminal
+        clear = stdin_is_terminal() and console.is_terminal
     return session.run_interactive(read_line, clear=clear)
 
 
@@ -97,7 +167,7 @@ def register_commands(cli: click.Group) -> None:
                   help="Shift: the two cards (shipped names or TOML files).")
     @click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
                   help="Any game option, e.g. -o turn_limit=100.")
-    @click.option("--seed", type=int, default=None, help="Seed of the game's chance.")
+    @click.option("--seed", type=SEED, default=None, help="Seed of the game's chance.")
     @click.option("--resume", default=None, metavar="FILE",
                   help="Go on with a saved game (a boardct record or an fs_save_ file).")
     @click.option("--vs", default=None, metavar="SIDE[:AGENT]",
@@ -127,14 +197,31 @@ def register_commands(cli: click.Group) -> None:
     @click.option("--final", is_flag=True, help="Print the final screen and exit.")
     @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto",
                   show_default=True)
-    def replay_cmd(record, final, color):
+    @click.option("--reveal", is_flag=True,
+                  help="Unfinished games with hidden information or chance: show each "
+                       "player's view, hand included (by default only what a spectator sees).")
+    def replay_cmd(record, final, color, reveal):
         """Show a saved game (a boardct record or an fs_save_ file) move by move."""
+        prepare_streams()
         state = load_state(record)
         console = make_console(color)
         use_color = wants_color(console, color)
-        session = Session(state, console, color=use_color)
+        spectator = spectator_only(state, reveal)
+        if spectator:
+            console.print("This game is not over and its record holds hidden information: "
+                          "showing only what a spectator sees (--reveal shows the players' "
+                          "views).", markup=False)
+        session = Session(state, console, color=use_color, spectator=spectator)
         if final:
             session.show_board()
             console.print(session.end_line(), markup=False)
             return
-        run_replay(state, console, use_color, read_line)
+        run_replay(state, console, use_color, read_line, spectator=spectator)
+
+
+def spectator_only(state: State, reveal: bool) -> bool:
+    """Whether a replay shows only the spectator's view: an unfinished game of a game with
+    hidden information or chance (its record's seed and actions reveal hands, tiles, coming
+    flips and orders), unless --reveal. A finished game shows each player's view: nothing in
+    it is secret any more."""
+    return state.record().hidden and not state.is_over and not reveal

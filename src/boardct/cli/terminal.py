@@ -1,36 +1,177 @@
 """The terminal front end: hot-seat play, play against the computer, scripts and replays.
 
 It knows games only through the core API: `render`/`render_rich`, `prompt`, `parse`, `apply`,
-`describe`, `outcome` and the game's `help_text`. FieldShift's suspend and resume commands
-arrive as the core's SUSPEND and RESUME events; the terminal asks for the file.
+`describe`, `events_for`, `outcome` and the game's `help_text`. FieldShift's suspend and resume
+commands arrive as the core's SUSPEND and RESUME events; the terminal asks for the file.
+
+A referee that crashes or leaks cannot be trusted with a game, so the terminal:
+- reads input bounded, and refuses (one line, nothing changed) what is not UTF-8 text, holds
+  control characters, or is longer than `MAX_LINE`;
+- prints what happened only through `State.events_for`, for the player who reads it (in
+  hot-seat games with hidden information: the acting player before the hand-over, the next one
+  after it), and wipes the scrollback at the hand-over, not just the screen;
+- never loses a game: a save that fails (a missing folder, a read-only one, a bad file name) is
+  reported and play goes on; when the game ends by Ctrl-D, Ctrl-C, SIGTERM, SIGHUP (the window
+  closed) or an unexpected error, the game is saved, in the save file or else in the current
+  folder, the user data folder or the temporary folder, and the player is told where.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
-from collections.abc import Callable, Iterator
+import io
+import signal
+import sys
+import tempfile
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from rich.console import Console
+from rich.control import Control, ControlType
+from rich.segment import Segment
 
 from boardct.agents.base import Agent
 from boardct.core.errors import BoardctError
-from boardct.core.game import RESUME, SUSPEND, State
-from boardct.core.records import load_state
+from boardct.core.game import RESUME, SUSPEND, Event, State
+from boardct.core.inputs import ascii_int
+from boardct.core.records import MAX_NAME, load_state
 
 Ask = Callable[[str], str]
 
 QUIET_EVENTS = frozenset({"turn"})  # shown by the screen itself
+MAX_LINE = 4096  # characters in one typed line: no command or file name needs more
+NOT_UTF8 = "\udcff"  # what `read_line` returns for a line it could not decode at all
+# The signals that end a game at the terminal, which is then saved as Ctrl-D saves it: SIGHUP
+# when the terminal window closes (POSIX), SIGBREAK when the console closes (Windows).
+LEAVING_SIGNALS = ("SIGTERM", "SIGHUP", "SIGBREAK")
 
 
-@dataclass
-class Step:
-    """What one typed line did: `kind` is ok, rejected, help, suspended or resumed."""
+class _Wipe(Control):
+    """Home, clear the screen (ESC[2J) and the scrollback (ESC[3J). Rich's `Console.clear`
+    sends only 2J, which leaves the previous player's screen in the scrollback of GNOME
+    Terminal, Windows Terminal and others. Rich's legacy Windows console renders the CLEAR
+    and HOME codes of the segment through the console API instead of the text."""
 
-    kind: str
-    lines: list[str] = field(default_factory=list)
-    path: Path | None = None
+    def __init__(self) -> None:
+        super().__init__(ControlType.HOME, ControlType.CLEAR)
+        self.segment = Segment("\x1b[H\x1b[2J\x1b[3J", None, self.segment.control)
+
+
+class Leave(BaseException):  # not an error: the player's terminal is going away
+    """A signal that ends the game at the terminal (SIGTERM, SIGHUP): save it and leave.
+    A BaseException, so that no `except Exception` on the way swallows it."""
+
+    def __init__(self, signum: int):
+        self.signum = signum
+        super().__init__(signal_name(signum))
+
+
+def signal_name(signum: int) -> str:
+    try:
+        return signal.Signals(signum).name
+    except ValueError:
+        return f"signal {signum}"
+
+
+# -- input and output streams -------------------------------------------------------------------
+def prepare_streams(stdin: bool = True) -> None:
+    """Make the standard streams unable to crash the terminal: output that the terminal's
+    encoding cannot show is written escaped (`\\xeb`) instead of raising, and input bytes that
+    are not UTF-8 arrive as lone surrogates (which `line_problem` refuses) instead of raising
+    UnicodeDecodeError in the middle of a game."""
+    streams = [(sys.stdout, "backslashreplace"), (sys.stderr, "backslashreplace")]
+    if stdin:
+        streams.append((sys.stdin, "surrogateescape"))
+    for stream, errors in streams:
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is None:
+            continue
+        with contextlib.suppress(ValueError, OSError, io.UnsupportedOperation):
+            reconfigure(errors=errors)
+
+
+def stdin_is_terminal() -> bool:
+    """Whether standard input is a terminal; False when it is closed (`<&-`) or absent."""
+    stdin = sys.stdin
+    try:
+        return stdin is not None and not stdin.closed and stdin.isatty()
+    except (ValueError, OSError, AttributeError):
+        return False
+
+
+def read_line(prompt: str) -> str:
+    """One line typed by the player, without its line end. EOFError when input has ended or
+    standard input is closed or broken. A line longer than `MAX_LINE` is read in bounded
+    pieces, its rest dropped, and returned over-long so that it is refused; a line that cannot
+    be decoded at all is returned as `NOT_UTF8`."""
+    stdin = sys.stdin
+    if stdin is None or getattr(stdin, "closed", False):
+        raise EOFError
+    try:
+        if stdin_is_terminal():
+            return input(prompt)  # keeps line editing; the terminal bounds a line itself
+        out = sys.stdout
+        if out is not None:
+            out.write(prompt)
+            out.flush()
+        line = stdin.readline(MAX_LINE + 1)
+        if not line:
+            raise EOFError
+        if len(line) > MAX_LINE and not line.endswith("\n"):
+            rest = line
+            while rest and not rest.endswith("\n"):  # drop the rest, a bounded piece at a time
+                rest = stdin.readline(MAX_LINE)
+        return line.rstrip("\r\n")
+    except UnicodeDecodeError:
+        return NOT_UTF8
+    except (OSError, ValueError, RuntimeError):  # the terminal went away; input() lost stdin
+        raise EOFError from None
+
+
+def is_unicode(text: str) -> bool:
+    """False for text holding lone surrogates: bytes that were not UTF-8 on input."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def line_problem(text: str) -> str | None:
+    """Why a typed line cannot be a command or an answer (None: it can). Lines reach the games
+    only as printable Unicode text of bounded length: the same text a record can hold."""
+    if len(text) > MAX_LINE:
+        return f"a line of more than {MAX_LINE:,} characters"
+    if not is_unicode(text):
+        return "the line is not UTF-8 text"
+    for ch in text:
+        if not ch.isprintable() and ch != "\t":
+            return f"the line holds a control character (U+{ord(ch):04X})"
+    return None
+
+
+def name_problem(name: str) -> str | None:
+    """Why `name` cannot be a player's name (None: it can): the rule records keep (printable
+    text of at most `MAX_NAME` characters), so that every save of the game can be written and
+    read back."""
+    if not is_unicode(name):
+        return "is not UTF-8 text"
+    if len(name) > MAX_NAME:
+        return f"is longer than {MAX_NAME} characters"
+    if not name.isprintable():
+        return "holds a control character"
+    return None
+
+
+def shown(text: str) -> str:
+    """`text` safe to print: characters that are not printable (escape sequences a parse error
+    may quote back, lone surrogates) are written as Python escapes."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
 
 
 def wants_color(console: Console, color: str) -> bool:
@@ -49,26 +190,160 @@ def make_console(color: str, file=None) -> Console:
     return Console(file=file, highlight=False, soft_wrap=True)
 
 
-def default_save_name(state: State) -> str:
+# -- keeping the game ----------------------------------------------------------------------------
+def default_save_name(state: State, folder: Path | None = None) -> str:
+    """`boardct-GAME-YYYYmmdd-HHMMSS.json`, with `-2`, `-3`... when `folder` (default: the
+    current one) already holds that name: a save never overwrites another game's file."""
     stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-    return f"boardct-{state.game.id}-{stamp}.json"
+    base = f"boardct-{state.game.id}-{stamp}"
+    name = f"{base}.json"
+    where = folder if folder is not None else Path()
+    for n in range(2, 1000):
+        try:
+            if not (where / name).exists():
+                return name
+        except OSError:  # a folder that cannot be looked into: the save will say why
+            return name
+        name = f"{base}-{n}.json"
+    return name
+
+
+def user_data_dir() -> Path | None:
+    """platformdirs' user data folder for boardct, when platformdirs is installed."""
+    try:
+        import platformdirs
+    except ImportError:
+        return None
+    try:
+        return Path(platformdirs.user_data_dir("boardct", appauthor=False))
+    except Exception:  # a broken environment must not stop the rescue
+        return None
+
+
+def save_places(state: State, first: Path | None) -> list[Path]:
+    """Where a game is saved, in order: the file asked for, a new file in the current folder,
+    in the user data folder, in the temporary folder."""
+    places = [first] if first is not None else []
+    places.append(Path(default_save_name(state)))
+    data = user_data_dir()
+    if data is not None:
+        places.append(data / default_save_name(state, data))
+    with contextlib.suppress(OSError):  # no temporary folder at all
+        temp = Path(tempfile.gettempdir())
+        places.append(temp / default_save_name(state, temp))
+    out: list[Path] = []
+    for p in places:
+        if p not in out:
+            out.append(p)
+    return out
+
+
+def path_problem(name: str) -> str | None:
+    """Why `name` cannot be a file name (None: it may be one)."""
+    if "\x00" in name:
+        return "a file name cannot hold a NUL character"
+    problem = line_problem(name)
+    return problem.replace("the line", "the name") if problem is not None else None
+
+
+def save_record(state: State, path: Path) -> None:
+    """Write the game's record to `path` (Record.save is atomic and leaves no stray `.tmp`).
+    Raises OSError or ValueError (a NUL in the name, text the file system cannot hold)."""
+    state.record().save(path)
+
+
+def reason_of(exc: BaseException) -> str:
+    return shown(getattr(exc, "strerror", None) or str(exc) or type(exc).__name__)
+
+
+def keep_game(state: State, first: Path | None) -> tuple[Path | None, list[str]]:
+    """Save the game in the first of `save_places` that works. Returns the path (None: no
+    place worked) and one line per place that failed."""
+    failed = []
+    data = user_data_dir()
+    for path in save_places(state, first):
+        try:
+            if data is not None and path.parent == data:
+                data.mkdir(parents=True, exist_ok=True)  # the first rescue on this machine
+            save_record(state, path)
+        except (OSError, ValueError) as exc:
+            failed.append(f"Could not save to {shown(str(path))}: {reason_of(exc)}.")
+            continue
+        return path, failed
+    return None, failed
+
+
+# -- what happened, for whom -----------------------------------------------------------------------
+@dataclass
+class Said:
+    """What one action (or message) said: public `lines`, then the action's `events` as they
+    are kept until someone reads them, with the state right after them (`after`), so that
+    each reader gets only what `events_for` lets them see."""
+
+    lines: list[str] = field(default_factory=list)
+    events: Sequence[Event] = ()
+    after: State | None = None
+
+    def for_viewer(self, viewer: int | None) -> list[str]:
+        out = list(self.lines)
+        if self.events and self.after is not None:
+            try:
+                seen = self.after.events_for(self.events, viewer)
+            except NotImplementedError:
+                seen = []  # a game without its filter yet: say nothing rather than leak
+            out += [self.after.describe(ev) for ev in seen if ev[0] not in QUIET_EVENTS]
+        return out
+
+
+def tell(said: Sequence[Said], viewer: int | None) -> list[str]:
+    """The lines `viewer` (None: a spectator) may read about `said`."""
+    out: list[str] = []
+    for s in said:
+        out += s.for_viewer(viewer)
+    return out
+
+
+@dataclass
+class Step:
+    """What one typed line did: `kind` is ok, rejected, help, suspended or resumed. `lines` are
+    what the player who typed it sees; `said` keeps them (with the events) for other readers."""
+
+    kind: str
+    lines: list[str] = field(default_factory=list)
+    path: Path | None = None
+    said: list[Said] = field(default_factory=list)
+    player: int | None = None
 
 
 class Session:
-    """One game at the terminal: the state, who the computer plays, and how to show things."""
+    """One game at the terminal: the state, who the computer plays, and how to show things.
+    `spectator` shows every board as a spectator sees it (replays of unfinished games with
+    hidden information)."""
 
     def __init__(self, state: State, console: Console, *, color: bool = False,
-                 computer: dict[int, Agent] | None = None, save_path: Path | None = None):
+                 computer: dict[int, Agent] | None = None, save_path: Path | None = None,
+                 spectator: bool = False):
         self.state = state
         self.console = console
         self.color = color
         self.computer = computer or {}
         self.save_path = save_path
+        self.spectator = spectator
+        self._save_warned = False  # the --save file failed and the player was told
+        self._save_failed = False  # the last save to --save failed
+        self._interruptible = False  # inside a read or an agent's thought: safe to leave now
+        self._pending: int | None = None  # a signal that came while the state was changing
 
     # -- showing -------------------------------------------------------------------------------
+    def eyes(self, player: int | None) -> int | None:
+        """Whose secrets `player` may see on screen: nobody's in perfect-information games."""
+        if self.spectator or self.state.game.perfect_information:
+            return None
+        return player
+
     def viewer(self) -> int | None:
         """Whose eyes the board is drawn for: nobody's secrets in perfect-information games."""
-        if self.state.game.perfect_information:
+        if self.spectator or self.state.game.perfect_information:
             return None
         humans = [p for p in self.state.iter_players() if p not in self.computer]
         if len(humans) == 1:
@@ -88,12 +363,22 @@ class Session:
 
     def say(self, lines: list[str], style: str | None = None) -> None:
         for text in lines:
-            self.console.print(text, markup=False, style=style if self.color else None)
+            self.console.print(shown(text), markup=False, style=style if self.color else None)
+
+    def wipe(self) -> None:
+        """Clear the screen and the terminal's scrollback (the hand-over between players)."""
+        self.console.control(_Wipe())
+
+    def player_name(self, player: int) -> str:
+        return self.state.setup.names[player] or f"Player {player + 1}"
 
     # -- one line of input ---------------------------------------------------------------------
     def handle(self, text: str, ask: Ask) -> Step:
         """Apply one typed line. Dialogue answers (a file name) are read with `ask`."""
-        token = text.strip()
+        problem = line_problem(text)
+        if problem is not None:
+            return Step("rejected", [f"Rejected: {problem}; nothing changed."])
+        token = text.replace("\t", " ").strip()
         if token.lower() in ("help", "?"):
             return Step("help", (self.state.game.help_text or "No command reference.").split("\n"))
         players = self.state.current_players()
@@ -111,28 +396,42 @@ class Session:
                 return self._suspend(ask)
             if ev[0] == RESUME:
                 return self._resume(ask)
-        return Step("ok", self._played(before, player, action, events))
+        said = self._played(before, player, action, events)
+        return Step("ok", said.for_viewer(self.eyes(player)), said=[said], player=player)
 
-    def _played(self, before: State, player: int, action, events: list) -> list[str]:
-        """After an action: tell the agents, keep the save file, and say what happened."""
+    def _played(self, before: State, player: int, action, events: list,
+                lines: list[str] | None = None) -> Said:
+        """After an action: tell the agents, keep the save file, and keep what happened for
+        whoever reads it next."""
         for agent in self.computer.values():
             agent.observe(before, player, action)
-        self.autosave()
-        return [self.state.describe(ev) for ev in events if ev[0] not in QUIET_EVENTS]
+        said = Said(list(lines or ()), list(events), self.state.clone())
+        said.lines += self.autosave()
+        return said
+
+    def _answer(self, ask: Ask, prompt: str) -> tuple[str, str | None]:
+        name = ask(prompt)
+        problem = path_problem(name)
+        return name.strip(), problem
 
     def _suspend(self, ask: Ask) -> Step:
-        name = ask("Save the game to file [" + default_save_name(self.state) + "]: ").strip()
-        path = Path(name or default_save_name(self.state))
+        default = default_save_name(self.state)
+        name, problem = self._answer(ask, f"Save the game to file [{default}]: ")
+        if problem is not None:
+            return Step("rejected", [f"Could not save: {problem}; the game goes on."])
+        path = Path(name or default)
         try:
-            self.state.record().save(path)
-        except OSError as exc:
-            return Step("rejected", [f"Could not save to {path}: {exc.strerror or exc}; the game "
-                                     "goes on."])
+            save_record(self.state, path)
+        except (OSError, ValueError) as exc:
+            return Step("rejected", [f"Could not save to {shown(str(path))}: {reason_of(exc)}; "
+                                     "the game goes on."])
         return Step("suspended", [f"Game saved to {path}. Resume with: boardct play "
                                   f"{self.state.game.id} --resume {path}"], path)
 
     def _resume(self, ask: Ask) -> Step:
-        name = ask("Path of the saved game: ").strip()
+        name, problem = self._answer(ask, "Path of the saved game: ")
+        if problem is not None:
+            return Step("rejected", [f"Could not resume: {problem}; the game goes on."])
         if not name:
             return Step("rejected", ["No file named; the game goes on."])
         try:
@@ -141,53 +440,91 @@ class Session:
             return Step("rejected", [f"Could not resume: {exc}"])
         if state.game.id != self.state.game.id:
             return Step("rejected", [f"Could not resume: {name} is a {state.game.title} game"])
+        for p, who in enumerate(state.setup.names):
+            bad = name_problem(who)
+            if bad is not None:
+                return Step("rejected", [f"Could not resume: the name of Player {p + 1} {bad}"])
         self.state = state
-        self.autosave()
-        return Step("resumed", [f"Resumed {name}."], Path(name))
+        lines = [f"Resumed {name}."] + self.autosave()
+        return Step("resumed", lines, Path(name), [Said(lines)])
 
-    def computer_moves(self) -> list[str]:
-        """Let the computer decide while it is its turn; the lines say what it did."""
-        lines = []
+    def computer_moves(self) -> list[Said]:
+        """Let the computer decide while it is its turn; what it did, for whoever reads it.
+        In games with hidden information the computer's command itself is not shown (it may
+        be a secret order sheet): only the events the reader may see."""
+        said = []
         while True:
             players = self.state.current_players()
             if not players or players[0] not in self.computer:
-                return lines
+                return said
             p = players[0]
             agent = self.computer[p]
-            action = agent.select(self.state.clone(), p)
+            self._interruptible = True  # the agent thinks on a copy: safe to leave now
+            try:
+                self._raise_pending()
+                action = agent.select(self.state.clone(), p)
+            finally:
+                self._interruptible = False
             text = self.state.notation(action)
             before = self.state.clone()
             events = self.state.apply(action, p)
-            lines.append(f"Player {p + 1} (computer): {text}")
-            lines += self._played(before, p, action, events)
+            head = (f"Player {p + 1} (computer): {text}" if self.state.game.perfect_information
+                    else f"Player {p + 1} (computer): played.")
+            said.append(self._played(before, p, action, events, [head]))
 
-    def autosave(self) -> None:
-        if self.save_path is not None:
-            self.state.record().save(self.save_path)
+    def autosave(self) -> list[str]:
+        """Keep the --save file up to date. A failure never stops the game: the player is
+        warned once (the lines returned), and the game is saved elsewhere when they leave."""
+        if self.save_path is None:
+            return []
+        try:
+            save_record(self.state, self.save_path)
+        except (OSError, ValueError) as exc:
+            self._save_failed = True
+            if self._save_warned:
+                return []
+            self._save_warned = True
+            return [f"Warning: cannot keep the game in {shown(str(self.save_path))}: "
+                    f"{reason_of(exc)}. Playing on; when you leave, the game is saved "
+                    "elsewhere and you are told where."]
+        self._save_failed = False
+        return []
 
     # -- script mode ---------------------------------------------------------------------------
     def run_script(self, lines: list[str], trace: bool) -> int:
         """Apply script tokens (commands and dialogue answers); print the final screen, or with
-        `trace` every token, its messages and the board after it."""
+        `trace` every token, its messages and the board after it. An unexpected error saves
+        the game, as at the keyboard."""
+        try:
+            return self._run_script(lines, trace)
+        except Exception as exc:  # a bug must not lose the game either
+            return self._leave(f"Internal error ({type(exc).__name__}: {shown(str(exc))})", 1,
+                               always=True)
+
+    def _run_script(self, lines: list[str], trace: bool) -> int:
         tokens = iter(script_tokens(lines))
 
         def ask(prompt: str) -> str:
             answer = next(tokens, "")
             if trace:
-                self.console.print(f"{prompt}{answer}", markup=False)
+                self.console.print(f"{prompt}{shown(answer)}", markup=False)
             return answer
 
+        warning = self.autosave()
+        self.say(warning)
         self._trace_computer(trace)
         for token in tokens:
             if self.state.is_over:
                 if trace:
-                    self.console.print(f"(game over: {token!r} ignored)", markup=False)
+                    self.console.print(f"(game over: {shown(repr(token))} ignored)", markup=False)
                 continue
             if trace:
-                self.console.print(f"{self.state.prompt()}{token}", markup=False)
+                self.console.print(f"{self.state.prompt()}{shown(token)}", markup=False)
             step = self.handle(token, ask)
             if trace:
                 self.say(step.lines, "red" if step.kind == "rejected" else None)
+            else:
+                self.say([ln for ln in step.lines if ln.startswith("Warning: ")])
             if step.kind == "suspended":
                 if not trace:
                     self.say(step.lines)
@@ -201,46 +538,66 @@ class Session:
         return 0
 
     def _trace_computer(self, trace: bool) -> None:
-        lines = self.computer_moves()
+        lines = tell(self.computer_moves(), self.eyes(self.viewer()))
         if trace and lines:
             self.say(lines)
             self.show_board()
 
     # -- interactive play ----------------------------------------------------------------------
     def run_interactive(self, read: Ask, clear: bool = False) -> int:
-        handover = not self.state.game.perfect_information and len(self.computer) == 0
+        """Play at the keyboard until the game ends or the player leaves. However it ends (Ctrl-D,
+        Ctrl-C, SIGTERM, SIGHUP, an unexpected error), an unfinished game is saved first."""
+        with self._signals():
+            try:
+                return self._play(read, clear)
+            except (EOFError, KeyboardInterrupt):
+                return self._leave("Input ended")
+            except Leave as exc:
+                why = ("The terminal closed (SIGHUP)" if exc.signum == getattr(signal, "SIGHUP", -1)
+                       else f"Stopped by {signal_name(exc.signum)}")
+                return self._leave(why, 128 + exc.signum)
+            except Exception as exc:  # a bug must not lose the game either
+                return self._leave(f"Internal error ({type(exc).__name__}: {shown(str(exc))})",
+                                   1, always=True)
+
+    def _play(self, read: Ask, clear: bool) -> int:
+        humans = [p for p in self.state.iter_players() if p not in self.computer]
+        handover = not (self.state.game.perfect_information or self.spectator) and len(humans) > 1
         shown_for: int | None = None
-        messages: list[str] = []
-        messages += self.computer_moves()
+
+        def ask(prompt: str) -> str:
+            return self._ask(read, prompt)
+
+        pending: list[Said] = [Said(self.autosave())] + self.computer_moves()
         while True:
             if clear:
                 self.console.clear()
             if handover and not self.state.is_over:
                 current = self.state.current_players()[0]
                 if current != shown_for:
-                    self.console.clear()
-                    name = self.state.setup.names[current] or f"Player {current + 1}"
-                    try:
-                        read(f"Pass the keyboard to {name} (Player {current + 1}) and press "
-                             "Enter. ")
-                    except (EOFError, KeyboardInterrupt):
-                        return self._leave_unsaved()
+                    if shown_for is not None:
+                        mine = tell(pending, shown_for)
+                        if mine:  # what the acting player's last action did, for their eyes
+                            self.say(mine)
+                            ask(f"{self.player_name(shown_for)}: press Enter to hide the "
+                                "screen. ")
+                    self.wipe()
+                    ask(f"Pass the keyboard to {self.player_name(current)} (Player "
+                        f"{current + 1}) and press Enter. ")
                     shown_for = current
                     if clear:
                         self.console.clear()
-            self.say(messages)
-            messages = []
+            self.say(tell(pending, self.eyes(self.viewer())))
+            pending = []
             self.show_board()
             if self.state.is_over:
                 self.console.print(self.end_line(), markup=False)
-                self.autosave()
+                self.say(self.autosave())
+                if self._save_failed:
+                    return self._leave("The game is over but its save file failed")
                 return 0
             while True:
-                try:
-                    text = read(self.state.prompt())
-                except (EOFError, KeyboardInterrupt):
-                    return self._leave_unsaved()
-                step = self.handle(text, read)
+                step = self.handle(ask(self.state.prompt()), ask)
                 if step.kind == "rejected":
                     self.say(step.lines, "red")
                     continue
@@ -250,18 +607,89 @@ class Session:
                 if step.kind == "suspended":
                     self.say(step.lines)
                     return 0
-                messages = step.lines + self.computer_moves()
+                pending = step.said + self.computer_moves()
                 break
 
-    def _leave_unsaved(self) -> int:
-        """Input ended (Ctrl-D, Ctrl-C, a closed pipe): keep the game rather than lose it."""
-        if self.state.is_over or not self.state.history():
-            return 0
-        path = self.save_path or Path(default_save_name(self.state))
-        self.state.record().save(path)
-        self.console.print(f"\nInput ended; the game was saved to {path}. Resume with: "
-                           f"boardct play {self.state.game.id} --resume {path}", markup=False)
-        return 0
+    def _ask(self, read: Ask, prompt: str) -> str:
+        """`read`, during which a signal ends the game at once (elsewhere it waits until the
+        state is whole again)."""
+        self._interruptible = True
+        try:
+            self._raise_pending()
+            return read(prompt)
+        finally:
+            self._interruptible = False
+
+    def _raise_pending(self) -> None:
+        signum, self._pending = self._pending, None
+        if signum is None:
+            return
+        if signum == signal.SIGINT:
+            raise KeyboardInterrupt
+        raise Leave(signum)
+
+    def _on_signal(self, signum: int, frame) -> None:
+        if not self._interruptible:
+            self._pending = signum  # the state is changing: leave at the next read
+            return
+        self._interruptible = False
+        if signum == signal.SIGINT:
+            raise KeyboardInterrupt
+        raise Leave(signum)
+
+    @contextlib.contextmanager
+    def _signals(self) -> Iterator[None]:
+        """While playing, SIGINT, SIGTERM, SIGHUP (and SIGBREAK on Windows) end the game by
+        saving it. Only the main thread may set handlers; a signal already ignored (nohup)
+        stays ignored."""
+        if threading.current_thread() is not threading.main_thread():
+            yield
+            return
+        old = {}
+        for name in ("SIGINT", *LEAVING_SIGNALS):
+            sig = getattr(signal, name, None)
+            if sig is None:
+                continue
+            try:
+                if signal.getsignal(sig) == signal.SIG_IGN:
+                    continue
+                old[sig] = signal.signal(sig, self._on_signal)
+            except (ValueError, OSError):
+                continue
+        try:
+            yield
+        finally:
+            for sig, handler in old.items():
+                with contextlib.suppress(ValueError, OSError, TypeError):
+                    signal.signal(sig, handler)
+
+    def _leave(self, why: str, code: int = 0, always: bool = False) -> int:
+        """The game ends here: keep an unfinished game (or a finished one whose save file
+        failed) and tell the player where it is. Printing may fail (the terminal is gone);
+        the saving is done first."""
+        self._interruptible = False
+        over = self.state.is_over
+        if over and not self._save_failed and not always:
+            return code
+        if not self.state.history():
+            with contextlib.suppress(OSError, ValueError):
+                self.say(["", f"{why} before any move; nothing to save."])
+            return code
+        path, lines = keep_game(self.state, self.save_path)
+        if path is None:
+            lines.append(f"{why}; the game could not be saved anywhere. Its record follows: "
+                         "copy it into a file to keep it.")
+        elif over:
+            lines.append(f"{why}; the game was saved to {path}. Replay it with: boardct "
+                         f"replay {path}")
+        else:
+            lines.append(f"{why}; the game was saved to {path}. Resume with: boardct play "
+                         f"{self.state.game.id} --resume {path}")
+        with contextlib.suppress(OSError, ValueError):
+            self.say([""] + lines)
+            if path is None:
+                self.console.print(self.state.record().to_json(), markup=False)
+        return code
 
 
 def script_tokens(lines: list[str]) -> Iterator[str]:
@@ -286,21 +714,24 @@ def positions(state: State) -> tuple[list[State], list[str]]:
     return out, record.actions
 
 
-def run_replay(state: State, console: Console, color: bool, read: Ask) -> int:
-    """Step through a game: Enter or n next, p previous, a number jumps there, e end, q quit."""
+def run_replay(state: State, console: Console, color: bool, read: Ask,
+               spectator: bool = False) -> int:
+    """Step through a game: Enter or n next, p previous, a number jumps there, e end, q quit.
+    With `spectator`, every position is shown as a spectator sees it."""
     frames, texts = positions(state)
     k = 0
-    session = Session(frames[0], console, color=color)
+    session = Session(frames[0], console, color=color, spectator=spectator)
     while True:
         session.state = frames[k]
         last = f"after {k}: {texts[k - 1]}" if k else "start"
-        console.print(f"--- move {k} of {len(texts)} ({last}) ---", markup=False)
+        console.print(f"--- move {k} of {len(texts)} ({shown(last)}) ---", markup=False)
         session.show_board()
         console.print(session.end_line(), markup=False)
         try:
             cmd = read("[Enter/n next, p previous, NUMBER jump, e end, q quit] ").strip().lower()
         except EOFError:
             return 0
+        number = ascii_int(cmd)
         if cmd in ("", "n"):
             k = min(k + 1, len(texts))
         elif cmd == "p":
@@ -309,7 +740,7 @@ def run_replay(state: State, console: Console, color: bool, read: Ask) -> int:
             k = len(texts)
         elif cmd == "q":
             return 0
-        elif cmd.isdigit():
-            k = max(0, min(int(cmd), len(texts)))
+        elif number is not None:
+            k = max(0, min(number, len(texts)))
         else:
-            console.print(f"Unknown key {cmd!r}.", markup=False)
+            console.print(f"Unknown key {shown(repr(cmd[:40]))}.", markup=False)
