@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import platformdirs
 from rich.console import Console
 from rich.control import Control, ControlType
 from rich.segment import Segment
@@ -209,11 +210,7 @@ def default_save_name(state: State, folder: Path | None = None) -> str:
 
 
 def user_data_dir() -> Path | None:
-    """platformdirs' user data folder for boardct, when platformdirs is installed."""
-    try:
-        import platformdirs
-    except ImportError:
-        return None
+    """platformdirs' user data folder for boardct (None where the platform gives none)."""
     try:
         return Path(platformdirs.user_data_dir("boardct", appauthor=False))
     except Exception:  # a broken environment must not stop the rescue
