@@ -152,7 +152,9 @@ def test_a_save_file_with_a_name_no_record_can_hold_is_refused_on_resume(tmp_pat
     save.write_text("0\nAl\x1bice\nBob\n24\n", encoding="utf-8")
     code, out = run("play", "fieldshift", "--resume", str(save), "--script",
                     script(tmp_path, "29"))
-    assert code == 2 and "the name of Player 1" in out and "holds a control character" in out
+    # the save-file reader refuses it, naming the line, with the escape shown, not sent
+    assert code == 2 and "fs_save_bad: line 2" in out and "player name" in out
+    assert "\x1b" not in out
 
 
 def test_line_and_name_checks():
