@@ -122,11 +122,12 @@ def test_clone_is_independent():
 
 
 def test_determinize_hides_other_sheets():
+    """A sheet handed in is hidden: in a determinization the other player still owes it."""
     st = game()
     st.apply(st.legal_actions(1)[2], 1)
     d = st.determinize(0, 99)
-    assert d.bots[1].sheet == d.bots[1].standing
-    assert st.bots[1].sheet != st.bots[1].standing
+    assert d.bots[1].sheet is None and d.current_players() == (0, 1)
+    assert st.bots[1].sheet is not None
 
 
 def test_render_and_rich_render():

@@ -1,10 +1,12 @@
 """CTF 2187 turn processing: the five phases of CTF-13 with the fine points CTF-17..CTF-36.
 
 Functions here work on a `CtfState` (state.py) in place; the state calls `process_turn` once
-every Bot's orders are in. Every happening is logged as an event tuple together with a bit
-mask of the Bots that may see it (the Bots involved, and every functional Bot whose scanners
-cover the place it happened, CTF-15/CTF-21), so each player's report shows only what that
-player's Bot could see. All chance is drawn from the state's seeded Rng as events occur.
+every Bot's orders are in. Every happening is logged as an event (a `Sighted` tuple) that
+carries the bit mask of the Bots that saw it (the Bots involved, and every functional Bot whose
+scanners covered the place it happened, CTF-15/CTF-21) and, where it names another Bot, the
+Bots that could tell which Bot that was. `seen_by` turns an event into what a set of Bots saw
+(or None), so each player's report, view and event stream hold only what that player's Bots
+could see at the time. All chance is drawn from the state's seeded Rng as events occur.
 """
 
 from __future__ import annotations
@@ -146,23 +148,112 @@ def seen_mask(st: CtfState, x: int, y: int, involved: int = 0) -> int:
     scanning range (CTF-21). Bit n stands for Bot n."""
     m = involved
     r = st.tables.scanning_range
-    for b in st.bots:
-        if b.status == FUNCTIONAL:
-            d = b.x - x
-            if -r <= d <= r:
-                d = b.y - y
-                if -r <= d <= r:
-                    m |= 1 << b.num
+    x0, x1, y0, y1 = x - r, x + r, y - r, y + r
+    for b in st.bots:  # hot: every event asks; `not b.status` is `b.status == FUNCTIONAL`
+        if not b.status and x0 <= b.x <= x1 and y0 <= b.y <= y1:
+            m |= 1 << b.num
     return m
 
 
+def seen_pair(st: CtfState, x: int, y: int, x2: int, y2: int, involved: int = 0
+              ) -> tuple[int, int]:
+    """seen_mask at (x, y) and at (x2, y2) in one pass: an event there that names a Bot here."""
+    m = m2 = involved
+    r = st.tables.scanning_range
+    x0, x1, y0, y1 = x - r, x + r, y - r, y + r
+    u0, u1, v0, v1 = x2 - r, x2 + r, y2 - r, y2 + r
+    for b in st.bots:
+        if not b.status:
+            bx, by = b.x, b.y
+            if x0 <= bx <= x1 and y0 <= by <= y1:
+                m |= 1 << b.num
+            if u0 <= bx <= u1 and v0 <= by <= v1:
+                m2 |= 1 << b.num
+    return m, m2
+
+
+class Sighted(tuple):
+    """An event tuple that knows who saw it, so it can be filtered wherever it goes.
+
+    `seen`: the Bots (bit n: Bot n) that saw it happen. `named`: None, or for an event naming a
+    Bot other than its subject, pairs (field, mask) of the Bots that could tell which Bot the
+    field names (they saw where it was); for the action order, the scanning range and the
+    sector of each Bot listed (all the functional Bots, so also every Bot that could look).
+    The tuple itself is the event, equal to the plain tuple, so reports and tests read it as
+    one. Events are small and many: `named` is left to the class default unless needed.
+    """
+
+    seen: int
+    named: tuple | None = None
+
+
+def sighted(event: tuple, seen: int, named: tuple | None = None) -> Sighted:
+    ev = Sighted(event)
+    ev.seen = seen
+    if named is not None:
+        ev.named = named
+    return ev
+
+
+UNSEEN = 0  # the Bot number a redacted field shows: "an unseen Bot"
+
+
+def seen_by(event: tuple, viewer: int) -> tuple | None:
+    """`event` as the Bots in `viewer` (bit n: Bot n) saw it, or None if none of them did.
+
+    A Bot the viewer's Bots could not see at the time is not named (0, "an unseen Bot"), nor
+    is anything that would place it (a fire track, a range, a to-hit chance that reads its
+    cover); the action order lists only the Bots they could see. Events that carry no sighting
+    (not made by this engine) are never shown: the filter fails closed."""
+    seen = getattr(event, "seen", 0)
+    if not seen & viewer:
+        return None
+    named = event.named  # type: ignore[attr-defined]
+    if named is None:
+        return event
+    kind = event[0]
+    if kind == "order":
+        r, where = named
+        nums = event[1]
+        eyes = [xy for n, xy in zip(nums, where, strict=True) if viewer >> n & 1]
+        kept = tuple(n for n, (x, y) in zip(nums, where, strict=True)
+                     if viewer >> n & 1 or any(-r <= x - ex <= r and -r <= y - ey <= r
+                                               for ex, ey in eyes))
+        if len(kept) == len(nums):
+            return event
+        return sighted(("order", kept), seen)
+    out = list(event)
+    changed = False
+    for field, mask in named:
+        if mask & viewer:
+            continue
+        changed = True
+        if kind == "blocked":
+            out[4] = "a Bot" if str(out[4]).startswith("Bot") else "Wreckage"
+            continue
+        out[field] = UNSEEN
+        if kind == "shot":  # the track, range and odds would place the unseen Bot
+            out[5], out[6], out[7], out[9] = 0, 0, 0, ()
+    return sighted(tuple(out), seen) if changed else event
+
+
 def log(st: CtfState, event: tuple, x: int, y: int, involved: int = 0) -> None:
-    st.log.append((seen_mask(st, x, y, involved), event))
+    """Log an event at (x, y), seen by `involved` and every functional Bot in range of it."""
+    m = seen_mask(st, x, y, involved)
+    ev = Sighted(event)  # sighted(), inlined: this runs for every event
+    ev.seen = m
+    st.log.append((m, ev))
 
 
-def log_all(st: CtfState, event: tuple) -> None:
+def log_seen(st: CtfState, event: tuple, seen: int, named: tuple | None) -> None:
+    """Log an event whose sighting the caller worked out (it names a second Bot)."""
+    st.log.append((seen, sighted(event, seen, named)))
+
+
+def log_all(st: CtfState, event: tuple, named: tuple | None = None) -> None:
     """An event every Bot's report shows (turn and phase headers, the end)."""
-    st.log.append(((1 << (len(st.bots) + 1)) - 1, event))
+    m = (1 << (len(st.bots) + 1)) - 1
+    st.log.append((m, sighted(event, m, named)))
 
 
 def nearest_enemy(st: CtfState, b: Bot) -> Bot | None:
@@ -291,7 +382,11 @@ def run_phase(st: CtfState, phase: int, orders: dict[int, tuple[int, ...]]) -> N
                              f"{state} by heat (d6 {roll})"), b.x, b.y, 1 << b.num)
     rng.shuffle(active)  # equal AP: a fresh seeded shuffle (CTF-22)
     active.sort(key=lambda b: -b.ap)
-    log_all(st, ("order", tuple(b.num for b in active)))
+    # the action order names every acting Bot: each viewer sees only the Bots it could see
+    # the order lists every acting Bot; each viewer sees those its Bots could see (seen_by):
+    # the acting Bots are all the functional ones, so their sectors tell who saw whom
+    log_all(st, ("order", tuple(b.num for b in active)),
+            (t.scanning_range, tuple((b.x, b.y) for b in active)))
     for b in active:
         if b.status != FUNCTIONAL:
             continue  # wrecked before its slot
@@ -497,7 +592,7 @@ def do_move(st: CtfState, b: Bot, m: int, opt: int) -> None:
     if turn_steps:
         turn_bot(st, b, turn_steps, tcost)
     if why:
-        log(st, ("blocked", b.num, nx, ny, why), b.x, b.y, 1 << b.num)
+        log_blocked(st, b, nx, ny, why)
         return
     h = t.heat["sector_sprint"] if sprint else t.heat["sector"]
     enter(st, b, nx, ny, mcost, h, "sprints" if sprint else "backs" if backward else "moves")
@@ -506,7 +601,7 @@ def do_move(st: CtfState, b: Bot, m: int, opt: int) -> None:
         nx, ny = b.x + DX[d], b.y + DY[d]
         why = free_sector(st, nx, ny)
         if why:
-            log(st, ("blocked", b.num, nx, ny, why), b.x, b.y, 1 << b.num)
+            log_blocked(st, b, nx, ny, why)
         else:
             cost2 = step_cost(st, b, b.x, b.y, nx, ny, False) * 2
             if cost2 > b.ap:
@@ -515,6 +610,16 @@ def do_move(st: CtfState, b: Bot, m: int, opt: int) -> None:
             else:
                 enter(st, b, nx, ny, cost2, h, "sprints")
         fall_check(st, b, t.falling["sprint"], "after sprinting")
+
+
+def log_blocked(st: CtfState, b: Bot, nx: int, ny: int, why: str) -> None:
+    """A blocked move; the blocker, when it is a Bot, is named only to those who see it."""
+    event = ("blocked", b.num, nx, ny, why)
+    if st.map.on_map(nx, ny) and st.occ[st.map.index(nx, ny)] > 0:
+        m, named = seen_pair(st, b.x, b.y, nx, ny, 1 << b.num)
+        log_seen(st, event, m, ((4, named),))
+    else:
+        log(st, event, b.x, b.y, 1 << b.num)
 
 
 def aim_for(st: CtfState, b: Bot, m: int, opt: int = 0) -> tuple[int, int] | None:
@@ -633,9 +738,15 @@ def fire(st: CtfState, b: Bot, i: int, target: Bot | CommandPost) -> None:
     path, blocked = fire_track(st, b.x, b.y, e0, target.x, target.y, e1)
     tcode = target.num if is_bot else target.label
     involved = (1 << b.num) | ((1 << target.num) if is_bot else 0)
+    # whoever sees the shot sees the firer; the target Bot is named only to those who see it
+    if is_bot:
+        seen, at_target = seen_pair(st, b.x, b.y, target.x, target.y, involved)
+        named: tuple | None = ((2, at_target),)
+    else:
+        seen, named = seen_mask(st, b.x, b.y, involved), None
     if blocked:
-        log(st, ("shot", b.num, tcode, i + 1, w.key, d, 0, 0, False, tuple(path), True),
-            b.x, b.y, involved)
+        log_seen(st, ("shot", b.num, tcode, i + 1, w.key, d, 0, 0, False, tuple(path), True),
+                 seen, named)
         return
     chance = to_hit_base(w, d, t)
     dodge = 0
@@ -659,8 +770,8 @@ def fire(st: CtfState, b: Bot, i: int, target: Bot | CommandPost) -> None:
         log(st, ("dodge", target.num, dodge), target.x, target.y, involved)
     roll = st.rng.randint(1, 100)
     hit = roll <= chance
-    log(st, ("shot", b.num, tcode, i + 1, w.key, d, chance, roll, hit, tuple(path), False),
-        b.x, b.y, involved)
+    log_seen(st, ("shot", b.num, tcode, i + 1, w.key, d, chance, roll, hit, tuple(path),
+                  False), seen, named)
     if not hit:
         return
     if is_bot:
@@ -737,8 +848,14 @@ def hit_bot(st: CtfState, target: Bot, w: Weapon, angle: int, by: int) -> int:
             destroy_location(st, target, cur)
         if remaining:
             cur = transfer(target, cur, rear)
-    log(st, ("hit", target.num, by, roll, LOCATION_CODES[loc], tuple(events), applied,
-             remaining), target.x, target.y, (1 << target.num) | (1 << by if by > 0 else 0))
+    event = ("hit", target.num, by, roll, LOCATION_CODES[loc], tuple(events), applied, remaining)
+    if by > 0:  # the firing Bot is named only to those who see it
+        shooter = st.bots[by - 1]
+        involved = (1 << target.num) | (1 << by)
+        seen, at_shooter = seen_pair(st, target.x, target.y, shooter.x, shooter.y, involved)
+        log_seen(st, event, seen, ((2, at_shooter),))
+    else:
+        log(st, event, target.x, target.y, 1 << target.num)
     add_heat(st, target, t.heat["hit_energy"] if w.energy else t.heat["hit"])
     if first_internal >= 0 and target.internal[first_internal] > 0:
         strike_item(st, target, first_internal)
@@ -832,7 +949,9 @@ def wreck(st: CtfState, b: Bot, reason: str, pilot: int) -> None:
 def hit_cp(st: CtfState, c: CommandPost, damage: int, by: int) -> int:
     applied = min(damage, c.structure)
     c.structure -= applied
-    log(st, ("cphit", c.label, by, applied, c.structure), c.x, c.y, 1 << by)
+    shooter = st.bots[by - 1]
+    seen, at_shooter = seen_pair(st, c.x, c.y, shooter.x, shooter.y, 1 << by)
+    log_seen(st, ("cphit", c.label, by, applied, c.structure), seen, ((2, at_shooter),))
     if c.structure == 0:
         log(st, ("ruins", c.label), c.x, c.y, 1 << by)
     return applied
@@ -863,8 +982,9 @@ def cp_fire(st: CtfState, c: CommandPost) -> None:
                 log(st, ("dodge", b.num, dodge), b.x, b.y, 1 << b.num)
             roll = st.rng.randint(1, 100)
             hit = roll <= chance
-            log(st, ("shot", c.label, b.num, 0, w.key, d, chance, roll, hit, tuple(path),
-                     False), c.x, c.y, 1 << b.num)
+            seen, at_target = seen_pair(st, c.x, c.y, b.x, b.y, 1 << b.num)
+            log_seen(st, ("shot", c.label, b.num, 0, w.key, d, chance, roll, hit, tuple(path),
+                          False), seen, ((2, at_target),))
             if hit:
                 hit_bot(st, b, w, arc(b.facing, c.x - b.x, c.y - b.y), 0)
             break
