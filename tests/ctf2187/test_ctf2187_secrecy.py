@@ -341,11 +341,17 @@ def test_a_determinization_is_a_function_of_the_players_view():
 
 
 def test_a_sheet_handed_in_is_not_in_a_determinization():
+    """Neither its orders nor whether it was handed in: every other Bot has a resampled sheet,
+    so the player's own last sheet processes the turn in a search."""
     st = game()
-    st.apply((TURN, 2, 21, 0, 2, 0, 0, *HOLD[5:]), 1)
-    d = st.determinize(0, 3)
-    assert d.bots[1].sheet is None and d.history() == []
-    assert d.setup.seed != st.setup.seed and d.setup.options == st.setup.options
+    real = (21, 0, 2, 0, 0, *HOLD[5:])
+    st.apply((TURN, 2, *real), 1)
+    for k in range(8):
+        d = st.determinize(0, k)
+        assert d.bots[1].sheet not in (None, real) and d.history() == []
+        assert d.setup.seed != st.setup.seed and d.setup.options == st.setup.options
+    fresh = game()
+    assert fresh.determinize(0, 1).current_players() == (0,)
 
 
 def test_determinizations_look_the_same_to_their_player_over_random_games():

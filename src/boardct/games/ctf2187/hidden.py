@@ -48,10 +48,13 @@ def determinize(st: CtfState, player: int | None, seed: int) -> CtfState:
     hidden terrain of a generated map; the random source; the seed. Other Bots are taken
     undamaged, cool, unhurt and functional unless seen as Wreckage; their Victory Points
     reproduce the team ratings the player sees and otherwise are a guess from the damage the
-    player's side has taken. Their sheets for this turn are not handed in: in a search they
-    decide with the player. A determinization has no history (the other players' sheets are
-    hidden) and is for search only. None (a spectator, who sees every Bot and orders) keeps
-    everything but the sheets' chance: the random source and the seed are resampled."""
+    player's side has taken. Whether the others have handed in this turn's sheets is hidden
+    too: each has one, its standing orders or a sample sheet, so the player's last sheet
+    processes the turn in a search (the others decide in the turns after). A determinization
+    has no history (the other players' sheets are hidden) and is for search only.
+
+    None (a spectator, who sees every Bot and their orders) keeps everything but the chance to
+    come: the random source and the seed are resampled."""
     rng = Rng(seed)
     setup = st.setup
     new_setup = Setup(rng.next64() >> 1, setup.options, setup.names, setup.created)
@@ -96,8 +99,10 @@ def determinize(st: CtfState, player: int | None, seed: int) -> CtfState:
             nb = Bot(b.num, b.team, b.player, b.design, 0, 0, 1)
             unseen.append(nb)
         if b.player != player:
-            nw = len(b.design.weapons)
-            nb.standing = DEFAULT_STANDING if rng.coin() else rng.choice(sample_plans(nw))
+            plans = sample_plans(len(b.design.weapons))
+            nb.standing = DEFAULT_STANDING if rng.coin() else rng.choice(plans)
+            if nb.status == FUNCTIONAL and st.over is None:  # its sheet: in, contents unknown
+                nb.sheet = nb.standing if rng.coin() else rng.choice(plans)
         if nb.x:
             occ[(nb.y - 1) * w + nb.x - 1] = nb.num
         bots.append(nb)
