@@ -48,7 +48,7 @@ class Witness:
 
     def __init__(self, monkeypatch):
         self.at: dict[int, tuple] = {}
-        for name in ("log", "log_all", "log_seen"):
+        for name in ("log", "log_all", "log_seen", "log_own"):
             real = getattr(engine, name, None)
             if real is not None:
                 monkeypatch.setattr(engine, name, self._wrap(real))
@@ -59,6 +59,11 @@ class Witness:
             event = st.log[-1][1]
             self.at[id(event)] = tuple((b.num, b.player, b.x, b.y, b.status) for b in st.bots)
         return logged
+
+
+# What only the Bot itself knows: its AP and heat, orders it could not carry out, items struck
+# inside it, its pilot's wounds (CTF-38 lists what a report shows of others; docs/ctf2187.md).
+OWN_ONLY = ("ap", "cool", "heatfx", "skip", "sprintfail", "blocked", "item", "wound")
 
 
 def named_bots(e: tuple) -> set[int]:
@@ -98,8 +103,8 @@ def check_shown(st, witness: Witness, events: list[tuple], player: int) -> int:
         if not shown:
             continue
         (s,) = shown
-        if e[0] in ("sheet", "standing"):
-            assert st.bots[e[1] - 1].player == player, s
+        if e[0] in ("sheet", "standing") + OWN_ONLY:
+            assert st.bots[e[1] - 1].player == player, describe_event(st, s)
             continue
         snapshot = witness.at[id(e)]
         also = [(s[3], s[4])] if s[0] == "move" else []  # a move is seen from either end
@@ -198,6 +203,22 @@ def test_a_shot_at_a_bot_out_of_sight_does_not_name_or_place_it():
     assert "an unseen Bot" in describe_event(st, seen[0])
     assert all(3 not in named_bots(e) for e in st.events_for(events, 0))
     assert [e for e in st.events_for(events, 2) if e[0] == "shot" and e[1] == 2][0][2] == 3
+
+
+def test_ap_heat_skipped_orders_and_items_struck_reach_only_the_bot_itself():
+    """Another Bot's AP, heat, failed orders (its sheet), items and wounds are not in the
+    scanner (CTF-21, CTF-38): a Bot in sight shows what it does, not what it meant."""
+    st = game()
+    place(st, 1, 5, 5, facing=3)
+    place(st, 2, 9, 5, facing=7)
+    st.bots[1].heat = 45  # band 40+: AP lost, shutdown roll, a wound (CTF-25)
+    kneel_then_move = (TURN, 2, 20, 0, 0, 0, 0, 1, 0, 0, 0, 0, *HOLD[10:])
+    events = finish_turn(st, {2: kneel_then_move})
+    private = [e for e in events if e[0] in OWN_ONLY and e[1] == 2]
+    assert {"ap", "cool", "heatfx", "skip"} <= {e[0] for e in private}
+    assert not [e for e in st.events_for(events, 0) if e[0] in OWN_ONLY and e[1] == 2]
+    assert [e for e in st.events_for(events, 1) if e[0] in OWN_ONLY] == private
+    assert ("posture", 2, "kneels", 3) in st.events_for(events, 0)  # what it does is seen
 
 
 def test_a_sheet_handed_in_reaches_only_its_player():

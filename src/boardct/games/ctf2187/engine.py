@@ -228,9 +228,6 @@ def seen_by(event: tuple, viewer: int) -> tuple | None:
         if mask & viewer:
             continue
         changed = True
-        if kind == "blocked":
-            out[4] = "a Bot" if str(out[4]).startswith("Bot") else "Wreckage"
-            continue
         out[field] = UNSEEN
         if kind == "shot":  # the track, range and odds would place the unseen Bot
             out[5], out[6], out[7], out[9] = 0, 0, 0, ()
@@ -241,6 +238,17 @@ def log(st: CtfState, event: tuple, x: int, y: int, involved: int = 0) -> None:
     """Log an event at (x, y), seen by `involved` and every functional Bot in range of it."""
     m = seen_mask(st, x, y, involved)
     ev = Sighted(event)  # sighted(), inlined: this runs for every event
+    ev.seen = m
+    st.log.append((m, ev))
+
+
+def log_own(st: CtfState, event: tuple, b: Bot) -> None:
+    """Log what only Bot `b` itself knows: its AP and heat, orders it could not carry out,
+    items struck inside it, its pilot's wounds. Other Bots see what a Bot does (moves, turns,
+    posture, shots, hits, falls, Wreckage: CTF-38), not what it meant or how it fares inside
+    (docs/ctf2187.md)."""
+    m = 1 << b.num
+    ev = Sighted(event)
     ev.seen = m
     st.log.append((m, ev))
 
@@ -323,7 +331,7 @@ def process_turn(st: CtfState) -> list[tuple]:
         standing = b.sheet is None or b.sheet is b.standing  # MISSING shares the tuple
         orders[b.num] = b.standing if standing else b.sheet
         b.ap = b.ap_start = turn_ap(b.design, b.functional_engines(), t)
-        log(st, ("ap", b.num, b.ap, standing), b.x, b.y, 1 << b.num)
+        log_own(st, ("ap", b.num, b.ap, standing), b)
     for phase in range(1, PHASES + 1):
         run_phase(st, phase, orders)
         if check_end(st):
@@ -355,21 +363,20 @@ def run_phase(st: CtfState, phase: int, orders: dict[int, tuple[int, ...]]) -> N
         b.band = bi = t.band(b.heat)
         band = t.bands[bi]
         if bi or b.cooled:
-            log(st, ("cool", b.num, b.cooled, b.heat, bi), b.x, b.y, 1 << b.num)
+            log_own(st, ("cool", b.num, b.cooled, b.heat, bi), b)
         if band.ap:
             lost = min(band.ap, b.ap)
             spend(b, band.ap)
-            log(st, ("heatfx", b.num, f"loses {lost} AP to heat"), b.x, b.y, 1 << b.num)
+            log_own(st, ("heatfx", b.num, f"loses {lost} AP to heat"), b)
         if band.shutdown:
             roll = rng.randint(1, 6)
             if roll <= band.shutdown:
                 b.shut = True
-                log(st, ("heatfx", b.num, f"weapons shut down by heat this phase (d6 {roll})"),
-                    b.x, b.y, 1 << b.num)
+                log_own(st, ("heatfx", b.num, f"weapons shut down by heat this phase (d6 {roll})"),
+                        b)
         if band.wound and b.wounds < t.wounds_to_kill - 1:
             b.wounds += 1
-            log(st, ("heatfx", b.num, f"pilot wounded by heat ({b.wounds} wounds)"),
-                b.x, b.y, 1 << b.num)
+            log_own(st, ("heatfx", b.num, f"pilot wounded by heat ({b.wounds} wounds)"), b)
         if band.weapon_damage:
             roll = rng.randint(1, 6)
             if roll <= band.weapon_damage:
@@ -378,8 +385,8 @@ def run_phase(st: CtfState, phase: int, orders: dict[int, tuple[int, ...]]) -> N
                     i = ok[rng.below(len(ok))]
                     b.weapons[i] += 1
                     state = "damaged" if b.weapons[i] == DAMAGED else "destroyed"
-                    log(st, ("heatfx", b.num, f"weapon {i + 1} ({b.design.weapons[i][1].key}) "
-                             f"{state} by heat (d6 {roll})"), b.x, b.y, 1 << b.num)
+                    log_own(st, ("heatfx", b.num, f"weapon {i + 1} ({b.design.weapons[i][1].key}) "
+                             f"{state} by heat (d6 {roll})"), b)
     rng.shuffle(active)  # equal AP: a fresh seeded shuffle (CTF-22)
     active.sort(key=lambda b: -b.ap)
     # the action order names every acting Bot: each viewer sees only the Bots it could see
@@ -391,8 +398,7 @@ def run_phase(st: CtfState, phase: int, orders: dict[int, tuple[int, ...]]) -> N
         if b.status != FUNCTIONAL:
             continue  # wrecked before its slot
         if b.fallen:
-            log(st, ("skip", b.num, "orders", 0, "fell earlier this phase"), b.x, b.y,
-                1 << b.num)
+            log_own(st, ("skip", b.num, "orders", 0, "fell earlier this phase"), b)
             continue
         o = orders[b.num]
         base = (phase - 1) * 5
@@ -400,8 +406,7 @@ def run_phase(st: CtfState, phase: int, orders: dict[int, tuple[int, ...]]) -> N
         if b.status != FUNCTIONAL:
             continue
         if b.fallen:
-            log(st, ("skip", b.num, "attack", o[base + 2], "fell this phase"), b.x, b.y,
-                1 << b.num)
+            log_own(st, ("skip", b.num, "attack", o[base + 2], "fell this phase"), b)
             continue
         do_attack(st, b, o[base + 2], o[base + 3], o[base + 4])
     for c in st.cps:  # command posts fire last (CTF-13, CTF-34)
@@ -432,7 +437,7 @@ def check_end(st: CtfState) -> bool:
 # -- moves -------------------------------------------------------------------------------------
 
 def skip(st: CtfState, b: Bot, what: str, order: int, reason: str) -> None:
-    log(st, ("skip", b.num, what, order, reason), b.x, b.y, 1 << b.num)
+    log_own(st, ("skip", b.num, what, order, reason), b)
 
 
 def step_cost(st: CtfState, b: Bot, x: int, y: int, nx: int, ny: int, backward: bool) -> int:
@@ -574,7 +579,7 @@ def do_move(st: CtfState, b: Bot, m: int, opt: int) -> None:
         turn_steps = toward_step(b.facing, aim[0] - b.x, aim[1] - b.y)
     sprint = m == 21
     if sprint and b.ap < c["sprint_minimum"]:
-        log(st, ("sprintfail", b.num, b.ap, c["sprint_minimum"]), b.x, b.y, 1 << b.num)
+        log_own(st, ("sprintfail", b.num, b.ap, c["sprint_minimum"]), b)
         sprint = False
     facing = right(b.facing, turn_steps) if turn_steps else b.facing
     backward = m == 4
@@ -613,13 +618,8 @@ def do_move(st: CtfState, b: Bot, m: int, opt: int) -> None:
 
 
 def log_blocked(st: CtfState, b: Bot, nx: int, ny: int, why: str) -> None:
-    """A blocked move; the blocker, when it is a Bot, is named only to those who see it."""
-    event = ("blocked", b.num, nx, ny, why)
-    if st.map.on_map(nx, ny) and st.occ[st.map.index(nx, ny)] > 0:
-        m, named = seen_pair(st, b.x, b.y, nx, ny, 1 << b.num)
-        log_seen(st, event, m, ((4, named),))
-    else:
-        log(st, event, b.x, b.y, 1 << b.num)
+    """A move the Bot could not make: its own business (log_own)."""
+    log_own(st, ("blocked", b.num, nx, ny, why), b)
 
 
 def aim_for(st: CtfState, b: Bot, m: int, opt: int = 0) -> tuple[int, int] | None:
@@ -861,7 +861,7 @@ def hit_bot(st: CtfState, target: Bot, w: Weapon, angle: int, by: int) -> int:
         strike_item(st, target, first_internal)
     if head_internal and target.pilot == 0:
         target.wounds += 1
-        log(st, ("wound", target.num, target.wounds), target.x, target.y, 1 << target.num)
+        log_own(st, ("wound", target.num, target.wounds), target)
     if target.internal[HEAD] == 0:
         wreck(st, target, "head destroyed: the pilot is dead", DEAD)
     elif target.wounds >= t.wounds_to_kill:
@@ -921,7 +921,7 @@ def strike_item(st: CtfState, b: Bot, loc: int) -> None:
         b.weapons[i] += 1
         state = "damaged" if b.weapons[i] == DAMAGED else "destroyed"
         text = f"weapon {i + 1} ({b.design.weapons[i][1].key}) {state}"
-    log(st, ("item", b.num, LOCATION_CODES[loc], text), b.x, b.y, 1 << b.num)
+    log_own(st, ("item", b.num, LOCATION_CODES[loc], text), b)
 
 
 def fall_check(st: CtfState, b: Bot, base: int, why: str) -> None:
