@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from boardct.core.game import MESSAGE, RESUME, SUSPEND
 from boardct.games.ctf2187.geometry import (
     DX,
     DY,
@@ -196,6 +197,7 @@ def sighted(event: tuple, seen: int, named: tuple | None = None) -> Sighted:
 
 
 UNSEEN = 0  # the Bot number a redacted field shows: "an unseen Bot"
+FRONT_END_EVENTS = (MESSAGE, SUSPEND, RESUME)  # a front end's own notes: shown to everyone
 
 
 def seen_by(event: tuple, viewer: int) -> tuple | None:

@@ -23,7 +23,7 @@ from boardct.core.rng import Rng
 from boardct.games.ctf2187 import engine
 from boardct.games.ctf2187.maps import GameMap, generate_map
 from boardct.games.ctf2187.sheet import PHASES
-from boardct.games.ctf2187.state import CtfState, sample_plans, start_sectors
+from boardct.games.ctf2187.state import CtfState, start_sectors
 from boardct.games.ctf2187.tables import Tables
 from boardct.games.ctf2187.units import FUNCTIONAL, Bot, default_standing
 
@@ -99,7 +99,7 @@ def determinize(st: CtfState, player: int | None, seed: int) -> CtfState:
             nb = Bot(b.num, b.team, b.player, b.design, 0, 0, 1)
             unseen.append(nb)
         if b.player != player:
-            plans = sample_plans(len(b.design.weapons))
+            plans = CtfState.sample_plans(len(b.design.weapons))
             nb.standing = DEFAULT_STANDING if rng.coin() else rng.choice(plans)
             if nb.status == FUNCTIONAL and st.over is None:  # its sheet: in, contents unknown
                 nb.sheet = nb.standing if rng.coin() else rng.choice(plans)
@@ -123,7 +123,7 @@ def determinize(st: CtfState, player: int | None, seed: int) -> CtfState:
 def _log_for(st: CtfState, viewer: int) -> list:
     """The last turn's log as the viewer's Bots saw it, as fresh events carrying nothing of who
     else saw them (shared by the determinizations of one turn; logs are never changed)."""
-    key = (id(st.log), viewer)
+    key = (id(st.log), len(st.log), viewer)  # len: a scenario may run a phase by hand
     hit = _LOGS.get(key)
     if hit is not None and hit[0] is st.log:
         return hit[1]

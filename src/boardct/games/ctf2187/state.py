@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from boardct.core.errors import DataError, IllegalAction, OptionError, ParseError
-from boardct.core.game import MESSAGE, RESUME, SUSPEND, Game, Option, Outcome, Setup, State
+from boardct.core.game import Game, Option, Outcome, Setup, State
 from boardct.core.rng import Rng
 from boardct.games.ctf2187 import engine
 from boardct.games.ctf2187.geometry import ARROWS, distance
@@ -39,7 +39,6 @@ from boardct.games.ctf2187.units import (
     CommandPost,
 )
 
-FRONT_END_EVENTS = (MESSAGE, SUSPEND, RESUME)  # a front end's own notes, not the game's
 DEFAULT_DESIGNS = "Lancer,Warden,Bastion,Striker"
 BENCH_TEAM = 4  # the benchmark battle: two commanders with 4 Bots each
 HELP = """CTF 2187 order sheet (one per Bot per turn; ';' ends a line):
@@ -58,7 +57,6 @@ Directions: 1 up (+Y), 3 right, 5 down, 7 left; even numbers the diagonals."""
 _TABLE_CACHE: dict[str, Tables] = {}
 _MAP_CACHE: dict[tuple, GameMap] = {}
 _SAMPLES: dict[tuple, list[tuple]] = {}  # sample sheets depend only on the key
-_PLANS: dict[int, tuple[tuple[int, ...], ...]] = {}  # sample orders by number of weapons
 
 
 def tables_for(directory: str) -> Tables:
@@ -120,29 +118,6 @@ def start_sectors(w: int, h: int, team: int, n: int, n_cps: int
         bots = [(x, h + 1 - y) for x, y in bots]
         cps = [(x, h + 1 - y) for x, y in cps]
     return bots, cps, 1 if team == 2 else 5
-
-
-def sample_plans(nw: int) -> tuple[tuple[int, ...], ...]:
-    """The orders (five phases of five numbers) of the sample sheets for a Bot with `nw`
-    weapons: legal for any such Bot, whatever its state (CTF-37)."""
-    cached = _PLANS.get(nw)
-    if cached is not None:
-        return cached
-
-    def plan(moves: tuple[int, ...], attack: int = 2, weapon: int = 0) -> tuple[int, ...]:
-        orders: list[int] = []
-        for m in moves:
-            orders += [m, 0, attack, 0, weapon if attack else 0]
-        return tuple(orders)
-
-    out = [plan((6, 6, 6, 6, 6)), plan((0, 0, 0, 0, 0)), plan((13, 0, 13, 0, 13)),
-           plan((21, 13, 21, 13, 13)), plan((20, 0, 0, 0, 18)), plan((2, 13, 3, 13, 6)),
-           plan((10, 10, 17, 0, 0), attack=5), plan((6, 6, 13, 6, 6), attack=5),
-           plan((4, 13, 4, 13, 0)), plan((22, 6, 23, 6, 13), attack=3),
-           plan((0, 0, 0, 0, 0), attack=0)]
-    out += [plan((6, 13, 6, 13, 13), weapon=w) for w in range(1, nw + 1)]
-    _PLANS[nw] = result = tuple(out)
-    return result
 
 
 class CtfState(State):
@@ -277,11 +252,37 @@ class CtfState(State):
         if len(_SAMPLES) > 4096:
             _SAMPLES.clear()
         out = [(TURN, num, *b.standing)]
-        out += [(TURN, num, *orders) for orders in sample_plans(nw)]
+        out += [(TURN, num, *orders) for orders in self.sample_plans(nw)]
         if key[3]:
             out.append((TURN, num, *([19, 0, 0, 0, 0] * 5)))
         _SAMPLES[key] = out
         return out
+
+    _PLANS: ClassVar[dict[int, tuple[tuple[int, ...], ...]]] = {}  # by number of weapons
+
+    @staticmethod
+    def sample_plans(nw: int) -> tuple[tuple[int, ...], ...]:
+        """The orders (five phases of five numbers) of the sample sheets for a Bot with `nw`
+        weapons: legal for any such Bot, whatever its state (CTF-37); determinizations draw
+        other Bots' orders from them too."""
+        cached = CtfState._PLANS.get(nw)
+        if cached is not None:
+            return cached
+
+        def plan(moves: tuple[int, ...], attack: int = 2, weapon: int = 0) -> tuple[int, ...]:
+            orders: list[int] = []
+            for m in moves:
+                orders += [m, 0, attack, 0, weapon if attack else 0]
+            return tuple(orders)
+
+        out = [plan((6, 6, 6, 6, 6)), plan((0, 0, 0, 0, 0)), plan((13, 0, 13, 0, 13)),
+               plan((21, 13, 21, 13, 13)), plan((20, 0, 0, 0, 18)), plan((2, 13, 3, 13, 6)),
+               plan((10, 10, 17, 0, 0), attack=5), plan((6, 6, 13, 6, 6), attack=5),
+               plan((4, 13, 4, 13, 0)), plan((22, 6, 23, 6, 13), attack=3),
+               plan((0, 0, 0, 0, 0), attack=0)]
+        out += [plan((6, 13, 6, 13, 13), weapon=w) for w in range(1, nw + 1)]
+        CtfState._PLANS[nw] = result = tuple(out)
+        return result
 
     def _check_action(self, action: Any, player: int | None) -> tuple[int, Bot, int]:
         if (not isinstance(action, tuple) or len(action) < 2
@@ -379,7 +380,7 @@ class CtfState(State):
         viewer = self.player_mask(player)
         out = []
         for e in events:
-            if e and e[0] in FRONT_END_EVENTS:
+            if e and e[0] in engine.FRONT_END_EVENTS:
                 out.append(e)
                 continue
             shown = engine.seen_by(e, viewer)
