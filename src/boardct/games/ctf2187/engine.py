@@ -1,16 +1,19 @@
 """CTF 2187 turn processing: the five phases of CTF-13 with the fine points CTF-17..CTF-36.
 
 Functions here work on a `CtfState` (state.py) in place; the state calls `process_turn` once
-every Bot's orders are in. Every happening is logged as an event tuple together with a bit
-mask of the Bots that may see it (the Bots involved, and every functional Bot whose scanners
-cover the place it happened, CTF-15/CTF-21), so each player's report shows only what that
-player's Bot could see. All chance is drawn from the state's seeded Rng as events occur.
+every Bot's orders are in. Every happening is logged as an event (a `Sighted` tuple) that
+carries the bit mask of the Bots that saw it (the Bots involved, and every functional Bot whose
+scanners covered the place it happened, CTF-15/CTF-21) and, where it names another Bot, the
+Bots that could tell which Bot that was. `seen_by` turns an event into what a set of Bots saw
+(or None), so each player's report, view and event stream hold only what that player's Bots
+could see at the time. All chance is drawn from the state's seeded Rng as events occur.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from boardct.core.game import MESSAGE, RESUME, SUSPEND
 from boardct.games.ctf2187.geometry import (
     DX,
     DY,
@@ -146,23 +149,121 @@ def seen_mask(st: CtfState, x: int, y: int, involved: int = 0) -> int:
     scanning range (CTF-21). Bit n stands for Bot n."""
     m = involved
     r = st.tables.scanning_range
-    for b in st.bots:
-        if b.status == FUNCTIONAL:
-            d = b.x - x
-            if -r <= d <= r:
-                d = b.y - y
-                if -r <= d <= r:
-                    m |= 1 << b.num
+    x0, x1, y0, y1 = x - r, x + r, y - r, y + r
+    for b in st.bots:  # hot: every event asks; `not b.status` is `b.status == FUNCTIONAL`
+        if not b.status and x0 <= b.x <= x1 and y0 <= b.y <= y1:
+            m |= 1 << b.num
     return m
 
 
+def seen_pair(st: CtfState, x: int, y: int, x2: int, y2: int, involved: int = 0
+              ) -> tuple[int, int]:
+    """seen_mask at (x, y) and at (x2, y2) in one pass: an event there that names a Bot here."""
+    m = m2 = involved
+    r = st.tables.scanning_range
+    x0, x1, y0, y1 = x - r, x + r, y - r, y + r
+    u0, u1, v0, v1 = x2 - r, x2 + r, y2 - r, y2 + r
+    for b in st.bots:
+        if not b.status:
+            bx, by = b.x, b.y
+            if x0 <= bx <= x1 and y0 <= by <= y1:
+                m |= 1 << b.num
+            if u0 <= bx <= u1 and v0 <= by <= v1:
+                m2 |= 1 << b.num
+    return m, m2
+
+
+class Sighted(tuple):
+    """An event tuple that knows who saw it, so it can be filtered wherever it goes.
+
+    `seen`: the Bots (bit n: Bot n) that saw it happen. `named`: None, or for an event naming a
+    Bot other than its subject, pairs (field, mask) of the Bots that could tell which Bot the
+    field names (they saw where it was); for the action order, the scanning range and the
+    sector of each Bot listed (all the functional Bots, so also every Bot that could look).
+    The tuple itself is the event, equal to the plain tuple, so reports and tests read it as
+    one. Events are small and many: `named` is left to the class default unless needed.
+    """
+
+    seen: int
+    named: tuple | None = None
+
+
+def sighted(event: tuple, seen: int, named: tuple | None = None) -> Sighted:
+    ev = Sighted(event)
+    ev.seen = seen
+    if named is not None:
+        ev.named = named
+    return ev
+
+
+UNSEEN = 0  # the Bot number a redacted field shows: "an unseen Bot"
+FRONT_END_EVENTS = (MESSAGE, SUSPEND, RESUME)  # a front end's own notes: shown to everyone
+
+
+def seen_by(event: tuple, viewer: int) -> tuple | None:
+    """`event` as the Bots in `viewer` (bit n: Bot n) saw it, or None if none of them did.
+
+    A Bot the viewer's Bots could not see at the time is not named (0, "an unseen Bot"), nor
+    is anything that would place it (a fire track, a range, a to-hit chance that reads its
+    cover); the action order lists only the Bots they could see. Events that carry no sighting
+    (not made by this engine) are never shown: the filter fails closed."""
+    seen = getattr(event, "seen", 0)
+    if not seen & viewer:
+        return None
+    named = event.named  # type: ignore[attr-defined]
+    if named is None:
+        return event
+    kind = event[0]
+    if kind == "order":
+        r, where = named
+        nums = event[1]
+        eyes = [xy for n, xy in zip(nums, where, strict=True) if viewer >> n & 1]
+        kept = tuple(n for n, (x, y) in zip(nums, where, strict=True)
+                     if viewer >> n & 1 or any(-r <= x - ex <= r and -r <= y - ey <= r
+                                               for ex, ey in eyes))
+        if len(kept) == len(nums):
+            return event
+        return sighted(("order", kept), seen)
+    out = list(event)
+    changed = False
+    for field, mask in named:
+        if mask & viewer:
+            continue
+        changed = True
+        out[field] = UNSEEN
+        if kind == "shot":  # the track, range and odds would place the unseen Bot
+            out[5], out[6], out[7], out[9] = 0, 0, 0, ()
+    return sighted(tuple(out), seen) if changed else event
+
+
 def log(st: CtfState, event: tuple, x: int, y: int, involved: int = 0) -> None:
-    st.log.append((seen_mask(st, x, y, involved), event))
+    """Log an event at (x, y), seen by `involved` and every functional Bot in range of it."""
+    m = seen_mask(st, x, y, involved)
+    ev = Sighted(event)  # sighted(), inlined: this runs for every event
+    ev.seen = m
+    st.log.append((m, ev))
 
 
-def log_all(st: CtfState, event: tuple) -> None:
+def log_own(st: CtfState, event: tuple, b: Bot) -> None:
+    """Log what only Bot `b` itself knows: its AP and heat, orders it could not carry out,
+    items struck inside it, its pilot's wounds. Other Bots see what a Bot does (moves, turns,
+    posture, shots, hits, falls, Wreckage: CTF-38), not what it meant or how it fares inside
+    (docs/ctf2187.md)."""
+    m = 1 << b.num
+    ev = Sighted(event)
+    ev.seen = m
+    st.log.append((m, ev))
+
+
+def log_seen(st: CtfState, event: tuple, seen: int, named: tuple | None) -> None:
+    """Log an event whose sighting the caller worked out (it names a second Bot)."""
+    st.log.append((seen, sighted(event, seen, named)))
+
+
+def log_all(st: CtfState, event: tuple, named: tuple | None = None) -> None:
     """An event every Bot's report shows (turn and phase headers, the end)."""
-    st.log.append(((1 << (len(st.bots) + 1)) - 1, event))
+    m = (1 << (len(st.bots) + 1)) - 1
+    st.log.append((m, sighted(event, m, named)))
 
 
 def nearest_enemy(st: CtfState, b: Bot) -> Bot | None:
@@ -232,7 +333,7 @@ def process_turn(st: CtfState) -> list[tuple]:
         standing = b.sheet is None or b.sheet is b.standing  # MISSING shares the tuple
         orders[b.num] = b.standing if standing else b.sheet
         b.ap = b.ap_start = turn_ap(b.design, b.functional_engines(), t)
-        log(st, ("ap", b.num, b.ap, standing), b.x, b.y, 1 << b.num)
+        log_own(st, ("ap", b.num, b.ap, standing), b)
     for phase in range(1, PHASES + 1):
         run_phase(st, phase, orders)
         if check_end(st):
@@ -264,21 +365,20 @@ def run_phase(st: CtfState, phase: int, orders: dict[int, tuple[int, ...]]) -> N
         b.band = bi = t.band(b.heat)
         band = t.bands[bi]
         if bi or b.cooled:
-            log(st, ("cool", b.num, b.cooled, b.heat, bi), b.x, b.y, 1 << b.num)
+            log_own(st, ("cool", b.num, b.cooled, b.heat, bi), b)
         if band.ap:
             lost = min(band.ap, b.ap)
             spend(b, band.ap)
-            log(st, ("heatfx", b.num, f"loses {lost} AP to heat"), b.x, b.y, 1 << b.num)
+            log_own(st, ("heatfx", b.num, f"loses {lost} AP to heat"), b)
         if band.shutdown:
             roll = rng.randint(1, 6)
             if roll <= band.shutdown:
                 b.shut = True
-                log(st, ("heatfx", b.num, f"weapons shut down by heat this phase (d6 {roll})"),
-                    b.x, b.y, 1 << b.num)
+                log_own(st, ("heatfx", b.num, f"weapons shut down by heat this phase (d6 {roll})"),
+                        b)
         if band.wound and b.wounds < t.wounds_to_kill - 1:
             b.wounds += 1
-            log(st, ("heatfx", b.num, f"pilot wounded by heat ({b.wounds} wounds)"),
-                b.x, b.y, 1 << b.num)
+            log_own(st, ("heatfx", b.num, f"pilot wounded by heat ({b.wounds} wounds)"), b)
         if band.weapon_damage:
             roll = rng.randint(1, 6)
             if roll <= band.weapon_damage:
@@ -287,17 +387,20 @@ def run_phase(st: CtfState, phase: int, orders: dict[int, tuple[int, ...]]) -> N
                     i = ok[rng.below(len(ok))]
                     b.weapons[i] += 1
                     state = "damaged" if b.weapons[i] == DAMAGED else "destroyed"
-                    log(st, ("heatfx", b.num, f"weapon {i + 1} ({b.design.weapons[i][1].key}) "
-                             f"{state} by heat (d6 {roll})"), b.x, b.y, 1 << b.num)
+                    log_own(st, ("heatfx", b.num, f"weapon {i + 1} ({b.design.weapons[i][1].key}) "
+                             f"{state} by heat (d6 {roll})"), b)
     rng.shuffle(active)  # equal AP: a fresh seeded shuffle (CTF-22)
     active.sort(key=lambda b: -b.ap)
-    log_all(st, ("order", tuple(b.num for b in active)))
+    # the action order names every acting Bot: each viewer sees only the Bots it could see
+    # the order lists every acting Bot; each viewer sees those its Bots could see (seen_by):
+    # the acting Bots are all the functional ones, so their sectors tell who saw whom
+    log_all(st, ("order", tuple(b.num for b in active)),
+            (t.scanning_range, tuple((b.x, b.y) for b in active)))
     for b in active:
         if b.status != FUNCTIONAL:
             continue  # wrecked before its slot
         if b.fallen:
-            log(st, ("skip", b.num, "orders", 0, "fell earlier this phase"), b.x, b.y,
-                1 << b.num)
+            log_own(st, ("skip", b.num, "orders", 0, "fell earlier this phase"), b)
             continue
         o = orders[b.num]
         base = (phase - 1) * 5
@@ -305,8 +408,7 @@ def run_phase(st: CtfState, phase: int, orders: dict[int, tuple[int, ...]]) -> N
         if b.status != FUNCTIONAL:
             continue
         if b.fallen:
-            log(st, ("skip", b.num, "attack", o[base + 2], "fell this phase"), b.x, b.y,
-                1 << b.num)
+            log_own(st, ("skip", b.num, "attack", o[base + 2], "fell this phase"), b)
             continue
         do_attack(st, b, o[base + 2], o[base + 3], o[base + 4])
     for c in st.cps:  # command posts fire last (CTF-13, CTF-34)
@@ -337,7 +439,7 @@ def check_end(st: CtfState) -> bool:
 # -- moves -------------------------------------------------------------------------------------
 
 def skip(st: CtfState, b: Bot, what: str, order: int, reason: str) -> None:
-    log(st, ("skip", b.num, what, order, reason), b.x, b.y, 1 << b.num)
+    log_own(st, ("skip", b.num, what, order, reason), b)
 
 
 def step_cost(st: CtfState, b: Bot, x: int, y: int, nx: int, ny: int, backward: bool) -> int:
@@ -479,7 +581,7 @@ def do_move(st: CtfState, b: Bot, m: int, opt: int) -> None:
         turn_steps = toward_step(b.facing, aim[0] - b.x, aim[1] - b.y)
     sprint = m == 21
     if sprint and b.ap < c["sprint_minimum"]:
-        log(st, ("sprintfail", b.num, b.ap, c["sprint_minimum"]), b.x, b.y, 1 << b.num)
+        log_own(st, ("sprintfail", b.num, b.ap, c["sprint_minimum"]), b)
         sprint = False
     facing = right(b.facing, turn_steps) if turn_steps else b.facing
     backward = m == 4
@@ -497,7 +599,7 @@ def do_move(st: CtfState, b: Bot, m: int, opt: int) -> None:
     if turn_steps:
         turn_bot(st, b, turn_steps, tcost)
     if why:
-        log(st, ("blocked", b.num, nx, ny, why), b.x, b.y, 1 << b.num)
+        log_blocked(st, b, nx, ny, why)
         return
     h = t.heat["sector_sprint"] if sprint else t.heat["sector"]
     enter(st, b, nx, ny, mcost, h, "sprints" if sprint else "backs" if backward else "moves")
@@ -506,7 +608,7 @@ def do_move(st: CtfState, b: Bot, m: int, opt: int) -> None:
         nx, ny = b.x + DX[d], b.y + DY[d]
         why = free_sector(st, nx, ny)
         if why:
-            log(st, ("blocked", b.num, nx, ny, why), b.x, b.y, 1 << b.num)
+            log_blocked(st, b, nx, ny, why)
         else:
             cost2 = step_cost(st, b, b.x, b.y, nx, ny, False) * 2
             if cost2 > b.ap:
@@ -515,6 +617,11 @@ def do_move(st: CtfState, b: Bot, m: int, opt: int) -> None:
             else:
                 enter(st, b, nx, ny, cost2, h, "sprints")
         fall_check(st, b, t.falling["sprint"], "after sprinting")
+
+
+def log_blocked(st: CtfState, b: Bot, nx: int, ny: int, why: str) -> None:
+    """A move the Bot could not make: its own business (log_own)."""
+    log_own(st, ("blocked", b.num, nx, ny, why), b)
 
 
 def aim_for(st: CtfState, b: Bot, m: int, opt: int = 0) -> tuple[int, int] | None:
@@ -633,9 +740,15 @@ def fire(st: CtfState, b: Bot, i: int, target: Bot | CommandPost) -> None:
     path, blocked = fire_track(st, b.x, b.y, e0, target.x, target.y, e1)
     tcode = target.num if is_bot else target.label
     involved = (1 << b.num) | ((1 << target.num) if is_bot else 0)
+    # whoever sees the shot sees the firer; the target Bot is named only to those who see it
+    if is_bot:
+        seen, at_target = seen_pair(st, b.x, b.y, target.x, target.y, involved)
+        named: tuple | None = ((2, at_target),)
+    else:
+        seen, named = seen_mask(st, b.x, b.y, involved), None
     if blocked:
-        log(st, ("shot", b.num, tcode, i + 1, w.key, d, 0, 0, False, tuple(path), True),
-            b.x, b.y, involved)
+        log_seen(st, ("shot", b.num, tcode, i + 1, w.key, d, 0, 0, False, tuple(path), True),
+                 seen, named)
         return
     chance = to_hit_base(w, d, t)
     dodge = 0
@@ -659,8 +772,8 @@ def fire(st: CtfState, b: Bot, i: int, target: Bot | CommandPost) -> None:
         log(st, ("dodge", target.num, dodge), target.x, target.y, involved)
     roll = st.rng.randint(1, 100)
     hit = roll <= chance
-    log(st, ("shot", b.num, tcode, i + 1, w.key, d, chance, roll, hit, tuple(path), False),
-        b.x, b.y, involved)
+    log_seen(st, ("shot", b.num, tcode, i + 1, w.key, d, chance, roll, hit, tuple(path),
+                  False), seen, named)
     if not hit:
         return
     if is_bot:
@@ -737,14 +850,20 @@ def hit_bot(st: CtfState, target: Bot, w: Weapon, angle: int, by: int) -> int:
             destroy_location(st, target, cur)
         if remaining:
             cur = transfer(target, cur, rear)
-    log(st, ("hit", target.num, by, roll, LOCATION_CODES[loc], tuple(events), applied,
-             remaining), target.x, target.y, (1 << target.num) | (1 << by if by > 0 else 0))
+    event = ("hit", target.num, by, roll, LOCATION_CODES[loc], tuple(events), applied, remaining)
+    if by > 0:  # the firing Bot is named only to those who see it
+        shooter = st.bots[by - 1]
+        involved = (1 << target.num) | (1 << by)
+        seen, at_shooter = seen_pair(st, target.x, target.y, shooter.x, shooter.y, involved)
+        log_seen(st, event, seen, ((2, at_shooter),))
+    else:
+        log(st, event, target.x, target.y, 1 << target.num)
     add_heat(st, target, t.heat["hit_energy"] if w.energy else t.heat["hit"])
     if first_internal >= 0 and target.internal[first_internal] > 0:
         strike_item(st, target, first_internal)
     if head_internal and target.pilot == 0:
         target.wounds += 1
-        log(st, ("wound", target.num, target.wounds), target.x, target.y, 1 << target.num)
+        log_own(st, ("wound", target.num, target.wounds), target)
     if target.internal[HEAD] == 0:
         wreck(st, target, "head destroyed: the pilot is dead", DEAD)
     elif target.wounds >= t.wounds_to_kill:
@@ -804,7 +923,7 @@ def strike_item(st: CtfState, b: Bot, loc: int) -> None:
         b.weapons[i] += 1
         state = "damaged" if b.weapons[i] == DAMAGED else "destroyed"
         text = f"weapon {i + 1} ({b.design.weapons[i][1].key}) {state}"
-    log(st, ("item", b.num, LOCATION_CODES[loc], text), b.x, b.y, 1 << b.num)
+    log_own(st, ("item", b.num, LOCATION_CODES[loc], text), b)
 
 
 def fall_check(st: CtfState, b: Bot, base: int, why: str) -> None:
@@ -832,7 +951,9 @@ def wreck(st: CtfState, b: Bot, reason: str, pilot: int) -> None:
 def hit_cp(st: CtfState, c: CommandPost, damage: int, by: int) -> int:
     applied = min(damage, c.structure)
     c.structure -= applied
-    log(st, ("cphit", c.label, by, applied, c.structure), c.x, c.y, 1 << by)
+    shooter = st.bots[by - 1]
+    seen, at_shooter = seen_pair(st, c.x, c.y, shooter.x, shooter.y, 1 << by)
+    log_seen(st, ("cphit", c.label, by, applied, c.structure), seen, ((2, at_shooter),))
     if c.structure == 0:
         log(st, ("ruins", c.label), c.x, c.y, 1 << by)
     return applied
@@ -863,8 +984,9 @@ def cp_fire(st: CtfState, c: CommandPost) -> None:
                 log(st, ("dodge", b.num, dodge), b.x, b.y, 1 << b.num)
             roll = st.rng.randint(1, 100)
             hit = roll <= chance
-            log(st, ("shot", c.label, b.num, 0, w.key, d, chance, roll, hit, tuple(path),
-                     False), c.x, c.y, 1 << b.num)
+            seen, at_target = seen_pair(st, c.x, c.y, b.x, b.y, 1 << b.num)
+            log_seen(st, ("shot", c.label, b.num, 0, w.key, d, chance, roll, hit, tuple(path),
+                          False), seen, ((2, at_target),))
             if hit:
                 hit_bot(st, b, w, arc(b.facing, c.x - b.x, c.y - b.y), 0)
             break

@@ -35,7 +35,11 @@ def sector(x: int, y: int) -> str:
 
 
 def _who(code: Any) -> str:
-    return f"CP {code}" if isinstance(code, str) else f"Bot {code}"
+    """A firer or target: a CP label, a Bot number, or 0 for a Bot the reader's Bots could not
+    see (engine.seen_by)."""
+    if isinstance(code, str):
+        return f"CP {code}"
+    return f"Bot {code}" if code else "an unseen Bot"
 
 
 def describe_event(st: CtfState, e: tuple) -> str:
@@ -80,6 +84,11 @@ def describe_event(st: CtfState, e: tuple) -> str:
     if k == "shot":
         _, by, tgt, wnum, wkey, d, chance, roll, hit, path, blocked = e
         weapon = f"weapon {wnum} ({wkey})" if wnum else wkey
+        if not (by and tgt):  # a Bot the reader could not see: no range, odds or track
+            head = f"{_who(by)} fires {weapon} at {_who(tgt)}"
+            head = head[0].upper() + head[1:]
+            return f"{head}: line of fire blocked: miss" if blocked else \
+                f"{head}: {'HIT' if hit else 'miss'}"
         head = f"{_who(by)} fires {weapon} at {_who(tgt)}, range {d}"
         tr = " ".join(f"[{sector(x, y)},{h}]" for x, y, h in path)
         if blocked:
@@ -111,7 +120,7 @@ def describe_event(st: CtfState, e: tuple) -> str:
     if k == "wreck":
         return f"Bot {e[1]} is Wreckage: {e[2]}"
     if k == "cphit":
-        return f"CP {e[1]} takes {e[3]} damage from Bot {e[2]} ({e[4]} structure left)"
+        return f"CP {e[1]} takes {e[3]} damage from {_who(e[2])} ({e[4]} structure left)"
     if k == "ruins":
         return f"CP {e[1]} is Ruins"
     if k == "end":
@@ -184,8 +193,7 @@ def event_json(st: CtfState, e: tuple) -> dict:
 def turn_report(st: CtfState, num: int, deadline: str | None = None) -> dict:
     """The turn results of Bot `num` for the last processed turn (CTF-38), JSON-ready."""
     b = st.bots[num - 1]
-    mask = 1 << num
-    log = [e for m, e in st.log if m & mask]
+    log = st.log_seen_by(1 << num)  # what this Bot saw, as it saw it (CTF-15)
     names = st.setup.names
     pilot = names[b.player] if b.player < len(names) and names[b.player] else \
         f"Player {b.player + 1}"

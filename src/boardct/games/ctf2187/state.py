@@ -10,6 +10,7 @@ send a sheet applies `BOT <n> TURN <t> MISSING`: the Bot's standing orders are u
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, ClassVar
@@ -250,31 +251,38 @@ class CtfState(State):
             return cached
         if len(_SAMPLES) > 4096:
             _SAMPLES.clear()
-
-        def sheet(moves: tuple[int, ...], attack: int = 2, weapon: int = 0) -> tuple:
-            orders: list[int] = []
-            for m in moves:
-                orders += [m, 0, attack, 0, weapon if attack else 0]
-            return (TURN, num, *orders)
-
         out = [(TURN, num, *b.standing)]
-        out.append(sheet((6, 6, 6, 6, 6)))
-        out.append(sheet((0, 0, 0, 0, 0)))
-        out.append(sheet((13, 0, 13, 0, 13)))
-        out.append(sheet((21, 13, 21, 13, 13)))
-        out.append(sheet((20, 0, 0, 0, 18)))
-        out.append(sheet((2, 13, 3, 13, 6)))
-        out.append(sheet((10, 10, 17, 0, 0), attack=5))
-        out.append(sheet((6, 6, 13, 6, 6), attack=5))
-        out.append(sheet((4, 13, 4, 13, 0)))
-        out.append(sheet((22, 6, 23, 6, 13), attack=3))
-        out.append(sheet((0, 0, 0, 0, 0), attack=0))
-        for w in range(1, nw + 1):
-            out.append(sheet((6, 13, 6, 13, 13), weapon=w))
+        out += [(TURN, num, *orders) for orders in self.sample_plans(nw)]
         if key[3]:
             out.append((TURN, num, *([19, 0, 0, 0, 0] * 5)))
         _SAMPLES[key] = out
         return out
+
+    _PLANS: ClassVar[dict[int, tuple[tuple[int, ...], ...]]] = {}  # by number of weapons
+
+    @staticmethod
+    def sample_plans(nw: int) -> tuple[tuple[int, ...], ...]:
+        """The orders (five phases of five numbers) of the sample sheets for a Bot with `nw`
+        weapons: legal for any such Bot, whatever its state (CTF-37); determinizations draw
+        other Bots' orders from them too."""
+        cached = CtfState._PLANS.get(nw)
+        if cached is not None:
+            return cached
+
+        def plan(moves: tuple[int, ...], attack: int = 2, weapon: int = 0) -> tuple[int, ...]:
+            orders: list[int] = []
+            for m in moves:
+                orders += [m, 0, attack, 0, weapon if attack else 0]
+            return tuple(orders)
+
+        out = [plan((6, 6, 6, 6, 6)), plan((0, 0, 0, 0, 0)), plan((13, 0, 13, 0, 13)),
+               plan((21, 13, 21, 13, 13)), plan((20, 0, 0, 0, 18)), plan((2, 13, 3, 13, 6)),
+               plan((10, 10, 17, 0, 0), attack=5), plan((6, 6, 13, 6, 6), attack=5),
+               plan((4, 13, 4, 13, 0)), plan((22, 6, 23, 6, 13), attack=3),
+               plan((0, 0, 0, 0, 0), attack=0)]
+        out += [plan((6, 13, 6, 13, 13), weapon=w) for w in range(1, nw + 1)]
+        CtfState._PLANS[nw] = result = tuple(out)
+        return result
 
     def _check_action(self, action: Any, player: int | None) -> tuple[int, Bot, int]:
         if (not isinstance(action, tuple) or len(action) < 2
@@ -307,11 +315,12 @@ class CtfState(State):
             raise IllegalAction("CTF-39", "the game is over")
         kind, b, player = self._check_action(action, player)
         self._push(player, action)
+        mask = 1 << b.num  # a sheet is known to its Bot's player only (and spectators)
         if kind == STANDING:
             b.standing = tuple(action[2:])
-            return [("standing", b.num)]
+            return [engine.sighted(("standing", b.num), mask)]
         b.sheet = b.standing if kind == MISSING else tuple(action[2:])
-        events: list[tuple] = [("sheet", b.num, kind)]
+        events: list[tuple] = [engine.sighted(("sheet", b.num, kind), mask)]
         if not any(o.status == FUNCTIONAL and o.sheet is None for o in self.bots):
             events += engine.process_turn(self)
         return events
@@ -352,6 +361,33 @@ class CtfState(State):
 
         return describe_event(self, event)
 
+    def player_mask(self, player: int) -> int:
+        """The Bots `player` commands, as a bit mask (bit n: Bot n)."""
+        mask = 0
+        for b in self.bots:
+            if b.player == player:
+                mask |= 1 << b.num
+        return mask
+
+    def events_for(self, events: Sequence[tuple], player: int | None) -> list[tuple]:
+        """What `player`'s Bots saw of `events` (CTF-15, CTF-38): each event carries the Bots
+        that saw it happen and, for a Bot it names, the Bots that saw that one (engine.py), so
+        a sheet handed in, a shot, a command post's fire or the action order reach a player
+        only as far as the player's own Bots could see them at the time. A spectator (None)
+        sees everything; front-end notes (message, suspend, resume) pass through."""
+        if player is None:
+            return list(events)
+        viewer = self.player_mask(player)
+        out = []
+        for e in events:
+            if e and e[0] in engine.FRONT_END_EVENTS:
+                out.append(e)
+                continue
+            shown = engine.seen_by(e, viewer)
+            if shown is not None:  # a fresh event: it tells nothing of who else saw it
+                out.append(engine.sighted(tuple(shown), viewer))
+        return out
+
     # -- the end ---------------------------------------------------------------------------------
     def bot_rating(self, b: Bot) -> Fraction:
         return Fraction(b.vp, b.design.tons)
@@ -382,12 +418,21 @@ class CtfState(State):
 
     # -- showing ---------------------------------------------------------------------------------
     def visible_log(self, player: int | None) -> list[tuple]:
+        """The last processed turn's events as `player`'s Bots saw them (None: all)."""
         if player is None:
             return [e for _, e in self.log]
-        mask = 0
-        for b in self.bots_of(player):
-            mask |= 1 << b.num
-        return [e for m, e in self.log if m & mask]
+        return self.log_seen_by(self.player_mask(player))
+
+    def log_seen_by(self, viewer: int) -> list[tuple]:
+        """The last processed turn's events as the Bots in `viewer` (bit mask) saw them."""
+        seen_by = engine.seen_by
+        out = []
+        for m, e in self.log:
+            if m & viewer:
+                shown = seen_by(e, viewer)
+                if shown is not None:
+                    out.append(shown)
+        return out
 
     def view(self, player: int | None) -> dict:
         from boardct.games.ctf2187.report import bot_status, contact, cp_status, visual_display
@@ -457,15 +502,13 @@ class CtfState(State):
         owed = self.owed(p)
         return f"Player {p + 1} (Bot {owed[0]}, turn {self.turn} order sheet): "
 
-    def determinize(self, player: int, seed: int) -> CtfState:
-        """Other players' sheets handed in this turn are unknown to `player`: they are replaced
-        by those Bots' standing orders (positions of unseen Bots are kept; documented)."""
-        st = self.clone()
-        st.rng = Rng(seed)
-        for b in st.bots:
-            if b.player != player and b.sheet is not None:
-                b.sheet = b.standing
-        return st
+    def determinize(self, player: int | None, seed: int) -> CtfState:
+        """A full state built only from what `view(player)` holds, everything else resampled
+        from `seed`: unseen Bots' sectors, other Bots' orders and condition, hidden terrain,
+        chance (hidden.py; docs/ctf2187.md)."""
+        from boardct.games.ctf2187.hidden import determinize
+
+        return determinize(self, player, seed)
 
     def posture_name(self, b: Bot) -> str:
         return "wreckage" if b.status != FUNCTIONAL else POSTURES[b.posture]

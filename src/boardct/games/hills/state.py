@@ -3,7 +3,9 @@
 Squads are numbered player * 3 + kind (each player has one Infantry, Rocketeer and Mech), so
 every per-squad table is a flat list of six entries. Hidden information (face-down tiles,
 unrevealed stars, the deck, the hands) lives only here and leaves through `view(player)`.
-Events returned by `apply` are public: they never name a drawn card.
+Events returned by `apply` are public: they never name a drawn card, and a tile they name has
+just been turned face up for both players; `events_for` passes exactly the kinds known to be
+public.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, ClassVar
 
 from boardct.core.errors import IllegalAction
-from boardct.core.game import Event, Game, Outcome, State
+from boardct.core.game import MESSAGE, RESUME, SUSPEND, Event, Game, Outcome, Setup, State
 from boardct.core.rng import Rng
 from boardct.games.hills import actions as A
 from boardct.games.hills.board import (
@@ -66,6 +68,17 @@ class Info:
     deck_mix: tuple[int, int, int, int]  # cards of each kind in the whole deck
     turn_limit: int  # 0: none
     first: int
+
+
+# Every kind of event `apply` makes, each one public: what a squad does and meets, a tile turned
+# face up for both players ("reveal"), a card played (the discard pile is public), a star's
+# draw without the card ("draw"; Survivors Found is applied and discarded at once, BSH-14).
+PUBLIC_EVENTS = frozenset({
+    "reveal", "stopped", "move", "move-in", "impeded", "deimpede", "wait", "seize",
+    "seize-reset", "captured", "draw", "survivors", "deck-empty", "play", "attack", "ammo",
+    "retaliate", "damage", "destroyed", "rout", "auto-end", "end", "turn", "turn-limit",
+    MESSAGE, SUSPEND, RESUME,
+})
 
 
 def _who(p: int) -> str:
@@ -635,6 +648,15 @@ class HillsState(State):
     def notation(self, action: int) -> str:
         return A.text(action)
 
+    def events_for(self, events, player: int | None) -> list[Event]:
+        """Every event Hills makes is public (PUBLIC_EVENTS: no drawn card is named, a tile only
+        once it is face up for both), so each player and spectator sees them all. A kind not
+        known to be public never reaches a player: a new private event must be filtered here
+        before it can be shown."""
+        if player is None:
+            return list(events)
+        return [e for e in events if e and e[0] in PUBLIC_EVENTS]
+
     def describe(self, event: Event) -> str:
         kind = event[0]
         if kind == "reveal":
@@ -782,9 +804,16 @@ class HillsState(State):
     # -- hidden information --------------------------------------------------------------------
     def determinize(self, player: int | None, seed: int) -> HillsState:
         """A full state `player` cannot tell from this one: the face-down tiles and their stars,
-        the deck order and the opponent's hand resampled from `seed` (None: both hands)."""
+        the deck order and the opponent's hand resampled from `seed` (None: both hands), and
+        a fresh seed in its setup (the real one would regenerate the hidden layout): it is for
+        search only, its record replays nothing real."""
         c = self.clone()
         rng = Rng(seed)
+        # the real seed (or a layout option, BSH-39) regenerates the whole hidden setup
+        # (BSH-2, BSH-3): the sample gets its own seed and no layout
+        st = self.setup
+        options = {**st.options, "layout": ""} if st.options.get("layout") else st.options
+        c.setup = Setup(rng.next64() >> 1, options, st.names, st.created)
         c.rng = rng
         down = [h for h in LAND if not self.rev[h]]
         bag: list[int] = []

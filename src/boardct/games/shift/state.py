@@ -20,7 +20,7 @@ import math
 from typing import ClassVar
 
 from boardct.core.errors import IllegalAction
-from boardct.core.game import Event, Game, Outcome, State
+from boardct.core.game import Event, Game, Outcome, Setup, State
 from boardct.core.rng import Rng
 from boardct.games.shift.actions import (  # noqa: F401 - re-exported for callers and tests
     ATTACK,
@@ -144,9 +144,14 @@ class ShiftState(ShiftNotation, ShiftText, State):
         return heads
 
     def determinize(self, player: int, seed: int) -> ShiftState:
-        """Everything on the table is public; only the coins to come are unknown: reseed them."""
+        """Everything on the table is public; only the coins to come are unknown: reseed them,
+        and give the sample a seed of its own (the game's seed and actions replay the real
+        coins to come). For search only: its record replays nothing real."""
         s = self.clone()
-        s.rng = Rng(seed)
+        rng = Rng(seed)
+        st = self.setup
+        s.setup = Setup(rng.next64() >> 1, st.options, st.names, st.created)
+        s.rng = rng
         s.forced = ()
         return s
 
