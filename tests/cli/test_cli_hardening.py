@@ -15,6 +15,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -477,14 +478,27 @@ def test_replay_of_a_finished_hills_game_shows_the_players_views(tmp_path):
 
 
 def test_replay_of_an_unfinished_ctf2187_game_shows_only_the_spectator_view(tmp_path):
+    """Issue 15 item 9: the spectator's board of an unfinished CTF 2187 game shows the command
+    posts only: no Bot (on the map or under it), no terrain, no rating; --reveal shows the
+    player's view."""
     save = tmp_path / "ctf.json"
     state = registry.get("ctf2187").new(seed=2, names=("A", "B"))
+    for p in state.current_players():  # a turn played: the Bots have moved
+        for num in state.owed(p):
+            state.apply(state.sample_sheets(num)[1], p)
     state.record().save(save)
     spectator = state.render(None)
     code, out = run("replay", str(save), "--final", "--color", "never")
     assert code == 0 and spectator in out and "showing only what a spectator sees" in out
+    board = out[out.index("CTF 2187  turn"):].splitlines()
+    rows = [line[4:] for line in board[2:2 + state.map.height]]
+    cells = {row[i:i + 3].strip() for row in rows for i in range(0, len(row), 3)}
+    assert cells <= {"", "A1", "A2", "B1", "B2"}  # no Bot mark, no terrain code
+    assert not re.search(r"^Bot \d+ [A-D] ", out, re.M) and "Ratings" not in out
+    assert not [b for b in state.bots if b.design.name in out
+                or re.search(rf"(?<![\d-]){b.x}-{b.y}(?![\d-])", out)]
     code, out = run("replay", str(save), "--final", "--reveal", "--color", "never")
-    assert code == 0 and state.render(0) in out
+    assert code == 0 and state.render(0) in out and re.search(r"^Bot 1 A ", out, re.M)
 
 
 def test_replay_of_an_unfinished_shift_game_says_it_shows_the_spectator_view(tmp_path):

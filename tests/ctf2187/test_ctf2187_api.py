@@ -12,6 +12,7 @@ from hypothesis import strategies as hs
 from boardct.core import registry
 from boardct.core.errors import BoardctError
 from boardct.core.records import Record, replay
+from boardct.games.ctf2187.report import moderator_view
 from boardct.games.ctf2187.units import Bot, CommandPost
 
 
@@ -79,6 +80,8 @@ def test_record_names_the_player_and_replays():
 
 
 def test_view_shows_only_what_the_bot_sees():
+    """A player sees its own Bot and its contacts. The spectator has no Bot: while the game
+    goes on it sees none, nor the terrain (issue 15 item 9); after the end it sees everything."""
     st = game()
     place(st, 1, 2, 2, facing=2)
     place(st, 2, 19, 19, facing=6)   # 17 sectors away: beyond scanning range 15
@@ -90,12 +93,18 @@ def test_view_shows_only_what_the_bot_sees():
     place(st, 2, 12, 12)
     assert [c["bot"] for c in st.view(0)["contacts"]] == [2]
     spectator = st.view(None)
-    assert len(spectator["bots"]) == 2 and "terrain" in spectator
+    assert spectator["bots"] == [] and "terrain" not in spectator and "contacts" not in spectator
     json.dumps(v)
     json.dumps(spectator)
+    st.end("turn limit")
+    after = st.view(None)
+    assert len(after["bots"]) == 2 and "terrain" in after and after == moderator_view(st)
+    json.dumps(after)
 
 
 def test_view_hides_other_players_sheets_and_distant_events():
+    """Each player's log holds what its Bots saw; the whole log is the moderator's (and the
+    spectator's only after the end: issue 15 item 9 — during the game it gets headers only)."""
     st = game(names=("a", "b", "c", "d"))
     place(st, 3, 19, 19)
     place(st, 4, 19, 17)
@@ -107,8 +116,10 @@ def test_view_hides_other_players_sheets_and_distant_events():
     for p in (0, 1, 3):
         st.apply(st.legal_actions(p)[2], p)  # everybody holds still
     assert st.turn == 2
-    assert len(st.view(0)["log"]) < len(st.view(None)["log"])
+    assert len(st.view(0)["log"]) < len(moderator_view(st)["log"])
     assert not any(e[0] == "ap" and e[1] == 3 for e in st.view(0)["log"])
+    assert st.view(None)["submitted"] == [] and st.view(None)["owed"] == []
+    assert {e[0] for e in st.view(None)["log"]} == {"turn", "phase"}
 
 
 def test_clone_is_independent():
@@ -226,12 +237,17 @@ def test_property_hand_made_actions_only_boardct_errors(seed, bad):
 
 
 def test_view_shows_only_own_team_rating_until_the_end():
+    """A player knows its own team's rating, the spectator none (issue 15 item 9); everyone
+    knows every rating once the game is over (CTF-39)."""
     st = game()
     st.bots[1].vp = 30
     assert st.view(0)["teams"] == [{"team": "A", "rating": 0.0}]
-    assert "B 0.55" not in st.render(0) and "B 0.55" in st.render(None)
+    assert st.view(None)["teams"] == []
+    assert "B 0.55" not in st.render(0) and "Ratings" not in st.render(None)
     st.end("turn limit")
     assert [t["team"] for t in st.view(0)["teams"]] == ["A", "B"]
+    assert [t["team"] for t in st.view(None)["teams"]] == ["A", "B"]
+    assert "B 0.55" in st.render(None)
 
 
 def test_bot_copy_copies_every_slot():

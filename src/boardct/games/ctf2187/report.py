@@ -181,6 +181,35 @@ def visual_display(st: CtfState, b: Bot) -> dict:
             "y_from": y1, "y_to": y0, "rows": rows}
 
 
+def view_header(st: CtfState, player: int | None) -> dict:
+    """The public head of every view: the map's size, the turn, the turn limit, the result."""
+    return {"game": "ctf2187", "turn": st.turn, "turns": st.turns,
+            "map": {"width": st.map.width, "height": st.map.height},
+            "player": player, "over": st.over is not None,
+            "result": st.over.to_json() if st.over is not None else None}
+
+
+def moderator_view(st: CtfState) -> dict:
+    """The whole picture, JSON-ready: every Bot whole, every standing order, every sheet in,
+    the whole terrain, every team's rating and the whole last turn's log. This is what the
+    moderator (the referee's computer) knows; a spectator gets it from `view(None)` only once
+    the game is over (issue 15 item 9). While the game goes on it is for the moderator's own
+    tools and tests, never for a seat or a spectator."""
+    out = view_header(st, None)
+    out["teams"] = [{"team": TEAM_LETTERS[t], "rating": round(float(st.team_rating(t)), 2)}
+                    for t in range(st.teams)]
+    out["command_posts"] = [cp_status(st, c) for c in st.cps]
+    out["owed"] = st.owed(None)
+    out["log_turn"] = st.log_turn
+    out["log"] = [list(e) for _, e in st.log]
+    out["standing_orders"] = {str(b.num): sheet_text(STANDING, b.num, b.standing, st.turn)
+                              for b in st.bots}
+    out["bots"] = [bot_status(st, b) for b in st.bots]
+    out["terrain"] = st.map.to_text(st.tables).splitlines()[1:]
+    out["submitted"] = [b.num for b in st.bots if b.sheet is not None]
+    return out
+
+
 def event_json(st: CtfState, e: tuple) -> dict:
     def plain(v: Any) -> Any:
         if isinstance(v, tuple):
@@ -275,12 +304,21 @@ def format_report(rep: dict) -> str:
 
 # -- the board ---------------------------------------------------------------------------------
 
+def _whole(st: CtfState, player: int | None) -> bool:
+    """Whether the board shows everything: to a spectator (None) once the game is over."""
+    return player is None and st.over is not None
+
+
 def _cells(st: CtfState, player: int | None) -> list[list[tuple[str, str]]]:
-    """Rows (top first) of (3-character text, style) cells from `player`'s point of view."""
+    """Rows (top first) of (3-character text, style) cells from `player`'s point of view. A
+    spectator sees the command posts only until the game is over, then everything."""
     m = st.map
     known: set[tuple[int, int]] | None = None
     shown_bots = st.bots
-    if player is not None:
+    if player is None and not _whole(st, player):
+        known = set()
+        shown_bots = []
+    elif player is not None:
         mine = st.bots_of(player)
         r = st.tables.visual_radius
         known = set()
@@ -316,8 +354,17 @@ def _cells(st: CtfState, player: int | None) -> list[list[tuple[str, str]]]:
 
 
 def _footer(st: CtfState, player: int | None) -> list[str]:
+    """`player`'s Bots, the command posts, the ratings `player` may know and the result. A
+    spectator gets no Bot and no rating until the game is over (issue 15 item 9)."""
     out = []
-    bots = st.bots if player is None else st.bots_of(player)
+    if player is not None:
+        bots = st.bots_of(player)
+    elif _whole(st, player):
+        bots = st.bots
+    else:
+        bots = []
+        out.append("Spectator: the Bots, their orders, the terrain and the ratings are "
+                   "hidden until the game is over.")
     for b in bots:
         if b.status == FUNCTIONAL:
             nxt = turn_ap(b.design, b.functional_engines(), st.tables)
@@ -333,8 +380,10 @@ def _footer(st: CtfState, player: int | None) -> list[str]:
     out.append("Command posts: " + ", ".join(
         f"{c.label} {sector(c.x, c.y)} {c.structure if c.operational else 'ruins'}"
         for c in st.cps))
-    out.append("Ratings: " + ", ".join(f"{TEAM_LETTERS[t]} {float(st.team_rating(t)):.2f}"
-                                       for t in st.known_teams(player)))
+    teams = st.known_teams(player)
+    if teams:
+        out.append("Ratings: " + ", ".join(f"{TEAM_LETTERS[t]} {float(st.team_rating(t)):.2f}"
+                                           for t in teams))
     if st.over is not None:
         out.append(f"Result: {st.over.describe()}")
     return out

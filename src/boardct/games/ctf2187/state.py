@@ -120,6 +120,17 @@ def start_sectors(w: int, h: int, team: int, n: int, n_cps: int
     return bots, cps, 1 if team == 2 else 5
 
 
+PUBLIC_EVENTS = frozenset({"turn", "phase", "end"})  # headers logged for every Bot
+
+
+def public_event(event: tuple, every: int) -> bool:
+    """Whether every player sees `event`, so a spectator may too while the game goes on: a
+    turn or phase header (or the end) that every Bot (`every`, a bit mask) saw and that names
+    no Bot. Anything else, an event that does not say who saw it included, is not public."""
+    return (event[0] in PUBLIC_EVENTS and getattr(event, "named", None) is None
+            and getattr(event, "seen", 0) & every == every)
+
+
 class CtfState(State):
     __slots__ = ("tables", "map", "bots", "cps", "occ", "rng", "turn", "turns", "teams",
                  "over", "log", "log_turn", "roster")
@@ -373,10 +384,18 @@ class CtfState(State):
         """What `player`'s Bots saw of `events` (CTF-15, CTF-38): each event carries the Bots
         that saw it happen and, for a Bot it names, the Bots that saw that one (engine.py), so
         a sheet handed in, a shot, a command post's fire or the action order reach a player
-        only as far as the player's own Bots could see them at the time. A spectator (None)
-        sees everything; front-end notes (message, suspend, resume) pass through."""
+        only as far as the player's own Bots could see them at the time. Front-end notes
+        (message, suspend, resume) pass through.
+
+        A spectator (None) has no Bot and sees nothing of the Bots while the game goes on: only
+        the turn and phase headers every player sees (`public_event`); once the game is over
+        nothing is secret and the spectator sees every event (issue 15 item 9)."""
         if player is None:
-            return list(events)
+            if self.over is not None:
+                return list(events)
+            every = self.every_bot_mask()
+            return [e for e in events
+                    if e and (e[0] in engine.FRONT_END_EVENTS or public_event(e, every))]
         viewer = self.player_mask(player)
         out = []
         for e in events:
@@ -387,6 +406,10 @@ class CtfState(State):
             if shown is not None:  # a fresh event: it tells nothing of who else saw it
                 out.append(engine.sighted(tuple(shown), viewer))
         return out
+
+    def every_bot_mask(self) -> int:
+        """Every Bot, as a bit mask (bit n: Bot n): an event they all saw, every player saw."""
+        return (1 << (len(self.bots) + 1)) - 2
 
     # -- the end ---------------------------------------------------------------------------------
     def bot_rating(self, b: Bot) -> Fraction:
@@ -418,9 +441,13 @@ class CtfState(State):
 
     # -- showing ---------------------------------------------------------------------------------
     def visible_log(self, player: int | None) -> list[tuple]:
-        """The last processed turn's events as `player`'s Bots saw them (None: all)."""
+        """The last processed turn's events as `player`'s Bots saw them. A spectator (None):
+        the headers every player sees while the game goes on, every event once it is over."""
         if player is None:
-            return [e for _, e in self.log]
+            if self.over is not None:
+                return [e for _, e in self.log]
+            every = self.every_bot_mask()
+            return [e for _, e in self.log if public_event(e, every)]
         return self.log_seen_by(self.player_mask(player))
 
     def log_seen_by(self, viewer: int) -> list[tuple]:
@@ -435,29 +462,40 @@ class CtfState(State):
         return out
 
     def view(self, player: int | None) -> dict:
-        from boardct.games.ctf2187.report import bot_status, contact, cp_status, visual_display
+        """Exactly what `player` may know (see hidden.py and docs/ctf2187.md).
 
-        out: dict[str, Any] = {
-            "game": "ctf2187", "turn": self.turn, "turns": self.turns,
-            "map": {"width": self.map.width, "height": self.map.height},
-            "player": player, "over": self.over is not None,
-            "result": self.over.to_json() if self.over is not None else None,
-            "teams": [{"team": TEAM_LETTERS[t], "rating": round(float(self.team_rating(t)), 2)}
-                      for t in self.known_teams(player)],
-            "command_posts": [cp_status(self, c) for c in self.cps],
-            "owed": self.owed(player),
-            "log_turn": self.log_turn,
-            "log": [list(e) for e in self.visible_log(player)],
-        }
-        shown = self.bots if player is None else self.bots_of(player)
-        out["standing_orders"] = {str(b.num): self.notation((STANDING, b.num, *b.standing))
-                                  for b in shown}
+        A spectator (None) has no seat: while the game goes on it gets only what is public —
+        the map's size, the turn and turn limit, the command posts (CTF-21: every player knows
+        them), the turn and phase headers of the last turn and the result — and no Bot, order,
+        sheet, terrain or rating; nor who still owes sheets (it would tell which Bots still
+        function). Once the game is over nothing is secret: the spectator sees the whole
+        picture, `report.moderator_view` (issue 15 item 9)."""
+        from boardct.games.ctf2187.report import (
+            bot_status,
+            contact,
+            cp_status,
+            moderator_view,
+            view_header,
+            visual_display,
+        )
+
+        if player is None and self.over is not None:
+            return moderator_view(self)
+        out = view_header(self, player)
+        out["teams"] = [{"team": TEAM_LETTERS[t], "rating": round(float(self.team_rating(t)), 2)}
+                        for t in self.known_teams(player)]
+        out["command_posts"] = [cp_status(self, c) for c in self.cps]
+        out["owed"] = self.owed(player) if player is not None else []
+        out["log_turn"] = self.log_turn
+        out["log"] = [list(e) for e in self.visible_log(player)]
         if player is None:
-            out["bots"] = [bot_status(self, b) for b in self.bots]
-            out["terrain"] = self.map.to_text(self.tables).splitlines()[1:]
-            out["submitted"] = [b.num for b in self.bots if b.sheet is not None]
+            out["standing_orders"] = {}
+            out["bots"] = []
+            out["submitted"] = []
             return out
         mine = self.bots_of(player)
+        out["standing_orders"] = {str(b.num): self.notation((STANDING, b.num, *b.standing))
+                                  for b in mine}
         out["bots"] = [bot_status(self, b) for b in mine]
         seen = self.contacts(mine)
         out["contacts"] = [contact(self, o) for o in seen]
@@ -466,9 +504,12 @@ class CtfState(State):
         return out
 
     def known_teams(self, player: int | None) -> list[int]:
-        """Teams whose ratings `player` may know: their own (all once the game is over)."""
-        if player is None or self.over is not None:
+        """Teams whose ratings `player` may know: their own; a spectator none; everyone all
+        once the game is over (CTF-39 announces them)."""
+        if self.over is not None:
             return list(range(self.teams))
+        if player is None:
+            return []
         return sorted({b.team for b in self.bots_of(player)})
 
     def contacts(self, mine: list[Bot]) -> list[Bot]:
