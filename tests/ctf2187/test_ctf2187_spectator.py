@@ -230,3 +230,17 @@ def test_whole_random_games_show_the_spectator_nothing_of_any_bot(config):
         assert st.view(None) == moderator_view(st)
         assert st.events_for(events, None) == events
     assert steps > 10
+
+
+def test_a_spectators_determinization_does_not_keep_the_bots_where_they_are():
+    """Issue 15 item 7 for the spectator: view(None) shows no Bot while the game goes on, so a
+    determinization for None resamples every Bot and keeps no sheet handed in."""
+    st = registry.get("ctf2187").new(seed=2, names=("A", "B"))
+    for p in st.current_players():
+        st.apply(st.sample_sheets(p + 1)[3], p)
+    true = [(b.x, b.y) for b in st.bots]
+    places = {tuple((b.x, b.y) for b in st.determinize(None, k).bots) for k in range(6)}
+    assert tuple(true) not in places and len(places) > 1
+    d = st.determinize(None, 1)
+    assert all(b.sheet is None for b in d.bots)
+    assert d.current_players() == st.current_players()

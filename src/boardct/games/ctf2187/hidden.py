@@ -53,12 +53,13 @@ def determinize(st: CtfState, player: int | None, seed: int) -> CtfState:
     processes the turn in a search (the others decide in the turns after). A determinization
     has no history (the other players' sheets are hidden) and is for search only.
 
-    None (a spectator, who sees every Bot and their orders) keeps everything but the chance to
-    come: the random source and the seed are resampled."""
+    None (a spectator) knows no Bot while the game goes on, so every Bot is resampled; once
+    the game is over the spectator sees everything and only the random source and the seed are
+    resampled."""
     rng = Rng(seed)
     setup = st.setup
     new_setup = Setup(rng.next64() >> 1, setup.options, setup.names, setup.created)
-    if player is None:
+    if player is None and st.over is not None:
         d = st.clone()
         d.setup = new_setup
         d.rng = Rng(rng.next64())
@@ -101,7 +102,8 @@ def determinize(st: CtfState, player: int | None, seed: int) -> CtfState:
         if b.player != player:
             plans = CtfState.sample_plans(len(b.design.weapons))
             nb.standing = DEFAULT_STANDING if rng.coin() else rng.choice(plans)
-            if nb.status == FUNCTIONAL and st.over is None:  # its sheet: in, contents unknown
+            # a player's search needs the others' sheets in (contents unknown); a spectator's waits
+            if nb.status == FUNCTIONAL and player is not None and st.over is None:
                 nb.sheet = nb.standing if rng.coin() else rng.choice(plans)
         if nb.x:
             occ[(nb.y - 1) * w + nb.x - 1] = nb.num
