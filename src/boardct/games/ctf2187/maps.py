@@ -15,10 +15,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from boardct.core.errors import DataError
+from boardct.core.inputs import ascii_int, strip_bom
 from boardct.core.rng import Rng
 from boardct.games.ctf2187.tables import Tables
 
 MIN_SIDE = 20
+MAX_SIDE = 99  # the map file format's limit (two-digit coordinates), and a generated map's
+# A 99x99 map is about 30 kB; comments may add some. Larger is not a map of this game.
+MAX_MAP_BYTES = 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +68,10 @@ def parse_map(text: str, tables: Tables, source: str = "map") -> GameMap:
     """A map from its text; errors name the line (and column) of the problem."""
     rows: list[tuple[int, list[str]]] = []
     header: tuple[int, int] | None = None
-    for lineno, raw in enumerate(text.splitlines(), 1):
+    if len(text) > MAX_MAP_BYTES:
+        raise DataError(source, "", f"a map is at most {MAX_MAP_BYTES:,} characters, this one "
+                        f"has {len(text):,}")
+    for lineno, raw in enumerate(strip_bom(text).splitlines(), 1):
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
@@ -73,16 +80,20 @@ def parse_map(text: str, tables: Tables, source: str = "map") -> GameMap:
             if len(parts) != 3 or parts[0].upper() != "MAP":
                 raise DataError(source, f"line {lineno}", "the first line must be "
                                 "'MAP <width> <height>'")
-            try:
-                w, h = int(parts[1]), int(parts[2])
-            except ValueError:
+            # ASCII digits only: int() refuses `²` (a crash) and reads `٢٠` as 20
+            w, h = ascii_int(parts[1], 3), ascii_int(parts[2], 3)
+            if w is None or h is None:
                 raise DataError(source, f"line {lineno}", "width and height must be whole "
-                                "numbers") from None
-            if w < MIN_SIDE or h < MIN_SIDE or w > 99 or h > 99:
-                raise DataError(source, f"line {lineno}", f"a map is {MIN_SIDE}-99 sectors on "
-                                f"each side (CTF-1), not {w}x{h}")
+                                f"numbers {MIN_SIDE}-{MAX_SIDE} (ASCII digits), not "
+                                f"{parts[1][:20]!r} and {parts[2][:20]!r}")
+            if not (MIN_SIDE <= w <= MAX_SIDE and MIN_SIDE <= h <= MAX_SIDE):
+                raise DataError(source, f"line {lineno}", f"a map is {MIN_SIDE}-{MAX_SIDE} "
+                                f"sectors on each side (CTF-1), not {w}x{h}")
             header = (w, h)
             continue
+        if len(rows) == header[1]:  # stop at once: a file of a million rows is not read on
+            raise DataError(source, f"line {lineno}", f"more than the {header[1]} rows of "
+                            "sectors the header announces")
         rows.append((lineno, line.split()))
     if header is None:
         raise DataError(source, "line 1", "empty map: expected 'MAP <width> <height>'")
@@ -99,9 +110,9 @@ def parse_map(text: str, tables: Tables, source: str = "map") -> GameMap:
         for c, tok in enumerate(tokens):
             x = c + 1
             where = f"line {lineno}, sector {x}-{y}"
-            if len(tok) != 2 or not tok[1].isdigit():
-                raise DataError(source, where, f"{tok!r} is not a terrain character and a ground "
-                                "digit (e.g. .1, w1, R3)")
+            if len(tok) != 2 or tok[1] not in "0123456789":  # ASCII: isdigit() takes `²`
+                raise DataError(source, where, f"{tok[:20]!r} is not a terrain character and a "
+                                "ground digit (e.g. .1, w1, R3)")
             t = tables.terrain_by_char.get(tok[0])
             if t is None:
                 known = " ".join(tt.char for tt in tables.terrain)

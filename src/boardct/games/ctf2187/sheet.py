@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from boardct.core.errors import ParseError
+from boardct.core.inputs import ascii_int, strip_bom
 
 TURN, STANDING, MISSING = 0, 1, 2
 PHASES = 5
@@ -28,6 +29,11 @@ FIELDS = ("phase", "move order", "move option", "attack order", "attack option",
 MOVE_NEEDS_BOT = (5, 12)
 ATTACKS_WITH_WEAPON = (1, 2, 3, 4, 5)
 EJECT_DEFAULT = 4
+# A sheet is six short lines; with comments a few hundred characters. The bound keeps a pasted
+# file or a hostile record entry from producing an error message of megabytes.
+MAX_SHEET_CHARS = 20_000
+MAX_ERRORS_SHOWN = 20  # a sheet of garbage lists its first errors, then how many more
+MAX_NUMBER_DIGITS = 3  # bots, turns (turn_limit <= 999) and orders all fit in three digits
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +50,9 @@ class SheetError(ParseError):
     def __init__(self, errors: list[tuple[int, str, str]], text: str = ""):
         self.errors = errors
         lines = [f"line {ln}, {field}: {msg}" if field else f"line {ln}: {msg}"
-                 for ln, field, msg in errors]
+                 for ln, field, msg in errors[:MAX_ERRORS_SHOWN]]
+        if len(errors) > MAX_ERRORS_SHOWN:
+            lines.append(f"and {len(errors) - MAX_ERRORS_SHOWN} more errors")
         head = "order sheet rejected (CTF-37): "
         super().__init__(head + "; ".join(lines), text, errors[0][0] if errors else None)
 
@@ -52,7 +60,8 @@ class SheetError(ParseError):
 def _lines(text: str) -> list[tuple[int, list[str]]]:
     out = []
     n = 0
-    for raw_line in text.replace("\r\n", "\n").split("\n"):
+    # a sheet saved by Windows Notepad starts with a byte-order mark: not part of the header
+    for raw_line in strip_bom(text).replace("\r\n", "\n").split("\n"):
         for part in raw_line.split(";"):
             n += 1
             body = part.split("#", 1)[0].strip()
@@ -62,7 +71,9 @@ def _lines(text: str) -> list[tuple[int, list[str]]]:
 
 
 def _num(tok: str) -> int | None:
-    return int(tok) if tok.isdigit() and len(tok) <= 3 else None
+    """A field's number: ASCII digits only (`str.isdigit()` also takes `²`, which `int()`
+    refuses, and Arabic-Indic digits, which no sheet of this game is written in)."""
+    return ascii_int(tok, MAX_NUMBER_DIGITS)
 
 
 def check_phase(bot: int, order: Sequence[int], roster: Roster, ln: int
@@ -128,6 +139,9 @@ def parse_sheet(text: str, roster: Roster, turn: int | None = None
 
     `turn`: the current turn; a TURN sheet for another turn is rejected.
     """
+    if len(text) > MAX_SHEET_CHARS:
+        raise SheetError([(1, "", f"an order sheet is at most {MAX_SHEET_CHARS:,} characters, "
+                           f"this text has {len(text):,}")])
     lines = _lines(text)
     if not lines:
         raise SheetError([(1, "header", "empty sheet: expected 'BOT <n> TURN <t>' or "

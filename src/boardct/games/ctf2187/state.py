@@ -17,10 +17,17 @@ from typing import Any, ClassVar
 
 from boardct.core.errors import DataError, IllegalAction, OptionError, ParseError
 from boardct.core.game import Game, Option, Outcome, Setup, State
+from boardct.core.inputs import InputError, ascii_int, read_text
 from boardct.core.rng import Rng
 from boardct.games.ctf2187 import engine
 from boardct.games.ctf2187.geometry import ARROWS, distance
-from boardct.games.ctf2187.maps import GameMap, generate_map, map_side, parse_map
+from boardct.games.ctf2187.maps import (
+    MAX_MAP_BYTES,
+    GameMap,
+    generate_map,
+    map_side,
+    parse_map,
+)
 from boardct.games.ctf2187.sheet import (
     MISSING,
     STANDING,
@@ -40,6 +47,12 @@ from boardct.games.ctf2187.units import (
 )
 
 DEFAULT_DESIGNS = "Lancer,Warden,Bastion,Striker"
+# Option limits (docs/ctf2187.md, "Input limits"). Sheets write turn numbers in three digits;
+# ten Bots a team is a large battle (four teams: 40 Bots on an 84x84 map, CTF-35), and keeps a
+# generated map within the 99-sector side of the map format; map seeds are 64-bit like all.
+MAX_TURNS = 999
+MAX_BOTS_PER_TEAM = 10
+MAX_SEED = (1 << 64) - 1
 BENCH_TEAM = 4  # the benchmark battle: two commanders with 4 Bots each
 HELP = """CTF 2187 order sheet (one per Bot per turn; ';' ends a line):
   BOT <n> TURN <t>; P1 <move> <opt> <attack> <opt> <weapon>; P2 ...; P5 ...
@@ -60,23 +73,33 @@ _SAMPLES: dict[tuple, list[tuple]] = {}  # sample sheets depend only on the key
 
 
 def tables_for(directory: str) -> Tables:
+    """The `tables` option: the shipped tables, or a referee's directory of TOML files (each
+    read with a size bound, see `tables.load_tables`)."""
     if not directory:
         return default_tables()
     if directory not in _TABLE_CACHE:
-        if not Path(directory).is_dir():
-            raise DataError(directory, "", "the tables option must name a directory of TOML files")
+        try:
+            is_dir = "\x00" not in directory and Path(directory).is_dir()
+        except (OSError, ValueError):  # a name too long for the file system
+            is_dir = False
+        if not is_dir:
+            raise DataError(repr(directory)[:200], "", "the tables option must name a "
+                            "directory of TOML files")
+        if len(_TABLE_CACHE) > 16:
+            _TABLE_CACHE.clear()
         _TABLE_CACHE[directory] = load_tables(directory)
     return _TABLE_CACHE[directory]
 
 
 def read_map_option(value: str, tables: Tables) -> GameMap:
-    """The `map` option: the map text itself (it has a newline) or a path to a map file."""
+    """The `map` option: the map text itself (it has a newline) or a path to a map file, read
+    with a bound (a record naming `/dev/zero` or a huge file is refused, not read)."""
     if "\n" in value:
         return parse_map(value, tables, "map option")
     try:
-        text = Path(value).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataError(value, "", f"cannot read the map file ({exc})") from None
+        text = read_text(value, MAX_MAP_BYTES, "map file")
+    except InputError as exc:
+        raise DataError(exc.source, "", f"cannot read the map file ({exc.reason})") from None
     return parse_map(text, tables, value)
 
 
@@ -356,15 +379,17 @@ class CtfState(State):
     def entry_text(self, player: int, action: tuple) -> str:
         return f"player {player + 1}: {self.notation(action)}"
 
-    _ENTRY = re.compile(r"\s*player\s+(\d+)\s*:\s*(.*)\Z", re.S | re.I)
+    # ASCII digits only: `\d` would take `٣`, and `int()` refuses 5,000 digits with ValueError
+    _ENTRY = re.compile(r"\s*player\s+([0-9]+)\s*:\s*(.*)\Z", re.S | re.I)
 
     def apply_entry(self, text: str) -> list[tuple]:
         m = self._ENTRY.match(text)
         if m is None:
             return self.apply(self.parse(text))
-        player = int(m.group(1)) - 1
-        if not 0 <= player < len(self.setup.names):
-            raise ParseError(f"there is no player {player + 1}", text)
+        number = ascii_int(m.group(1), 3)
+        if number is None or not 1 <= number <= len(self.setup.names):
+            raise ParseError(f"there is no player {m.group(1)[:20]}", text)
+        player = number - 1
         return self.apply(self.parse(m.group(2), player), player)
 
     def describe(self, event: tuple) -> str:
@@ -570,15 +595,15 @@ class CtfGame(Game):
     help_text = HELP
     options = (
         Option("turn_limit", 10, "the game ends after this turn (CTF-39)", type=int,
-               minimum=1),
+               minimum=1, maximum=MAX_TURNS),
         Option("teams", 2, "number of teams (CTF-1, CTF-35)", choices=(2, 3, 4), type=int),
         Option("bots_per_team", 0, "bots per team; 0 = auto: one bot per player, players "
                "split among the teams (CTF-1); N > 0: one commander per team or one pilot per "
-               "bot", type=int, minimum=0),
+               "bot", type=int, minimum=0, maximum=MAX_BOTS_PER_TEAM),
         Option("designs", DEFAULT_DESIGNS, "designs of each team's bots, in bot order, "
                "repeated as needed (designs.toml)"),
         Option("map_seed", 0, "seed of the generated map; 0 = from the game seed", type=int,
-               minimum=0),
+               minimum=0, maximum=MAX_SEED),
         Option("map", "", "a map file (docs/ctf2187.md), or the map text itself; empty = "
                "generate"),
         Option("tables", "", "a directory of TOML tables overriding the shipped ones"),

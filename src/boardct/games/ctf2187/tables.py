@@ -9,15 +9,24 @@ every state of a game.
 from __future__ import annotations
 
 import math
-import tomllib
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 from boardct.core.errors import DataError
+from boardct.core.inputs import InputError, parse_toml, read_text
 
 DATA_DIR = Path(__file__).parent  # the TOML tables sit beside the code (package data)
+# Each shipped file is a few kilobytes; a referee's own stays far below this.
+MAX_TABLE_BYTES = 1024 * 1024
+# Bounds on the numbers a referee may set, each well beyond any sensible game, so that no table
+# can make the engine's arithmetic, reports or loops blow up (a 10**30-point Bot, a weapon
+# reaching across any map). Ranges of fire and sight stop at the largest map side (99).
+BIG = 9_999  # points, heat, AP costs, structure
+MAX_TONS = 1_000  # a design's tonnage; a weapon's or an engine unit's tons
+MAX_RANGE = 99
+MAX_TEXT = 40  # names, keys and display codes: shown in reports and boards
 
 # Locations of a Bot (CTF-6), in this fixed order everywhere.
 HEAD, FT, RT, LA, RA, LEGS = range(6)
@@ -107,7 +116,7 @@ class Tables:
             if d.name.lower() == name.lower():
                 return d
         known = ", ".join(d.name for d in self.designs)
-        raise DataError("designs", name, f"no such design (known: {known})")
+        raise DataError("designs", repr(name[:MAX_TEXT]), f"no such design (known: {known})")
 
     def band(self, heat: int) -> int:
         """Index of the heat band `heat` falls in."""
@@ -150,7 +159,7 @@ class _Reader:
         return value
 
     def int(self, doc: dict, key: str, path: str, lo: int | None = None,
-            hi: int | None = None) -> int:
+            hi: int | None = BIG) -> int:
         where = f"{path}.{key}" if path else key
         if key not in doc:
             raise self.fail(where, "missing")
@@ -163,7 +172,8 @@ class _Reader:
             raise self.fail(where, f"{value} is above {hi}")
         return value
 
-    def num100(self, doc: dict, key: str, path: str, positive: bool = True) -> int:
+    def num100(self, doc: dict, key: str, path: str, positive: bool = True,
+               hi: int = MAX_TONS) -> int:
         where = f"{path}.{key}" if path else key
         if key not in doc:
             raise self.fail(where, "missing")
@@ -175,6 +185,8 @@ class _Reader:
             raise self.fail(where, f"{value} has more than two decimals")
         if positive and h <= 0:
             raise self.fail(where, f"{value} must be above 0")
+        if h > hi * 100:
+            raise self.fail(where, f"{value} is above {hi}")
         return h
 
     def str(self, doc: dict, key: str, path: str, choices: tuple[str, ...] | None = None) -> str:
@@ -182,6 +194,9 @@ class _Reader:
         value = doc.get(key)
         if not isinstance(value, str) or not value:
             raise self.fail(where, "missing or not a text")
+        if len(value) > MAX_TEXT or not value.isprintable():
+            raise self.fail(where, f"{value[:MAX_TEXT]!r} is not printable text of at most "
+                            f"{MAX_TEXT} characters")
         if choices is not None and value not in choices:
             raise self.fail(where, f"{value!r} is not one of {', '.join(choices)}")
         return value
@@ -193,7 +208,8 @@ class _Reader:
             raise self.fail(where, "missing or not true/false")
         return value
 
-    def ints(self, doc: dict, key: str, path: str, n: int, lo: int = 0) -> tuple[int, ...]:
+    def ints(self, doc: dict, key: str, path: str, n: int, lo: int = 0,
+             hi: int = BIG) -> tuple[int, ...]:
         where = f"{path}.{key}" if path else key
         value = self.array(doc, key, path)
         if len(value) != n:
@@ -203,14 +219,18 @@ class _Reader:
                 raise self.fail(f"{where}[{i}]", f"{v!r} is not a whole number")
             if v < lo:
                 raise self.fail(f"{where}[{i}]", f"{v} is below {lo}")
+            if v > hi:
+                raise self.fail(f"{where}[{i}]", f"{v} is above {hi}")
         return tuple(value)
 
 
 def _parse(text: str, source: str) -> dict:
+    """A TOML document through `core.inputs.parse_toml`: nesting, `inf`/`nan`, numbers of
+    thousands of digits and a byte-order mark are handled there, as clear errors."""
     try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise DataError(source, "", f"not valid TOML ({exc})") from None
+        return parse_toml(text, source)
+    except InputError as exc:
+        raise DataError(source, exc.where, exc.reason) from None
 
 
 def parse_terrain(doc: dict, source: str = "terrain.toml") -> tuple[Terrain, ...]:
@@ -257,8 +277,8 @@ def parse_weapons(doc: dict, source: str = "weapons.toml") -> dict[str, Weapon]:
         key = r.str(e, "key", p)
         if key in out:
             raise r.fail(f"{p}.key", f"{key!r} is used twice")
-        optimum = r.int(e, "optimum", p, 1)
-        maximum = r.int(e, "maximum", p, 1)
+        optimum = r.int(e, "optimum", p, 1, MAX_RANGE)
+        maximum = r.int(e, "maximum", p, 1, MAX_RANGE)
         if maximum < optimum:
             raise r.fail(f"{p}.maximum", f"{maximum} is below the optimum range {optimum}")
         out[key] = Weapon(key, r.str(e, "name", p), r.num100(e, "tons", p),
@@ -277,16 +297,17 @@ def parse_rules(doc: dict, weapons: dict[str, Weapon], source: str = "rules.toml
     for c in CLASSES:
         t = r.table(wc, c, "weight_classes")
         p = f"weight_classes.{c}"
-        tons = r.ints(t, "tons", p, 2, 1)
+        tons = r.ints(t, "tons", p, 2, 1, MAX_TONS)
         if tons[0] > tons[1]:
             raise r.fail(f"{p}.tons", f"{list(tons)} is not [lowest, highest]")
         class_tons[c] = tons
-        class_factor[c] = r.num100(t, "ap_per_engine_ton", p)
+        class_factor[c] = r.num100(t, "ap_per_engine_ton", p, hi=100)
     costs_t = r.table(doc, "costs", "")
     costs: dict[str, Any] = {k: r.int(costs_t, k, "costs", 0) for k in (
         "move", "climb_per_level", "backward", "turn", "kneel", "stand_from_kneeling",
         "stand_from_prone", "dodge", "sprint_minimum")}
-    costs["damaged_weapon_factor100"] = r.num100(costs_t, "damaged_weapon_factor", "costs")
+    costs["damaged_weapon_factor100"] = r.num100(costs_t, "damaged_weapon_factor", "costs",
+                                                 hi=10)
     heat_t = r.table(doc, "heat", "")
     heat = {k: r.int(heat_t, k, "heat", 0) for k in (
         "maximum", "sector", "sector_sprint", "kneel", "stand", "dodge", "hit", "hit_energy",
@@ -349,16 +370,19 @@ def parse_rules(doc: dict, weapons: dict[str, Weapon], source: str = "rules.toml
     sensors = r.table(doc, "sensors", "")
     cp = r.table(doc, "command_posts", "")
     cp_weapons = []
-    for i, key in enumerate(r.array(cp, "weapons", "command_posts")):
-        if key not in weapons:
+    cp_keys = r.array(cp, "weapons", "command_posts")
+    if len(cp_keys) > 9:
+        raise r.fail("command_posts.weapons", "at most 9 weapons")
+    for i, key in enumerate(cp_keys):
+        if not isinstance(key, str) or key not in weapons:  # a list here is unhashable
             raise r.fail(f"command_posts.weapons[{i}]", f"{key!r} is not in weapons.toml")
         cp_weapons.append(weapons[key])
     return {
         "class_tons": class_tons, "class_factor100": class_factor, "costs": costs,
         "heat": heat, "bands": tuple(bands), "to_hit": to_hit, "locations": locations,
         "falling": falling,
-        "wounds_to_kill": r.int(pilot, "wounds_to_kill", "pilot", 1),
-        "scanning_range": r.int(sensors, "scanning_range", "sensors", 1),
+        "wounds_to_kill": r.int(pilot, "wounds_to_kill", "pilot", 1, 99),
+        "scanning_range": r.int(sensors, "scanning_range", "sensors", 1, MAX_RANGE),
         "visual_radius": r.int(sensors, "visual_radius", "sensors", 0, 20),
         "cp_per_team": r.int(cp, "per_team", "command_posts", 0, 2),
         "cp_structure": r.int(cp, "structure", "command_posts", 1),
@@ -376,10 +400,12 @@ def parse_designs(doc: dict, weapons: dict[str, Weapon], class_tons: dict[str, t
         if not isinstance(e, dict):
             raise r.fail(p, "not a table")
         name = r.str(e, "name", p)
+        if "," in name:  # the designs option lists names separated by commas
+            raise r.fail(f"{p}.name", f"{name!r}: a design name cannot hold a comma")
         if name.lower() in names:
             raise r.fail(f"{p}.name", f"{name!r} is used twice")
         names.add(name.lower())
-        tons = r.int(e, "tons", p, 1)
+        tons = r.int(e, "tons", p, 1, MAX_TONS)
         if tons % 5:
             raise r.fail(f"{p}.tons", f"{tons} is not a multiple of 5")
         wclass = next((c for c, (lo, hi) in class_tons.items() if lo <= tons <= hi), None)
@@ -410,9 +436,11 @@ def parse_designs(doc: dict, weapons: dict[str, Weapon], class_tons: dict[str, t
     return tuple(out)
 
 
-def build_tables(texts: dict[str, str]) -> Tables:
-    """Tables from the four files' texts (keys: terrain, weapons, designs, rules)."""
+def build_tables(texts: dict[str, str], paths: dict[str, str] | None = None) -> Tables:
+    """Tables from the four files' texts (keys: terrain, weapons, designs, rules); `paths`
+    names the files errors are reported against (default: `terrain.toml` and so on)."""
     sources = {k: f"{k}.toml" for k in ("terrain", "weapons", "designs", "rules")}
+    sources |= paths or {}
     for k in sources:
         if k not in texts:
             raise DataError(sources[k], "", "file missing")
@@ -429,15 +457,22 @@ def load_tables(directory: Path | str | None = None) -> Tables:
     """The tables in `directory` (default: the shipped data); a missing file is read from the
     shipped data, so a referee may override only the files they change."""
     texts = {}
+    paths = {}
     for k in ("terrain", "weapons", "designs", "rules"):
         path = Path(directory) / f"{k}.toml" if directory is not None else None
-        if path is None or not path.exists():
-            path = DATA_DIR / f"{k}.toml"
         try:
-            texts[k] = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise DataError(str(path), "", f"cannot read ({exc})") from None
-    return build_tables(texts)
+            present = path is not None and path.exists()
+        except (OSError, ValueError) as exc:  # a name too long for the file system, say
+            raise DataError(str(directory), "", f"cannot read the tables ({exc})") from None
+        if path is None or not present:
+            path = DATA_DIR / f"{k}.toml"
+        try:  # bounded: a tables directory holding a huge file (or a FIFO) is refused
+            texts[k] = read_text(path, MAX_TABLE_BYTES, "table file")
+        except InputError as exc:
+            raise DataError(str(path), "", f"cannot read ({exc.reason})") from None
+        if directory is not None and path.parent != DATA_DIR:
+            paths[k] = str(path)  # a referee's file: errors name it in full
+    return build_tables(texts, paths)
 
 
 _DEFAULT: Tables | None = None
