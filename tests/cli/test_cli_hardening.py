@@ -501,6 +501,20 @@ def test_replay_of_an_unfinished_ctf2187_game_shows_only_the_spectator_view(tmp_
     assert code == 0 and state.render(0) in out and re.search(r"^Bot 1 A ", out, re.M)
 
 
+def test_stepping_through_an_unfinished_ctf2187_game_never_prints_a_sheet_or_a_bot(tmp_path):
+    """Issue 15 item 9: step by step, the spectator is not told the actions (order sheets) nor
+    the prompt (which names the Bots still to hand in); --reveal tells both."""
+    save = tmp_path / "ctf.json"
+    state = registry.get("ctf2187").new(seed=2, names=("A", "B"))
+    state.apply(state.sample_sheets(1)[3], 0)
+    state.record().save(save)
+    code, out = run("replay", str(save), "--color", "never", input="n\nq\n")
+    assert code == 0 and "--- move 1 of 1 (after 1) ---" in out
+    assert "BOT 1" not in out and "Bot 1" not in out and "The game goes on." in out
+    code, out = run("replay", str(save), "--reveal", "--color", "never", input="n\nq\n")
+    assert code == 0 and "BOT 1 TURN 1" in out
+
+
 def test_replay_of_an_unfinished_shift_game_says_it_shows_the_spectator_view(tmp_path):
     save = tmp_path / "shift.json"
     registry.get("shift").new(seed=2, names=("A", "B")).record().save(save)

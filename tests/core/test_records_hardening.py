@@ -108,3 +108,15 @@ def test_record_of_a_perfect_information_game_has_no_warning(game_id):
     state = registry.get(game_id).new(seed=5, names=("A", "B"))
     doc = json.loads(state.record().to_json())
     assert HIDDEN_KEY not in doc and next(iter(doc)) == "format"
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero here")
+def test_a_record_whose_option_names_a_device_is_a_record_error_naming_the_record(tmp_path):
+    state = registry.get("ctf2187").new(seed=2, names=("A", "B"))
+    doc = state.record().to_dict()
+    doc["options"]["map"] = "/dev/zero"
+    path = tmp_path / "rec.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(RecordError) as info:
+        load_state(path)
+    assert str(info.value).startswith(f"{path}: options: ")

@@ -35,6 +35,7 @@ from rich.control import Control, ControlType
 from rich.segment import Segment
 
 from boardct.agents.base import Agent
+from boardct.core import inputs
 from boardct.core.errors import BoardctError
 from boardct.core.game import RESUME, SUSPEND, Event, State
 from boardct.core.inputs import ascii_int
@@ -169,10 +170,8 @@ def name_problem(name: str) -> str | None:
 
 def shown(text: str) -> str:
     """`text` safe to print: characters that are not printable (escape sequences a parse error
-    may quote back, lone surrogates) are written as Python escapes."""
-    if text.isprintable():
-        return text
-    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
+    may quote back, lone surrogates) are written as Python escapes, nothing cut."""
+    return inputs.shown(text, None, quote=False)
 
 
 def wants_color(console: Console, color: str) -> bool:
@@ -356,7 +355,10 @@ class Session:
 
     def end_line(self) -> str:
         out = self.state.outcome
-        return f"Result: {out.describe()}" if out is not None else self.state.prompt()
+        if out is not None:
+            return f"Result: {out.describe()}"
+        # a game's prompt may name what a spectator may not know (the Bots still to hand in)
+        return "The game goes on." if self.spectator else self.state.prompt()
 
     def say(self, lines: list[str], style: str | None = None) -> None:
         for text in lines:
@@ -720,7 +722,9 @@ def run_replay(state: State, console: Console, color: bool, read: Ask,
     session = Session(frames[0], console, color=color, spectator=spectator)
     while True:
         session.state = frames[k]
-        last = f"after {k}: {texts[k - 1]}" if k else "start"
+        # a spectator is not told the moves of a game with hidden information (CTF 2187's are
+        # order sheets); the boards show what became public
+        last = "start" if not k else f"after {k}" if spectator else f"after {k}: {texts[k - 1]}"
         console.print(f"--- move {k} of {len(texts)} ({shown(last)}) ---", markup=False)
         session.show_board()
         console.print(session.end_line(), markup=False)

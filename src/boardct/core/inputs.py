@@ -94,15 +94,16 @@ def looks_like_path(value: str) -> bool:
         return False
 
 
-def shown(text: str, limit: int = 40, quote: bool = True) -> str:
+def shown(text: str, limit: int | None = 40, quote: bool = True) -> str:
     """Typed or read text as an error message may print it: escaped, so that no control
-    character from a file, a record or a remote player reaches the terminal, and cut short.
-    `quote`: always in Python quotes (a token); else as given when it is printable (a name)."""
+    character from a file, a record or a remote player reaches the terminal, and cut short
+    (`limit` None: never cut). `quote`: always in Python quotes (a token); else as given, only
+    the characters that are not printable written as Python escapes (a name, a line)."""
     if quote:
         text = repr(text)
     elif not text.isprintable():
-        text = repr(text)[1:-1]
-    return text if len(text) <= limit else text[:limit] + "..."
+        text = "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
+    return text if limit is None or len(text) <= limit else text[:limit] + "..."
 
 
 def ascii_int(text: str, max_digits: int = MAX_DIGITS) -> int | None:

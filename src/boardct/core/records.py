@@ -172,7 +172,10 @@ def replay(record: Record, source: str = "", upto: int | None = None) -> State:
                           f"players, the record names {len(record.players)}", source)
     setup = Setup(record.seed, resolved, tuple(record.players),
                   record.created or now_iso())
-    state = game.initial_state(setup)
+    try:
+        state = game.initial_state(setup)
+    except BoardctError as exc:  # an option naming a file, say: the record is what was wrong
+        raise RecordError("options", str(exc), source) from None
     actions = record.actions if upto is None else record.actions[:upto]
     for i, text in enumerate(actions):
         if state.is_over:
