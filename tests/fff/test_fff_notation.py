@@ -65,21 +65,19 @@ def test_fff30_notation_and_parse_round_trip_on_every_legal_turn():
 @pytest.mark.parametrize(("text", "where", "what"), [
     ("", "empty turn", "a turn is `pass`"),
     ("z9 m", "token 1 'z9' (column 1)", "not a square"),
-    ("D4 m", "token 1 'D4' (column 1)", "squares are lower-case: d4"),
-    ("Pass", "token 1 'Pass' (column 1)", "case-sensitive"),
+    ("I4 m", "token 1 'I4' (column 1)", "not a square of the board"),
+    ("PASS m", "token 2 'm' (column 6)", "stands alone"),
     ("pass m", "token 2 'm' (column 6)", "stands alone"),
     ("d4 m q", "token 3 'q' (column 6)", "not a point"),
-    ("d4 XN", "token 2 'XN' (column 4)", "lower-case x"),
     ("d4 xQ", "token 2 'xQ' (column 4)", "'Q' is not a facing"),
-    ("d4 xN/ne", "token 2 'xN/ne' (column 4)", "converted piece facing: facings are upper-case"),
-    ("d4 n", "token 2 'n' (column 4)", "facings are upper-case: N"),
-    ("d4 +R", "token 2 '+R' (column 4)", "lower-case: +r"),
+    ("d4 xN/nq", "token 2 'xN/nq' (column 4)", "converted piece facing: 'nq' is not a facing"),
+    ("d4 +red", "token 2 '+red' (column 4)", "a colour is one letter: +r for red"),
     ("d4  -", "token 2 '-' (column 5)", "needs a colour letter"),
     ("d4 -x", "token 2 '-x' (column 4)", "not a colour"),
     ("d4 m -r", "token 3 '-r' (column 6)", "removed first"),
     ("d4 +r m", "token 2 '+r' (column 4)", "added last"),
     ("d4 m d5", "token 3 'd5' (column 6)", "only one piece is selected"),
-    ("d4 M", "token 2 'M' (column 4)", "a step is written m"),
+    ("d4 move", "token 2 'move' (column 4)", "a step is written m"),
 ])
 def test_fff30_parse_errors_name_the_token_and_column(text, where, what):
     with pytest.raises(ParseError) as info:

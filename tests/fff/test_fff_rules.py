@@ -4,8 +4,11 @@ Each sets up a position from FFF-32 text (fillers keep every size on the board),
 as a player types it, and checks the exact resulting position or the refusal and its rule.
 """
 
+import pytest
 from fff_helpers import GAME, field, pieces, play, rejected, setup, texts
 
+from boardct.core.errors import IllegalAction
+from boardct.games.fff.notation import parse_turn
 from boardct.games.fff.position import INITIAL
 
 
@@ -395,7 +398,10 @@ def test_fff20_out_of_phase_piece_may_turn_and_change_fields():
 
 def test_fff20_in_phase_piece_blocks_even_with_a_clear_piece_beside_it():
     s = setup("B2d3N,W1d4S:c,W2d4S")
-    rejected(s, "d3 m", "FFF-20", "d4 is occupied by White 2-pip")
+    with pytest.raises(IllegalAction, match="d4 is occupied by White 2-pip") as info:
+        s.apply(parse_turn("d3 m"))  # the step itself is refused; typed, it reads as xN
+    assert info.value.rule == "FFF-20"
+    assert s.parse("d3 m") == s.parse("d3 xN")
     play(s, "d3 xN")  # the attack hits the in-phase White 2-pip
     assert pieces(s) == "W1d4S:c,B2d4N"
 

@@ -10,6 +10,7 @@ indexed `owner * 3 + size - 1` (FFF-25 lost counts, pieces on the board).
 from __future__ import annotations
 
 from boardct.core.errors import IllegalAction
+from boardct.games.fff.notation import format_turn
 from boardct.games.fff.pieces import (
     ADDABLE,
     ATTACK,
@@ -40,6 +41,9 @@ from boardct.games.fff.pieces import (
     PURPLE,
     SIZE,
     SQUARE_NAMES,
+    T_CONVERT,
+    T_FAIL,
+    T_HIT,
     TOKEN_A,
     TOKEN_B,
     TOKEN_KIND,
@@ -63,6 +67,8 @@ for _c in range(1, NCODES):
 O_FAIL, O_CAPTURE, O_PUSH, O_CONVERT, O_STRIP = range(5)
 NTOKENS = len(TOKEN_TEXT)
 OUTCOME_NAMES = ("fail", "capture", "push", "convert", "strip")
+# The token kind FFF-30 writes each outcome with.
+FORM = (K_FAIL, K_HIT, K_HIT, K_CONVERT, K_HIT)
 
 
 def attack_kind(mc: int, dc: int, lost: list[int]) -> int:
@@ -163,6 +169,79 @@ def _bad(rule: str, index: int, token: str, message: str) -> IllegalAction:
     return IllegalAction(rule, f"token {index + 1} '{token}': {message}")
 
 
+class ReadAs(IllegalAction):
+    """A turn the rules refuse as written that reads as one other turn without doubt: token
+    `index` is meant as `token`. A step into an enemy piece that the attack would capture or
+    push is that attack, the attacker moving in and keeping its facing as a step does.
+    `FFFState.parse` reads the turn so (forgiving what a player types); `apply`, given the
+    tokens themselves, refuses it with the message, which shows the turn to type."""
+
+    def __init__(self, rule: str, message: str, index: int, token: int):
+        super().__init__(rule, message)
+        self.index = index
+        self.token = token
+
+
+def _typed(action: tuple[int, ...], index: int, token: int) -> str:
+    """The turn with token `index` replaced: the exact command an error message suggests."""
+    return format_turn(action[:index] + (token,) + action[index + 1:])
+
+
+def _step_blocked(action: tuple[int, ...], i: int, code: int, dc: int, t: int,
+                  lost: list[int]) -> IllegalAction:
+    """The error for a step (token `i`) into `t`, where the in-phase piece `dc` stands
+    (FFF-6, FFF-20): a `ReadAs` the attack when the move is one, else the command that
+    attacks. Off the hot path: only a refused turn gets here."""
+    tname = SQUARE_NAMES[t]
+    where = f"{tname} is occupied by {who(dc)}"
+    if OWNER[dc] == OWNER[code]:
+        return _bad("FFF-20", i, "m", where)
+    outcome = attack_kind(code, dc, lost)
+    a, d = ATTACK[code], DEFENCE[dc]
+    facing = FACING[code]
+    if outcome in (O_CAPTURE, O_PUSH):
+        tok = T_HIT[facing]
+        verb = "capture" if outcome == O_CAPTURE else "push (green)"
+        return ReadAs("FFF-20", f"token {i + 1} 'm': {where}; to {verb} it ({a} against {d}) "
+                      f"type: {_typed(action, i, tok)}", i, tok)
+    if outcome == O_FAIL:
+        return _bad("FFF-20", i, "m", f"{where}, and an attack on it fails ({a} against {d}) "
+                    f"without moving; to attack anyway type: {_typed(action, i, T_FAIL)}")
+    if outcome == O_STRIP:
+        return _bad("FFF-20", i, "m", f"{where}; an attack on it fails by one ({a} against "
+                    f"{d}) and orange strips its fields, the attacker staying put; to do that "
+                    f"type: {_typed(action, i, T_HIT[facing])} (xD: D the attacker's facing "
+                    "after it)")
+    return _bad("FFF-20", i, "m", f"{where}; an attack on it converts it (purple, {a} against "
+                f"{d}), the attacker staying put; to do that type: "
+                f"{_typed(action, i, T_CONVERT[facing][FACING[dc]])} (xD/E: D the attacker's "
+                "facing after it, E the converted piece's)")
+
+
+def _wrong_form(action: tuple[int, ...], i: int, code: int, dc: int, t: int, outcome: int,
+                lost: list[int]) -> IllegalAction:
+    """The error for an attack written in the form of another outcome (FFF-30), with the
+    turn to type: the facings typed are kept, missing ones are the current facings."""
+    tok = action[i]
+    kind = TOKEN_KIND[tok]
+    a, d = ATTACK[code], DEFENCE[dc]
+    facing = TOKEN_A[tok] if kind != K_FAIL else FACING[code]
+    what = {O_FAIL: f"fails ({a} against {d})",
+            O_CAPTURE: f"captures ({a} against {d})",
+            O_PUSH: f"pushes (green, {a} against {d})",
+            O_STRIP: f"strips (orange, {a} against {d})",
+            O_CONVERT: f"converts (purple, {a} against {d})"}[outcome]
+    if outcome == O_FAIL:
+        how = f"write it as x: {_typed(action, i, T_FAIL)}"
+    elif outcome == O_CONVERT:
+        how = (f"write it as xD/E (D the attacker's facing after it, E the converted piece's), "
+               f"e.g. {_typed(action, i, T_CONVERT[facing][FACING[dc]])}")
+    else:
+        how = (f"write it as xD (D the attacker's facing after it), e.g. "
+               f"{_typed(action, i, T_HIT[facing])}")
+    return _bad("FFF-30", i, TOKEN_TEXT[tok], f"this attack on {SQUARE_NAMES[t]} {what}: {how}")
+
+
 def play(main0: list[int], ghost0: list[int], pool0: list[int], lost0: list[int],
          cnt0: list[int], me: int, action: tuple[int, ...],
          events: list | None = None) -> TurnResult:
@@ -256,7 +335,7 @@ def play(main0: list[int], ghost0: list[int], pool0: list[int], lost0: list[int]
         if kind == K_TURN:
             code = FACE0[code] + 6 * TOKEN_A[tok]
             if events is not None:
-                events.append(("turn", name, FACINGS[TOKEN_A[tok]]))
+                events.append(("face", name, FACINGS[TOKEN_A[tok]]))
             i += 1
             continue
         if GHOST[code]:
@@ -273,7 +352,7 @@ def play(main0: list[int], ghost0: list[int], pool0: list[int], lost0: list[int]
         tname = SQUARE_NAMES[t]
         if kind == K_STEP:
             if main[t]:
-                raise _bad("FFF-20", i, text, f"{tname} is occupied by {who(main[t])}")
+                raise _step_blocked(action, i, code, main[t], t, lost)
             if events is not None:
                 events.append(("step", name, tname))
             sq, name = t, tname
@@ -287,20 +366,11 @@ def play(main0: list[int], ghost0: list[int], pool0: list[int], lost0: list[int]
         if OWNER[dc] == me:
             raise _bad("FFF-21", i, text, f"{tname} holds {OWNER_NAMES[me]}'s own piece")
         outcome = attack_kind(code, dc, lost)
-        a, d = ATTACK[code], DEFENCE[dc]
-        want = {O_FAIL: "x", O_CAPTURE: "xD", O_PUSH: "xD", O_STRIP: "xD",
-                O_CONVERT: "xD/E"}[outcome]
-        got = {K_FAIL: "x", K_HIT: "xD", K_CONVERT: "xD/E"}[kind]
-        if want != got:
-            what = {O_FAIL: f"fails ({a} against {d})",
-                    O_CAPTURE: f"captures ({a} against {d})",
-                    O_PUSH: f"pushes (green, {a} against {d})",
-                    O_STRIP: f"strips (orange, {a} against {d})",
-                    O_CONVERT: f"converts (purple, {a} against {d})"}[outcome]
-            raise _bad("FFF-30", i, text, f"this attack on {tname} {what}: write it as {want}")
+        if FORM[outcome] != kind:
+            raise _wrong_form(action, i, code, dc, t, outcome, lost)
         if outcome == O_FAIL:
             if events is not None:
-                events.append(("fail", name, tname, a, d))
+                events.append(("fail", name, tname, ATTACK[code], DEFENCE[dc]))
         elif outcome == O_CAPTURE:
             main[t] = 0
             leave(dc, pool, lost, cnt)

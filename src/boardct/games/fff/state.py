@@ -21,7 +21,7 @@ from boardct.games.fff.pieces import (
     SIZE,
     SQUARE_NAMES,
 )
-from boardct.games.fff.rules import eliminated, play
+from boardct.games.fff.rules import ReadAs, eliminated, play
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.text import Text
@@ -114,10 +114,20 @@ class FFFState(State):
 
     def parse(self, text: str, player: int | None = None) -> tuple[int, ...]:
         """Read a turn, check it against the rules, and return its canonical action (FFF-31):
-        any way of writing a result gives the one action `legal_actions()` lists for it."""
+        any way of writing a result gives the one action `legal_actions()` lists for it.
+
+        Reading forgives: any case (`notation.parse_turn`), and a step `m` into an enemy
+        piece that the attack captures or pushes is read as that attack, the attacker keeping
+        its facing (`rules.ReadAs`); where the step is no such attack the error shows the
+        turn to type. Each replacement turns an `m` into an attack, so the loop ends."""
         action = parse_turn(text)
         self._check_turn(action, player)
-        res = self._play(action)
+        while True:
+            try:
+                res = self._play(action)
+                break
+            except ReadAs as meant:  # a step into an enemy piece the attack takes: that attack
+                action = action[:meant.index] + (meant.token,) + action[meant.index + 1:]
         key = (res.main, res.ghost, res.lost)
         if key == (self.main, self.ghost, self.lost):
             return ()
@@ -148,8 +158,9 @@ class FFFState(State):
         if kind == "remove":
             return f"{event[1]}: removes its {COLOUR_NAMES[COLOURS.index(event[2])]} field"
         if kind == "add":
-            return f"{event[1]}: adds a {COLOUR_NAMES[COLOURS.index(event[2])]} field"
-        if kind == "turn":
+            colour = COLOUR_NAMES[COLOURS.index(event[2])]
+            return f"{event[1]}: adds {'an' if colour[0] in 'aeiou' else 'a'} {colour} field"
+        if kind == "face":  # not "turn": front ends keep that kind for turn headers
             return f"{event[1]}: turns {event[2]}"
         if kind == "step":
             return f"{event[1]}: steps to {event[2]}"
