@@ -62,6 +62,9 @@ Force Field Factions turn notation (one line, tokens separated by spaces; FFF-30
   colours C: r red, g green, b blue, y yellow, p purple, o orange, c clear
 
 Examples: d1 NE m +y   d4 xN xE   d4 xE/W   c3~ -c m   pass
+Case does not matter (D1 ne M +Y is d1 NE m +y; up is U). An m into an enemy piece that the
+attack captures or pushes is that attack, keeping the facing; otherwise the message shows
+what to type. The record keeps the canonical text.
 Movement points = pips (doubled by a yellow field). Lose when you have no piece of some size.
 """
 
