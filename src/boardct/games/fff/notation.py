@@ -66,6 +66,7 @@ def _folded(tok: str) -> str:
 
 
 def format_turn(action: tuple[int, ...]) -> str:
+    """The text of a token tuple, each token in its FFF-30 spelling (what records keep)."""
     if not action:
         return "pass"
     return " ".join([q_text(action[0])] + [TOKEN_TEXT[t] for t in action[1:]])
