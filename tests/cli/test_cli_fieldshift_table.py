@@ -19,6 +19,12 @@ QUESTION = "This breaks FS-16 (the skill is on cooldown (5)): carry it out? 01/0
 CONSEQUENCE = "Player 2 may then dispute it with 06 on their turn and win (FS-19)."
 
 
+@pytest.fixture(autouse=True)
+def _in_tmp(tmp_path, monkeypatch):
+    """Piped input that ends mid-game saves the game in the current folder: keep it in tmp."""
+    monkeypatch.chdir(tmp_path)
+
+
 def run(*args, input=None):
     result = CliRunner().invoke(cli, list(args), input=input, catch_exceptions=False)
     return result.exit_code, result.output
