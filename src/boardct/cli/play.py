@@ -112,7 +112,8 @@ def play_command(game_id: str, names: tuple[str, str] | None, ruleset: str | Non
                  violations: str | None, cards: tuple[str, str] | None,
                  options: dict[str, str], seed: int | None, resume: str | None,
                  vs: str | None, color: str, script: str | None, trace: bool,
-                 save: str | None, clear: bool | None) -> int:
+                 save: str | None, clear: bool | None, classic: bool = False,
+                 confirm: bool = True) -> int:
     game = registry.get(game_id)
     named = {"ruleset": ruleset, "violations": violations}
     if cards:
@@ -120,7 +121,7 @@ def play_command(game_id: str, names: tuple[str, str] | None, ruleset: str | Non
     opts = game_options(game, options, **named)
     prepare_streams()
     console = make_console(color)
-    use_color = wants_color(console, color)
+    use_color = wants_color(console, color) and not classic  # the earlier tool had none
     lines = None
     if script is not None:
         lines = read_script(script)
@@ -148,7 +149,8 @@ def play_command(game_id: str, names: tuple[str, str] | None, ruleset: str | Non
             raise OptionError(f"--vs: there is no Player {side + 1} in {game.title}")
         computer[side] = make_agent(agent_name, seed=state.setup.seed + side)
     session = Session(state, console, color=use_color, computer=computer,
-                      save_path=Path(save) if save else None)
+                      save_path=Path(save) if save else None, classic=classic,
+                      confirm=confirm)
     if lines is not None:
         return session.run_script(lines, trace)
     if clear is None:
@@ -183,13 +185,20 @@ def register_commands(cli: click.Group) -> None:
                   help="Keep the game's record in FILE, rewritten after every command.")
     @click.option("--clear/--no-clear", default=None,
                   help="Clear the terminal before each screen (default: when interactive).")
+    @click.option("--classic", is_flag=True,
+                  help="The earlier tool's screen exactly (FieldShift FS-23): the board and the "
+                       "prompt, no status line, no colours, no event lines.")
+    @click.option("--confirm/--no-confirm", default=True, show_default=True,
+                  help="Ask before carrying out a command that breaks a rule (FieldShift's "
+                       "dispute mode, FS-19); scripts never ask.")
     def play_cmd(game_id, names, ruleset, violations, cards, options, seed, resume, vs, color,
-                 script, trace, save, clear):
+                 script, trace, save, clear, classic, confirm):
         """Play GAME in the terminal: hot-seat, against the computer, or from a script."""
         from boardct.cli.main import parse_options
 
         code = play_command(game_id, names, ruleset, violations, cards, parse_options(options),
-                            seed, resume, vs, color, script, trace, save, clear)
+                            seed, resume, vs, color, script, trace, save, clear, classic,
+                            confirm)
         sys.exit(code)
 
     @cli.command("replay")

@@ -318,8 +318,11 @@ class Session:
 
     def __init__(self, state: State, console: Console, *, color: bool = False,
                  computer: dict[int, Agent] | None = None, save_path: Path | None = None,
-                 spectator: bool = False):
+                 spectator: bool = False, classic: bool = False, confirm: bool = True):
         self.state = state
+        self.classic = classic  # the earlier tool's screen: board and prompt, nothing more
+        self.confirm = confirm  # ask before carrying out a command that breaks a rule
+        self._script = False  # script mode: nobody to ask
         self.console = console
         self.color = color
         self.computer = computer or {}
@@ -352,6 +355,12 @@ class Session:
             self.console.print(self.state.render_rich(self.viewer()))
         else:
             self.console.print(self.state.render(self.viewer()), markup=False)
+
+    def show_status(self) -> None:
+        """The game's status line, between the board and the prompt (not with --classic)."""
+        line = "" if self.classic else self.state.status_line()
+        if line:
+            self.console.print(shown(line), markup=False, style="bold" if self.color else None)
 
     def end_line(self) -> str:
         out = self.state.outcome
@@ -386,6 +395,9 @@ class Session:
         player = players[0]
         try:
             action = self.state.parse(token, player)
+            refused = self._confirm_breach(action, player, ask)
+            if refused is not None:
+                return refused
             before = self.state.clone()
             events = self.state.apply(action, player)
         except BoardctError as exc:
@@ -397,6 +409,26 @@ class Session:
                 return self._resume(ask)
         said = self._played(before, player, action, events)
         return Step("ok", said.for_viewer(self.eyes(player)), said=[said], player=player)
+
+    def _confirm_breach(self, action, player: int, ask: Ask) -> Step | None:
+        """Before carrying out a command that breaks a rule (FieldShift's dispute mode, FS-19),
+        ask the person: a slip of the finger must not hand the opponent a winning dispute.
+        None: go on (lawful, confirmed, --no-confirm, or a script, which never asks); else
+        the Step of a denial, which changes nothing."""
+        if not self.confirm or self._script:
+            return None
+        breach = self.state.breach(action, player)
+        if breach is None:
+            return None
+        if breach.consequence:
+            self.say([breach.consequence])
+        while True:
+            answer = ask(breach.question()).strip()
+            if answer == breach.confirm:
+                return None
+            if answer == breach.deny:
+                return Step("rejected", ["Not carried out; nothing changed."])
+            self.say([f"Answer {breach.confirm} to carry it out or {breach.deny} not to."])
 
     def _played(self, before: State, player: int, action, events: list,
                 lines: list[str] | None = None) -> Said:
@@ -502,6 +534,7 @@ class Session:
 
     def _run_script(self, lines: list[str], trace: bool) -> int:
         tokens = iter(script_tokens(lines))
+        self._script = True
 
         def ask(prompt: str) -> str:
             answer = next(tokens, "")
@@ -586,9 +619,13 @@ class Session:
                     shown_for = current
                     if clear:
                         self.console.clear()
-            self.say(tell(pending, self.eyes(self.viewer())))
+            if self.classic:  # the earlier tool printed no event lines (FS-23)
+                self.say([line for said in pending for line in said.lines])
+            else:
+                self.say(tell(pending, self.eyes(self.viewer())))
             pending = []
             self.show_board()
+            self.show_status()
             if self.state.is_over:
                 self.console.print(self.end_line(), markup=False)
                 self.say(self.autosave())

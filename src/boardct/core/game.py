@@ -97,6 +97,24 @@ class Outcome:
         return {"winners": list(self.winners), "reason": self.reason, "returns": list(self.returns)}
 
 
+@dataclass(frozen=True)
+class Breach:
+    """A rule that an action would break and that the game would still carry out (FieldShift's
+    dispute mode, FS-19, where the opponent may then dispute it). A front end asks the person
+    before it carries such an action out, so that nobody breaks a rule by a slip of the finger;
+    `confirm` and `deny` are the game's own answers (FieldShift: 01 and 00)."""
+
+    rule: str  # the ruling or rulings broken, e.g. "FS-16"
+    what: str  # what is broken, in words, e.g. "the skill is on cooldown (5)"
+    consequence: str = ""  # what may follow, e.g. who may dispute it and how
+    confirm: str = "yes"
+    deny: str = "no"
+
+    def question(self) -> str:
+        """The line that asks, e.g. "This breaks FS-16 (...): carry it out? 01/00 "."""
+        return f"This breaks {self.rule} ({self.what}): carry it out? {self.confirm}/{self.deny} "
+
+
 def now_iso() -> str:
     """The current UTC time as records write it."""
     return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
@@ -201,6 +219,14 @@ class State:
         """Carry out an action; return its events. On `BoardctError` nothing changed."""
         raise NotImplementedError  # pragma: no cover
 
+    def breach(self, action: Action, player: int | None = None) -> Breach | None:
+        """The rule `action` would break if `player` made it now, when the game would still
+        carry it out (see `Breach`). None when the action is lawful, and also when `apply`
+        would refuse it (its error then says why). Front ends call it before `apply` to ask
+        the person; it never changes the state. By default every action `apply` carries out
+        is lawful."""
+        return None
+
     def parse(self, text: str, player: int | None = None) -> Action:
         raise NotImplementedError  # pragma: no cover
 
@@ -255,6 +281,13 @@ class State:
         """The line that asks the player to decide (empty when the game is over)."""
         players = self.current_players()
         return f"Player {players[0] + 1}: " if players else ""
+
+    def status_line(self) -> str:
+        """One line for the player at the table about what the board does not show (the
+        rules in force, the turn of the limit, a request waiting for an answer, effects that
+        run for some turns); empty for none. A front end shows it between the board and the
+        prompt. It holds only what every player may know."""
+        return ""
 
     # -- copies, hidden information ------------------------------------------------------------
     def clone(self) -> State:

@@ -11,6 +11,7 @@ from boardct.games.fieldshift.tables import (
     LONGWATCH,
     MEDIC,
     RULESET_NAMES,
+    TECHNICIAN,
     TERRAIN,
     TERRAIN_NAMES,
 )
@@ -178,3 +179,45 @@ def describe(state, event: tuple) -> str:
     if kind == "message":
         return str(event[1])
     return " ".join(str(x) for x in event)
+
+
+def status_line(state) -> str:
+    """The line under the FS-23 screen at the table: what the board does not show. The ruleset,
+    the turn of the limit (FS-22, FS-39), a request waiting for an answer (FS-20, FS-37), a
+    violation the opponent may dispute (FS-19), a readied Artillery (FS-17) and Cyberwarfare:
+    on whom, by whom, for how many turns (FS-16, FS-29). Empty once the game is over: the
+    result line says it all. Everything here is public (FieldShift hides nothing)."""
+    from boardct.games.fieldshift.state import ARTREADY, PV_SIZE, op_name
+
+    if state.outcome is not None:
+        return ""
+    turn = state.turn + 1  # the turn being played, counted as FS-39 counts them
+    parts = [f"Ruleset: {RULESET_NAMES[state.ruleset]}",
+             f"Turn {turn} of {state.limit}" if state.limit else f"Turn {turn} (no limit)"]
+    if state.pending is not None:
+        kind, asker, target = state.pending
+        answerer = 2 - asker
+        if kind == "draw":
+            parts.append(f"Player {asker + 1} offers a draw: Player {answerer} answers 01 (agree) "
+                         "or 00")
+        else:
+            extra = ", 05 (accept, ask for Type-A)" if target == 1 else ""
+            parts.append(f"Player {asker + 1} asks for {RULESET_NAMES[target]}: Player "
+                         f"{answerer} answers 01 (accept), 00 (deny){extra}")
+    for violator in sorted({who for who, _ in state.violations}):
+        parts.append(f"Player {2 - violator} may dispute Player {violator + 1}'s rule "
+                     "violation with 06")
+    for p in range(2):
+        if state.pv[p * PV_SIZE + ARTREADY]:
+            parts.append(f"Player {p + 1}'s Artillery is ready")
+    for p in range(2):  # Player p's Technicians bind the other player
+        turns, tech = max((state.skl[p * 10 + n], p * 10 + n) for n in (TECHNICIAN, TECHNICIAN + 5))
+        if not turns:
+            continue
+        bound = 1 - p
+        if state.cur == bound:  # the bound player's own turn is one of those counted
+            left = "this turn" + (f" and {turns - 1} more" if turns > 1 else "")
+        else:
+            left = f"their next {turns} turn{'s' * (turns != 1)}"
+        parts.append(f"Cyberwarfare ({op_name(tech)}) on Player {bound + 1}: {left}")
+    return " | ".join(parts)

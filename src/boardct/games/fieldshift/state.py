@@ -14,7 +14,7 @@ which it was set; a bleed timer set on its owner's own turn starts at 6 and show
 from __future__ import annotations
 
 from boardct.core.errors import BoardctError, IllegalAction
-from boardct.core.game import MESSAGE, RESUME, SUSPEND, Event, Outcome, Setup, State
+from boardct.core.game import MESSAGE, RESUME, SUSPEND, Breach, Event, Outcome, Setup, State
 from boardct.games.fieldshift import notation as nt
 from boardct.games.fieldshift.tables import (
     ARTILLERY,
@@ -967,6 +967,42 @@ class FieldShiftState(State):
             if s >= 0:
                 return f"Player {p + 1} ({op_name(s)}): "
         return f"Player {p + 1}: "
+
+    def status_line(self) -> str:
+        from boardct.games.fieldshift.screen import status_line
+
+        return status_line(self)
+
+    def breach(self, action: int, player: int | None = None) -> Breach | None:
+        """FS-18/FS-19: in dispute mode, the violation `action` would be (what `apply` would
+        carry out and remember for a dispute), found by applying it to a copy, so that the
+        question and the rules can never disagree. None when it is lawful, in reject mode
+        (where `apply` refuses it), and when `apply` would refuse it anyway."""
+        if self.mode != DISPUTE or self._outcome is not None or self.pending is not None:
+            return None
+        if type(action) is not int or not (0 <= action < 1100) or not _DECODE[action][0]:
+            return None  # AUX never breaks a rule
+        try:
+            events = self.clone().apply(action, player)
+        except BoardctError:
+            return None
+        reasons = next((ev[2] for ev in events if ev[0] == "violation"), ())
+        if not reasons:
+            return None
+        rules: list[str] = []
+        what = []
+        for reason in reasons:  # each ends with its ruling, e.g. "... (FS-16)"
+            text, _, rule = reason.rpartition(" (")
+            rule = rule.rstrip(")")
+            if not text or not rule.startswith("FS-"):
+                text, rule = reason, "FS-18"
+            if rule not in rules:
+                rules.append(rule)
+            what.append(text)
+        p = self.cur
+        return Breach(", ".join(rules), "; ".join(what),
+                      f"Player {2 - p} may then dispute it with 06 on their turn and win (FS-19).",
+                      confirm="01", deny="00")
 
     def describe(self, event: Event) -> str:
         from boardct.games.fieldshift.screen import describe
