@@ -81,7 +81,8 @@ def seat_names(given: tuple[str, ...] | None, players: int, computer: dict[int, 
         else:
             need = (f"{players}" if not computer else
                     f"{players} (every seat) or {len(humans)} (the people's seats)")
-            hint = "" if computer else " (with --vs the computer's seat needs no name)"
+            hint = "" if computer else (" (or the people's only, with --vs SIDE: the "
+                                        "computer's seat needs no name)")
             raise OptionError(f"--names: {len(given)} name(s) given, the game needs "
                               f"{need}{hint}")
         for p, name in names.items():
