@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from boardct.agents import make as make_agent
+from boardct.cli import history
 from boardct.cli.terminal import (
     Session,
     make_console,
@@ -20,10 +21,10 @@ from boardct.cli.terminal import (
     wants_color,
 )
 from boardct.core import registry
-from boardct.core.errors import BoardctError, OptionError
+from boardct.core.errors import BoardctError, OptionError, RecordError
 from boardct.core.game import Game, State
 from boardct.core.inputs import InputError, ascii_int, read_text
-from boardct.core.records import load_state
+from boardct.core.records import Record, load_state
 
 MAX_SCRIPT_BYTES = 4 * 1024 * 1024  # a script of a 10,000-move game is far smaller
 
@@ -60,6 +61,81 @@ def parse_vs(spec: str, default_agent: str) -> tuple[int, str]:
     return 1, spec
 
 
+def computer_name(spec: str) -> str:
+    """The name of a computer's seat: "Computer (mcts)" for the spec "mcts:time=1"."""
+    return f"Computer ({spec.partition(':')[0].strip() or 'agent'})"
+
+
+def seat_names(given: tuple[str, ...] | None, players: int, computer: dict[int, str],
+               script: bool) -> tuple[str, ...] | None:
+    """Every seat's name. The names given fill every seat (as many names as seats) or the
+    people's seats in order (as many as there are people); a computer's seat is named after
+    its agent, "Computer (mcts)". Without --names the people, and only they, are asked at the
+    keyboard (not in a script). None: no names at all (a script without --names or --vs)."""
+    humans = [p for p in range(players) if p not in computer]
+    if given is not None:
+        if len(given) == players:
+            names = dict(enumerate(given))
+        elif computer and len(given) == len(humans):
+            names = dict(zip(humans, given, strict=True))
+        else:
+            need = (f"{players}" if not computer else
+                    f"{players} (every seat) or {len(humans)} (the people's seats)")
+            hint = "" if computer else (" (or the people's only, with --vs SIDE: the "
+                                        "computer's seat needs no name)")
+            raise OptionError(f"--names: {len(given)} name(s) given, the game needs "
+                              f"{need}{hint}")
+        for p, name in names.items():
+            problem = name_problem(name)
+            if problem is not None:
+                raise OptionError(f"--names: the name of Player {p + 1} "
+                                  f"({shown(repr(name))}) {problem}")
+    elif script:
+        if not computer:
+            return None
+        names = {}
+    else:
+        names = dict(zip(humans, ask_names(humans), strict=True))
+    return tuple(names.get(p) or (computer_name(computer[p]) if p in computer else "")
+                 for p in range(players))
+
+
+def computer_seats(vs: str | None, players: int, title: str) -> dict[int, str]:
+    """The seats `--vs` gives the computer, with each one's agent spec (checked now, before
+    any name is asked); `--vs none`: nobody (a resumed game's computer seats become people's)."""
+    if vs is None or vs.strip().lower() == "none":
+        return {}
+    side, agent_name = parse_vs(vs, DEFAULT_OPPONENT)
+    if not 0 <= side < players:
+        raise OptionError(f"--vs: there is no Player {side + 1} in {title}")
+    make_agent(agent_name)  # an unknown agent or parameter fails here, not after the names
+    return {side: agent_name}
+
+
+def saved_seats(path: str, players: int) -> dict[int, str]:
+    """The computer seats a saved game records ("seats"): {} for a record without them or a
+    save file of another format (FieldShift's fs_save_)."""
+    try:
+        seats = Record.load(path).seats
+    except RecordError:
+        return {}
+    if seats is None or len(seats) != players:
+        return {}
+    return {p: spec for p, spec in enumerate(seats) if spec is not None}
+
+
+def make_computer(specs: dict[int, str], state: State, source: str) -> dict:
+    """The agents of the computer seats, each seeded from the game's seed and its seat."""
+    computer = {}
+    for p, spec in specs.items():
+        try:
+            computer[p] = make_agent(spec, seed=state.setup.seed + p)
+        except BoardctError as exc:
+            raise OptionError(f"{source}: the computer of Player {p + 1}: {exc} (--vs chooses "
+                              "another, --vs none lets people play every seat)") from None
+    return computer
+
+
 def game_options(game: Game, given: dict[str, str], **named: str | None) -> dict[str, str]:
     """Merge -o NAME=VALUE with the named shortcuts (--ruleset ...) the game understands."""
     options = dict(given)
@@ -80,11 +156,12 @@ def check_names(state: State, source: str) -> None:
                               f"{problem}")
 
 
-def ask_names(count: int) -> tuple[str, ...]:
-    """The players' names, typed at the keyboard; a name that cannot be saved is asked again.
-    Input that ends first is an OptionError (give --names)."""
+def ask_names(seats: list[int]) -> tuple[str, ...]:
+    """The names of the people's `seats`, typed at the keyboard (a computer's seat is not
+    asked for); a name that cannot be saved is asked again. Input that ends first is an
+    OptionError (give --names)."""
     names = []
-    for p in range(count):
+    for p in seats:
         while True:
             try:
                 name = read_line(f"Enter name of Player {p + 1}: ").strip()
@@ -108,7 +185,7 @@ def read_script(script: str) -> list[str] | None:
         return None
 
 
-def play_command(game_id: str, names: tuple[str, str] | None, ruleset: str | None,
+def play_command(game_id: str, names: tuple[str, ...] | None, ruleset: str | None,
                  violations: str | None, cards: tuple[str, str] | None,
                  options: dict[str, str], seed: int | None, resume: str | None,
                  vs: str | None, color: str, script: str | None, trace: bool,
@@ -128,29 +205,34 @@ def play_command(game_id: str, names: tuple[str, str] | None, ruleset: str | Non
         if lines is None:
             return 2
     if resume is not None:
-        state = load_state(resume)
+        path = history.resolve(resume, "--resume")
+        state = load_state(path)
         if state.game.id != game.id:
-            raise BoardctError(f"{resume} is a {state.game.title} game, not {game.title}")
-        check_names(state, resume)
+            raise BoardctError(f"{path} is a {state.game.title} game, not {game.title}")
+        check_names(state, path)
+        players = len(state.setup.names)
+        if vs is None:  # the seats the game was played with, unless --vs says otherwise
+            specs = saved_seats(path, players)
+            source = f"{path}: seats"
+            for p, spec in sorted(specs.items()):
+                console.print(f"Player {p + 1} is played by the computer ({shown(spec)}), as "
+                              "before (--vs changes it).", markup=False)
+        else:
+            specs = computer_seats(vs, players, game.title)
+            source = "--vs"
     else:
-        if names is not None:
-            for p, name in enumerate(names):
-                problem = name_problem(name)
-                if problem is not None:
-                    raise OptionError(f"--names: the name of Player {p + 1} "
-                                      f"({shown(repr(name))}) {problem}")
-        elif script is None:
-            names = ask_names(game.min_players)
-        state = game.new(seed=seed, names=names, **opts)
-    computer = {}
-    if vs is not None:
-        side, agent_name = parse_vs(vs, DEFAULT_OPPONENT)
-        if not 0 <= side < len(state.setup.names):
-            raise OptionError(f"--vs: there is no Player {side + 1} in {game.title}")
-        computer[side] = make_agent(agent_name, seed=state.setup.seed + side)
+        players = game.min_players
+        if names is not None and len(names) >= game.min_players:
+            players = len(names)  # games for more players: one name a seat
+        specs = computer_seats(vs, players, game.title)
+        source = "--vs"
+        seated = seat_names(names, players, specs, script is not None)
+        state = game.new(seed=seed, names=seated, **opts)
+    computer = make_computer(specs, state, source)
+    keeper = history.Keeper(history.history_dir(), live=lines is None)
     session = Session(state, console, color=use_color, computer=computer,
                       save_path=Path(save) if save else None, classic=classic,
-                      confirm=confirm)
+                      confirm=confirm, history=keeper, specs=specs)
     if lines is not None:
         return session.run_script(lines, trace)
     if clear is None:
@@ -159,9 +241,15 @@ def play_command(game_id: str, names: tuple[str, str] | None, ruleset: str | Non
 
 
 def register_commands(cli: click.Group) -> None:
-    @cli.command("play")
+    """`play`, `replay`, and `history` (the games kept in the user's data folder)."""
+    history.register_commands(cli)
+
+    # `--names A B` and `--names Me`: click options take a fixed number of values, so the
+    # command takes one and finds the others among the extra arguments after it.
+    @cli.command("play", context_settings={"allow_extra_args": True})
     @click.argument("game_id", metavar="GAME")
-    @click.option("--names", nargs=2, default=None, metavar="A B", help="The players' names.")
+    @click.option("--names", default=None, metavar="A [B]",
+                  help="The players' names; with --vs only the people's (--names Me --vs 2).")
     @click.option("--ruleset", default=None, help="FieldShift: lstd, stdex or type-a.")
     @click.option("--violations", default=None,
                   help="FieldShift: dispute (carried out, disputable) or reject.")
@@ -170,12 +258,13 @@ def register_commands(cli: click.Group) -> None:
     @click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
                   help="Any game option, e.g. -o turn_limit=100.")
     @click.option("--seed", type=SEED, default=None, help="Seed of the game's chance.")
-    @click.option("--resume", default=None, metavar="FILE",
-                  help="Go on with a saved game (a boardct record or an fs_save_ file).")
+    @click.option("--resume", default=None, metavar="FILE|N",
+                  help="Go on with a saved game (a boardct record or an fs_save_ file), or "
+                       "game N of boardct history; its computer seats play on unless --vs.")
     @click.option("--vs", default=None, metavar="SIDE[:AGENT]",
                   help="The computer plays SIDE (1 or 2) with AGENT (default "
                        f"{DEFAULT_OPPONENT}), e.g. --vs 2, --vs 2:greedy, "
-                       "--vs 1:mcts:time=5.")
+                       "--vs 1:mcts:time=5; --vs none: people play every seat.")
     @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto",
                   show_default=True, help="Colours for the sides and terrain.")
     @click.option("--script", default=None, metavar="FILE",
@@ -191,11 +280,16 @@ def register_commands(cli: click.Group) -> None:
     @click.option("--confirm/--no-confirm", default=True, show_default=True,
                   help="Ask before carrying out a command that breaks a rule (FieldShift's "
                        "dispute mode, FS-19); scripts never ask.")
-    def play_cmd(game_id, names, ruleset, violations, cards, options, seed, resume, vs, color,
-                 script, trace, save, clear, classic, confirm):
+    @click.pass_context
+    def play_cmd(ctx, game_id, names, ruleset, violations, cards, options, seed, resume, vs,
+                 color, script, trace, save, clear, classic, confirm):
         """Play GAME in the terminal: hot-seat, against the computer, or from a script."""
         from boardct.cli.main import parse_options
 
+        if ctx.args and names is None:
+            raise click.UsageError(f"Got unexpected extra argument(s) ({' '.join(ctx.args)})")
+        if names is not None:
+            names = (names, *ctx.args)
         code = play_command(game_id, names, ruleset, violations, cards, parse_options(options),
                             seed, resume, vs, color, script, trace, save, clear, classic,
                             confirm)
@@ -210,9 +304,10 @@ def register_commands(cli: click.Group) -> None:
                   help="Unfinished games with hidden information or chance: show each "
                        "player's view, hand included (by default only what a spectator sees).")
     def replay_cmd(record, final, color, reveal):
-        """Show a saved game (a boardct record or an fs_save_ file) move by move."""
+        """Show a saved game move by move: RECORD is a file (a boardct record or an fs_save_
+        file) or the number of a game in `boardct history` (1: the newest)."""
         prepare_streams()
-        state = load_state(record)
+        state = load_state(history.resolve(record))
         console = make_console(color)
         use_color = wants_color(console, color)
         spectator = spectator_only(state, reveal)
@@ -223,7 +318,7 @@ def register_commands(cli: click.Group) -> None:
         session = Session(state, console, color=use_color, spectator=spectator)
         if final:
             session.show_board()
-            console.print(session.end_line(), markup=False)
+            session.print_end()
             return
         run_replay(state, console, use_color, read_line, spectator=spectator)
 

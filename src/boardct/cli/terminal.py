@@ -29,17 +29,17 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import platformdirs
 from rich.console import Console
 from rich.control import Control, ControlType
 from rich.segment import Segment
 
 from boardct.agents.base import Agent
+from boardct.cli.history import Keeper, data_dir
 from boardct.core import inputs
 from boardct.core.errors import BoardctError
 from boardct.core.game import RESUME, SUSPEND, Event, State
 from boardct.core.inputs import ascii_int
-from boardct.core.records import MAX_NAME, load_state
+from boardct.core.records import MAX_NAME, Record, load_state
 
 Ask = Callable[[str], str]
 
@@ -209,11 +209,9 @@ def default_save_name(state: State, folder: Path | None = None) -> str:
 
 
 def user_data_dir() -> Path | None:
-    """platformdirs' user data folder for boardct (None where the platform gives none)."""
-    try:
-        return Path(platformdirs.user_data_dir("boardct", appauthor=False))
-    except Exception:  # a broken environment must not stop the rescue
-        return None
+    """boardct's data folder: platformdirs' user data folder, or $BOARDCT_DATA_DIR (None
+    where the platform gives none)."""
+    return data_dir()
 
 
 def save_places(state: State, first: Path | None) -> list[Path]:
@@ -242,17 +240,21 @@ def path_problem(name: str) -> str | None:
     return problem.replace("the line", "the name") if problem is not None else None
 
 
-def save_record(state: State, path: Path) -> None:
-    """Write the game's record to `path` (Record.save is atomic and leaves no stray `.tmp`).
+def save_record(state: State, path: Path, seats: list[str | None] | None = None) -> None:
+    """Write the game's record to `path` (Record.save is atomic and leaves no stray `.tmp`),
+    with who plays each seat (`seats`, see `Session.seats`) so that a resume keeps them.
     Raises OSError or ValueError (a NUL in the name, text the file system cannot hold)."""
-    state.record().save(path)
+    record = state.record()
+    record.seats = seats
+    record.save(path)
 
 
 def reason_of(exc: BaseException) -> str:
     return shown(getattr(exc, "strerror", None) or str(exc) or type(exc).__name__)
 
 
-def keep_game(state: State, first: Path | None) -> tuple[Path | None, list[str]]:
+def keep_game(state: State, first: Path | None,
+              seats: list[str | None] | None = None) -> tuple[Path | None, list[str]]:
     """Save the game in the first of `save_places` that works. Returns the path (None: no
     place worked) and one line per place that failed."""
     failed = []
@@ -261,7 +263,7 @@ def keep_game(state: State, first: Path | None) -> tuple[Path | None, list[str]]
         try:
             if data is not None and path.parent == data:
                 data.mkdir(parents=True, exist_ok=True)  # the first rescue on this machine
-            save_record(state, path)
+            save_record(state, path, seats)
         except (OSError, ValueError) as exc:
             failed.append(f"Could not save to {shown(str(path))}: {reason_of(exc)}.")
             continue
@@ -318,7 +320,8 @@ class Session:
 
     def __init__(self, state: State, console: Console, *, color: bool = False,
                  computer: dict[int, Agent] | None = None, save_path: Path | None = None,
-                 spectator: bool = False, classic: bool = False, confirm: bool = True):
+                 spectator: bool = False, classic: bool = False, confirm: bool = True,
+                 history: Keeper | None = None, specs: dict[int, str] | None = None):
         self.state = state
         self.classic = classic  # the earlier tool's screen: board and prompt, nothing more
         self.confirm = confirm  # ask before carrying out a command that breaks a rule
@@ -328,6 +331,8 @@ class Session:
         self.computer = computer or {}
         self.save_path = save_path
         self.spectator = spectator
+        self.history = history  # keeps the game in `boardct history` (None: not kept)
+        self.specs = specs or {}  # the agent spec of each computer seat, for the record
         self._save_warned = False  # the --save file failed and the player was told
         self._save_failed = False  # the last save to --save failed
         self._interruptible = False  # inside a read or an agent's thought: safe to leave now
@@ -368,6 +373,14 @@ class Session:
             return f"Result: {out.describe()}"
         # a game's prompt may name what a spectator may not know (the Bots still to hand in)
         return "The game goes on." if self.spectator else self.state.prompt()
+
+    def print_end(self) -> None:
+        """Print `end_line` under the board, but a result only once: some games' boards
+        (CTF 2187, Shift) already end with the same "Result: ..." line."""
+        line = self.end_line()
+        if self.state.is_over and line in self.state.render(self.viewer()).splitlines():
+            return
+        self.console.print(line, markup=False)
 
     def say(self, lines: list[str], style: str | None = None) -> None:
         for text in lines:
@@ -452,7 +465,7 @@ class Session:
             return Step("rejected", [f"Could not save: {problem}; the game goes on."])
         path = Path(name or default)
         try:
-            save_record(self.state, path)
+            save_record(self.state, path, self.seats())
         except (OSError, ValueError) as exc:
             return Step("rejected", [f"Could not save to {shown(str(path))}: {reason_of(exc)}; "
                                      "the game goes on."])
@@ -503,13 +516,36 @@ class Session:
                     else f"Player {p + 1} (computer): played.")
             said.append(self._played(before, p, action, events, [head]))
 
+    def seats(self) -> list[str | None]:
+        """Who plays each seat, as records keep it: None for a person, the agent's spec
+        ("mcts:time=1") for the computer."""
+        return [(self.specs.get(p) or self.computer[p].name) if p in self.computer else None
+                for p in self.state.iter_players()]
+
+    def record(self) -> Record:
+        """The game's record, with its seats."""
+        record = self.state.record()
+        record.seats = self.seats()
+        return record
+
     def autosave(self) -> list[str]:
+        """Keep the --save file and the history up to date (see `save_file`, `keep_history`)."""
+        return self.save_file() + self.keep_history()
+
+    def keep_history(self, final: bool = False) -> list[str]:
+        """Keep the game in `boardct history` (after each action at the keyboard; at the end
+        of a script). A failure is a warning, once: the game goes on."""
+        if self.history is None:
+            return []
+        return self.history.keep(self.state, self.record, final=final)
+
+    def save_file(self) -> list[str]:
         """Keep the --save file up to date. A failure never stops the game: the player is
         warned once (the lines returned), and the game is saved elsewhere when they leave."""
         if self.save_path is None:
             return []
         try:
-            save_record(self.state, self.save_path)
+            save_record(self.state, self.save_path, self.seats())
         except (OSError, ValueError) as exc:
             self._save_failed = True
             if self._save_warned:
@@ -531,6 +567,13 @@ class Session:
         except Exception as exc:  # a bug must not lose the game either
             return self._leave(f"Internal error ({type(exc).__name__}: {shown(str(exc))})", 1,
                                always=True)
+        finally:
+            self._history_at_end()
+
+    def _history_at_end(self) -> None:
+        """However the session ends, the game is kept in the history (a warning if not)."""
+        with contextlib.suppress(OSError, ValueError):  # printing fails: the terminal is gone
+            self.say(self.keep_history(final=True))
 
     def _run_script(self, lines: list[str], trace: bool) -> int:
         tokens = iter(script_tokens(lines))
@@ -566,7 +609,7 @@ class Session:
                 self.show_board()
         if not trace:
             self.show_board()
-        self.console.print(self.end_line(), markup=False)
+        self.print_end()
         return 0
 
     def _trace_computer(self, trace: bool) -> None:
@@ -578,7 +621,14 @@ class Session:
     # -- interactive play ----------------------------------------------------------------------
     def run_interactive(self, read: Ask, clear: bool = False) -> int:
         """Play at the keyboard until the game ends or the player leaves. However it ends (Ctrl-D,
-        Ctrl-C, SIGTERM, SIGHUP, an unexpected error), an unfinished game is saved first."""
+        Ctrl-C, SIGTERM, SIGHUP, an unexpected error), an unfinished game is saved first, and
+        the game is kept in the history."""
+        try:
+            return self._run_interactive(read, clear)
+        finally:
+            self._history_at_end()
+
+    def _run_interactive(self, read: Ask, clear: bool) -> int:
         with self._signals():
             try:
                 return self._play(read, clear)
@@ -627,7 +677,7 @@ class Session:
             self.show_board()
             self.show_status()
             if self.state.is_over:
-                self.console.print(self.end_line(), markup=False)
+                self.print_end()
                 self.say(self.autosave())
                 if self._save_failed:
                     return self._leave("The game is over but its save file failed")
@@ -711,7 +761,7 @@ class Session:
             with contextlib.suppress(OSError, ValueError):
                 self.say(["", f"{why} before any move; nothing to save."])
             return code
-        path, lines = keep_game(self.state, self.save_path)
+        path, lines = keep_game(self.state, self.save_path, self.seats())
         if path is None:
             lines.append(f"{why}; the game could not be saved anywhere. Its record follows: "
                          "copy it into a file to keep it.")
@@ -737,34 +787,65 @@ def script_tokens(lines: list[str]) -> Iterator[str]:
 
 
 # -- replay ----------------------------------------------------------------------------------
-def positions(state: State) -> tuple[list[State], list[str]]:
-    """Every position of a finished or saved game from the start, and the actions between."""
+@dataclass
+class Replayed:
+    """A game stepped through from its record: every position from the start (`frames`), and
+    for each step the action's text, who acted and the events it caused (`said[k]` holds the
+    events of the step into `frames[k + 1]`, with that state, for `Said.for_viewer`)."""
+
+    frames: list[State]
+    texts: list[str]
+    actors: list[int]
+    said: list[Said]
+
+
+def positions(state: State) -> Replayed:
+    """Every position of a finished or saved game from the start, and the steps between."""
     from boardct.core.records import replay
 
     record = state.record()
-    out = [replay(record, upto=0)]
-    cur = out[0].clone()
+    start = replay(record, upto=0)
+    frames, said = [start], []
+    cur = start.clone()
     for text in record.actions:
-        cur.apply_entry(text)
-        out.append(cur.clone())
-    return out, record.actions
+        events = cur.apply_entry(text)
+        after = cur.clone()
+        frames.append(after)
+        said.append(Said(events=list(events), after=after))
+    actors = [p for p, _ in cur.history()]
+    if len(actors) != len(record.actions):  # a game whose entries are not one action each:
+        actors = [-1] * len(record.actions)  # show the steps as a spectator sees them
+    return Replayed(frames, list(record.actions), actors, said)
+
+
+def step_lines(session: Session, replayed: Replayed, k: int) -> list[str]:
+    """What step k (the step into position k) did, in words: its events as `describe` puts
+    them, filtered by `events_for` for the player who acted (a spectator in spectator mode,
+    anyone in a perfect-information game)."""
+    if k < 1:
+        return []
+    actor = replayed.actors[k - 1]
+    return replayed.said[k - 1].for_viewer(session.eyes(actor if actor >= 0 else None))
 
 
 def run_replay(state: State, console: Console, color: bool, read: Ask,
                spectator: bool = False) -> int:
     """Step through a game: Enter or n next, p previous, a number jumps there, e end, q quit.
-    With `spectator`, every position is shown as a spectator sees it."""
-    frames, texts = positions(state)
+    Each step shows what it did in words, then the board. With `spectator`, every position
+    and event is shown as a spectator sees it."""
+    replayed = positions(state)
+    frames, texts = replayed.frames, replayed.texts
     k = 0
     session = Session(frames[0], console, color=color, spectator=spectator)
     while True:
         session.state = frames[k]
         # a spectator is not told the moves of a game with hidden information (CTF 2187's are
-        # order sheets); the boards show what became public
+        # order sheets); the boards and the events show what became public
         last = "start" if not k else f"after {k}" if spectator else f"after {k}: {texts[k - 1]}"
         console.print(f"--- move {k} of {len(texts)} ({shown(last)}) ---", markup=False)
+        session.say(["  " + line for line in step_lines(session, replayed, k)])
         session.show_board()
-        console.print(session.end_line(), markup=False)
+        session.print_end()
         try:
             cmd = read("[Enter/n next, p previous, NUMBER jump, e end, q quit] ").strip().lower()
         except EOFError:

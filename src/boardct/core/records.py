@@ -14,13 +14,14 @@ from typing import Any
 
 from boardct.core.errors import BoardctError, RecordError
 from boardct.core.game import Setup, State, now_iso
-from boardct.core.inputs import InputError, parse_json, read_bytes, read_text
+from boardct.core.inputs import InputError, parse_json, read_bytes, read_text, shown
 
 FORMAT = "boardct-record"
 VERSION = 1
 MAX_RECORD_BYTES = 8 * 1024 * 1024  # a 10,000-move game is a few hundred kilobytes
 MAX_ACTIONS = 100_000
 MAX_NAME = 200  # characters in a player's name
+MAX_SEAT = 200  # characters in the agent spec of a computer's seat ("mcts:time=1")
 # The first field of the record of a game with hidden information, so that whoever opens the
 # file is warned before reading on: the seed and every action let a program work out every
 # hidden tile, hand, coin flip and order.
@@ -41,6 +42,10 @@ class Record:
     saved: str | None = None
     version: int = VERSION
     extra: dict[str, Any] = field(default_factory=dict)
+    # Who played each seat: None for a person, an agent spec ("mcts:time=1") for the computer,
+    # so that a resumed game keeps its computer seats. None (the field absent): not known, as
+    # in records written before the field existed or by front ends that do not track it.
+    seats: list[str | None] | None = None
 
     @property
     def hidden(self) -> bool:
@@ -63,6 +68,10 @@ class Record:
             "seed": self.seed,
             "options": self.options,
             "players": self.players,
+        }
+        if self.seats is not None:  # absent, not null: older readers keep it as an extra
+            doc["seats"] = self.seats
+        doc |= {
             "created": self.created,
             "saved": self.saved,
             "result": self.result,
@@ -125,6 +134,7 @@ class Record:
             if len(name) > MAX_NAME or not name.isprintable():
                 raise fail(f"players[{i}]", f"a name is printable text of at most {MAX_NAME} "
                                             "characters")
+        seats = seats_field(doc.get("seats"), len(players), fail)
         actions = doc.get("actions")
         if not isinstance(actions, list):
             raise fail("actions", "missing or not a list")
@@ -140,10 +150,10 @@ class Record:
             if doc.get(key) is not None and not isinstance(doc.get(key), str):
                 raise fail(key, "not a timestamp text")
         known = {HIDDEN_KEY, "format", "version", "game", "seed", "options", "players",
-                 "actions", "result", "created", "saved"}
+                 "actions", "result", "created", "saved", "seats"}
         extra = {k: v for k, v in doc.items() if k not in known}
         return cls(game, seed, options, players, actions, result, doc.get("created"),
-                   doc.get("saved"), version, extra)
+                   doc.get("saved"), version, extra, seats)
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> Record:
@@ -152,6 +162,25 @@ class Record:
         except InputError as exc:
             raise RecordError("file", exc.reason, str(path)) from None
         return cls.from_json(text, str(path))
+
+
+def seats_field(value: Any, players: int, fail) -> list[str | None] | None:
+    """The record's optional "seats": one entry per player, null for a person or the spec of
+    the agent that played the seat. Checked here because `--resume` builds agents from it."""
+    if value is None:
+        return None
+    if not isinstance(value, list) or len(value) != players:
+        raise fail("seats", f"not a list of {players} entries (null or an agent spec), one "
+                            "per player")
+    for i, spec in enumerate(value):
+        if spec is None:
+            continue
+        if not isinstance(spec, str) or not spec.strip() or len(spec) > MAX_SEAT \
+                or not spec.isprintable():
+            what = shown(spec) if isinstance(spec, str) else f"a JSON {type(spec).__name__}"
+            raise fail(f"seats[{i}]", f"{what} is neither null (a person) nor an agent spec "
+                                      f"(printable text of at most {MAX_SEAT} characters)")
+    return list(value)
 
 
 def replay(record: Record, source: str = "", upto: int | None = None) -> State:
