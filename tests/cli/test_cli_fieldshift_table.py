@@ -242,3 +242,13 @@ def test_pty_classic_has_no_colours_even_when_asked_for(tmp_path):
     child.sendline("09")
     child.expect(pexpect.EOF)
     child.close()
+
+
+def test_classic_is_refused_for_a_game_without_an_earlier_tools_screen():
+    """--classic drops event lines; in Shifting Hills that would hide combat results."""
+    from click.testing import CliRunner
+
+    from boardct.cli.main import cli
+
+    result = CliRunner().invoke(cli, ["play", "hills", "--names", "A", "B", "--classic"])
+    assert result.exit_code == 2 and "--classic" in result.output and "Hills" in result.output

@@ -192,6 +192,8 @@ def play_command(game_id: str, names: tuple[str, ...] | None, ruleset: str | Non
                  save: str | None, clear: bool | None, classic: bool = False,
                  confirm: bool = True) -> int:
     game = registry.get(game_id)
+    if classic and not game.classic_screen:  # it would only hide the events of the game
+        raise OptionError(f"--classic: {game.title} has no earlier tool's screen to show")
     named = {"ruleset": ruleset, "violations": violations}
     if cards:
         named.update(card1=cards[0], card2=cards[1])

@@ -142,6 +142,7 @@ class Game:
     has_chance: ClassVar[bool] = False
     simultaneous: ClassVar[bool] = False
     help_text: ClassVar[str] = ""  # the command reference a front end shows on "help"
+    classic_screen: ClassVar[bool] = False  # an earlier tool's exact screen exists (`--classic`)
     bench_options: ClassVar[dict[str, Any]] = {}  # the benchmark's default configuration
 
     def option(self, name: str) -> Option:

@@ -19,6 +19,7 @@ class FieldShift(Game):
     id = "fieldshift"
     title = "FieldShift"
     help_text = HELP
+    classic_screen = True  # the earlier BoardCT tool's screen, FS-23
     options = (
         Option("ruleset", "lstd", "command ruleset at the start (FS-5)", RULESETS),
         Option("violations", "dispute",
