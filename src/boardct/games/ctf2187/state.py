@@ -464,6 +464,12 @@ class CtfState(State):
     def outcome(self) -> Outcome | None:
         return self.over
 
+    def describe_outcome(self) -> str:
+        """The result naming the players and their teams (report.outcome_text)."""
+        from boardct.games.ctf2187.report import outcome_text
+
+        return outcome_text(self)
+
     # -- showing ---------------------------------------------------------------------------------
     def visible_log(self, player: int | None) -> list[tuple]:
         """The last processed turn's events as `player`'s Bots saw them. A spectator (None):
