@@ -184,6 +184,17 @@ def test_process_and_status_name_players_and_teams_at_the_end(gamedir):
     assert "the game is over: " in refused and "(team A)" in refused
 
 
+def test_play_in_the_terminal_ends_with_the_named_result(tmp_path):
+    """The generic front end prints the outcome's own line: names and teams, no "Player 1"."""
+    script = tmp_path / "moves.txt"
+    script.write_text("default\ndefault\n", encoding="utf-8")
+    out = run("play", "ctf2187", "--names", "ann", "bob", "--seed", 1, "-o", "turn_limit=1",
+              "-o", "bots_per_team=1", "--script", script, "--color", "never").output
+    last = out.strip().splitlines()[-1]
+    assert last.startswith("Result: ") and "(team A)" in last and "(team B)" in last
+    assert "ann" in last and "bob" in last and "Player" not in last
+
+
 # -- results --json numbers players as the command line -------------------------------------------
 
 def test_results_json_numbers_the_player_as_the_command_line_takes_it(gamedir):

@@ -80,6 +80,7 @@ class Outcome:
     returns: tuple[float, ...]
     reason: str
     winners: tuple[int, ...] = ()
+    text: str = field(default="", compare=False)  # the game's own result line, if it has one
 
     @property
     def is_draw(self) -> bool:
@@ -87,7 +88,11 @@ class Outcome:
 
     def describe(self, names: Sequence[str] = ()) -> str:
         """The one-line result, e.g. "Player 1 wins (elimination)" or "draw (agreement)".
-        With `names` (the setup's), a player who has a name is called by it: "ann wins"."""
+        With `names` (the setup's), a player who has a name is called by it: "ann wins". A
+        game that knows its players better (CTF 2187: by team) builds the line itself, `text`,
+        so every front end shows it."""
+        if self.text:
+            return self.text
         if not self.winners:
             return f"draw ({self.reason})"
         who = " and ".join(names[w] if w < len(names) and names[w] else f"Player {w + 1}"

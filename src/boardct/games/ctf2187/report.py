@@ -27,6 +27,7 @@ from boardct.games.ctf2187.units import (
 if TYPE_CHECKING:  # pragma: no cover
     from rich.text import Text
 
+    from boardct.core.game import Outcome
     from boardct.games.ctf2187.state import CtfState
 
 TEAM_STYLES = ("bold cyan", "bold red", "bold green", "bold yellow")
@@ -261,12 +262,14 @@ def _side(st: CtfState, team: int) -> str:
     return f"{_and(who)} (team {TEAM_LETTERS[team]})"
 
 
-def outcome_text(st: CtfState) -> str:
+def outcome_text(st: CtfState, out: Outcome | None = None) -> str:
     """The result line naming every player and team, e.g. "ann (team A) wins against bob
     (team B) (turn limit; ratings A 0.20, B 0.00)"; "" while the game goes on. The winners
     are the team(s) with the best rating (docs: Rules choices); who played for which team and
-    the ratings are public once the game is over."""
-    out = st.over
+    the ratings are public once the game is over. `out`: the outcome being made (state.end),
+    else the state's."""
+    if out is None:
+        out = st.over
     if out is None:
         return ""
     won = sorted({b.team for b in st.bots if b.player in out.winners})
@@ -290,7 +293,7 @@ def results_outcome(st: CtfState) -> dict | None:
     if out is None:
         return None
     team_of = {b.player: TEAM_LETTERS[b.team] for b in st.bots}
-    return {"text": outcome_text(st), "reason": out.reason, "draw": out.is_draw,
+    return {"text": st.describe_outcome(), "reason": out.reason, "draw": out.is_draw,
             "winners": [{"player": p + 1, "name": player_name(st, p), "team": team_of.get(p)}
                         for p in out.winners],
             "winning_teams": sorted({team_of[p] for p in out.winners if p in team_of})}
@@ -323,7 +326,7 @@ def turn_report(st: CtfState, num: int, deadline: str | None = None) -> dict:
         "standing_orders": sheet_text(STANDING, num, b.standing, st.turn, sep="\n").split("\n"),
         "next_deadline": deadline,
         "next_turn": st.turn if st.over is None else None,
-        "result": outcome_text(st) if st.over is not None else None,
+        "result": st.describe_outcome() if st.over is not None else None,
         "outcome": results_outcome(st),
     }
 
@@ -481,7 +484,7 @@ def _footer(st: CtfState, player: int | None) -> list[str]:
         out.append("Ratings: " + ", ".join(f"{TEAM_LETTERS[t]} {float(st.team_rating(t)):.2f}"
                                            for t in teams))
     if st.over is not None:
-        out.append(f"Result: {outcome_text(st)}")
+        out.append(f"Result: {st.describe_outcome()}")
     return out
 
 
