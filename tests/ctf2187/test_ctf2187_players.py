@@ -151,6 +151,8 @@ def test_board_footer_and_report_give_the_named_result():
     assert f"Result: {line}" in st.render(2).splitlines()
     assert f"GAME OVER: {line}" in format_report(turn_report(st, 1))
     assert turn_report(st, 3)["result"] == line
+    for who in (None, 0, 3):  # the views a web page draws from carry it too
+        assert st.view(who)["result"]["text"] == line
 
 
 def test_core_outcome_uses_names_when_given_and_player_n_otherwise():

@@ -207,7 +207,8 @@ def view_header(st: CtfState, player: int | None) -> dict:
     return {"game": "ctf2187", "turn": st.turn, "turns": st.turns,
             "map": {"width": st.map.width, "height": st.map.height},
             "player": player, "over": st.over is not None,
-            "result": st.over.to_json() if st.over is not None else None}
+            "result": dict(st.over.to_json(), text=st.describe_outcome())
+            if st.over is not None else None}
 
 
 def moderator_view(st: CtfState) -> dict:
