@@ -46,15 +46,18 @@ def run(*args, ok=True, input=None):
 
 
 def one_line_error(result, *names: str) -> str:
-    """A refusal is exactly one line `error: ...` that names the file(s)."""
+    """A refusal is one line `error: ...` that names the file(s); a sheet with several
+    problems follows it with one indented line per problem (issue 17 item 5)."""
     assert result.exit_code == 2, result.output
     assert isinstance(result.exception, SystemExit), result.exception
     lines = result.output.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.output
+    assert lines[0].startswith("error: "), result.output
+    assert all(ln.startswith("  ") for ln in lines[1:]), result.output
+    assert len(lines) == 1 or "problems" in lines[0], result.output
     for name in names:
         assert name in lines[0], lines[0]
     assert "Traceback" not in result.output
-    return lines[0]
+    return "\n".join(lines)
 
 
 def snapshot(folder: Path) -> dict[str, bytes | None]:

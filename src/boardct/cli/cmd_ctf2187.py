@@ -366,7 +366,7 @@ def submit_cmd(directory: Path, player: str, sheet: str) -> None:
     not stored. A later valid sheet for the same bot replaces an earlier one (CTF-37)."""
     state, _ = _load(directory)
     if state.is_over:
-        raise BoardctError(f"the game is over: {state.outcome.describe()}")
+        raise BoardctError(f"the game is over: {state.describe_outcome()}")
     p = _player(state, player)
     text, source = _read_sheet_arg(sheet)
     try:
@@ -416,8 +416,10 @@ def _apply_stored(state: CtfState, path: Path, num: int, kind: int | None) -> No
             raise BoardctError(f"the file should hold {want}")
         state.apply(action, bot.player)
     except BoardctError as exc:
-        raise BoardctError(f"{shown(path)}: {exc} (correct or remove the file, then process "
-                           "again)") from None
+        fix = "correct or remove the file, then process again"
+        text = str(exc)  # several problems: one line each, the advice on a line of its own
+        text = f"{text}\n  ({fix})" if "\n" in text else f"{text} ({fix})"
+        raise BoardctError(f"{shown(path)}: {text}") from None
 
 
 @command.command("status")
@@ -426,7 +428,7 @@ def status_cmd(directory: Path) -> None:
     """Show the turn, the deadline and which sheets are in."""
     state, meta = _load(directory)
     if state.is_over:
-        click.echo(f"Game over after turn {state.log_turn}: {state.outcome.describe()}")
+        click.echo(f"Game over after turn {state.log_turn}: {state.describe_outcome()}")
         return
     sheets, standing = _pending(directory, state)
     click.echo(f"Turn {state.turn} of {state.turns}; deadline: {meta.get('deadline') or 'not set'}")
@@ -452,13 +454,17 @@ def process_cmd(directory: Path, deadline: bool, next_deadline: str | None) -> N
     _check_deadline(next_deadline, "--next-deadline")
     state, meta = _load(directory)
     if state.is_over:
-        raise BoardctError(f"the game is over: {state.outcome.describe()}")
+        raise BoardctError(f"the game is over: {state.describe_outcome()}")
     sheets, standing = _pending(directory, state)
     missing = [b for b in state.bots if b.functional and b.num not in sheets]
     if missing and not deadline:
-        who = ", ".join(f"Bot {b.num} ({_pilot(state, b.player)})" for b in missing)
-        raise BoardctError(f"sheets missing for {who}: wait, or process with --deadline to "
-                           "use their standing orders")
+        advice = "wait, or process with --deadline to use their standing orders"
+        if len(missing) == 1:
+            b = missing[0]
+            raise BoardctError(f"sheets missing for Bot {b.num} ({_pilot(state, b.player)}): "
+                               f"{advice}")
+        raise BoardctError(f"sheets missing for {len(missing)} Bots ({advice}):\n" + "\n".join(
+            f"  Bot {b.num} ({_pilot(state, b.player)})" for b in missing))
     turn = state.turn
     for num, path in sorted(standing.items()):
         if state.bots[num - 1].functional:
@@ -479,7 +485,7 @@ def process_cmd(directory: Path, deadline: bool, next_deadline: str | None) -> N
     used = ", ".join(f"Bot {b.num}" for b in missing) or "none"
     click.echo(f"Turn {turn} processed; standing orders used for: {used}")
     if state.is_over:
-        click.echo(f"Game over: {state.outcome.describe()}")
+        click.echo(f"Game over: {state.describe_outcome()}")
 
 
 @command.command("results")

@@ -80,16 +80,23 @@ class Outcome:
     returns: tuple[float, ...]
     reason: str
     winners: tuple[int, ...] = ()
+    text: str = field(default="", compare=False)  # the game's own result line, if it has one
 
     @property
     def is_draw(self) -> bool:
         return not self.winners
 
-    def describe(self) -> str:
-        """The one-line result, e.g. "Player 1 wins (elimination)" or "draw (agreement)"."""
+    def describe(self, names: Sequence[str] = ()) -> str:
+        """The one-line result, e.g. "Player 1 wins (elimination)" or "draw (agreement)".
+        With `names` (the setup's), a player who has a name is called by it: "ann wins". A
+        game that knows its players better (CTF 2187: by team) builds the line itself, `text`,
+        so every front end shows it."""
+        if self.text:
+            return self.text
         if not self.winners:
             return f"draw ({self.reason})"
-        who = " and ".join(f"Player {w + 1}" for w in self.winners)
+        who = " and ".join(names[w] if w < len(names) and names[w] else f"Player {w + 1}"
+                           for w in self.winners)
         verb = "wins" if len(self.winners) == 1 else "win"
         return f"{who} {verb} ({self.reason})"
 
@@ -258,6 +265,13 @@ class State:
     @property
     def is_over(self) -> bool:
         return self.outcome is not None
+
+    def describe_outcome(self) -> str:
+        """The result line for people, or "" while the game goes on. By default the outcome's
+        own line with the players' names where they were given; a game whose players are
+        better known by more (CTF 2187: their teams) overrides it."""
+        out = self.outcome
+        return out.describe(self.setup.names) if out is not None else ""
 
     def returns(self) -> tuple[float, ...]:
         out = self.outcome

@@ -7,7 +7,13 @@ from typing import TYPE_CHECKING, Any
 
 from boardct.games.ctf2187.geometry import ARROWS
 from boardct.games.ctf2187.sheet import MISSING, STANDING, sheet_text
-from boardct.games.ctf2187.tables import LOCATION_CODES, LOCATION_NAMES, turn_ap
+from boardct.games.ctf2187.tables import (
+    LOCATION_CODES,
+    LOCATION_NAMES,
+    Weapon,
+    turn_ap,
+    weapon_ap,
+)
 from boardct.games.ctf2187.units import (
     FUNCTIONAL,
     PILOT_STATES,
@@ -21,6 +27,7 @@ from boardct.games.ctf2187.units import (
 if TYPE_CHECKING:  # pragma: no cover
     from rich.text import Text
 
+    from boardct.core.game import Outcome
     from boardct.games.ctf2187.state import CtfState
 
 TEAM_STYLES = ("bold cyan", "bold red", "bold green", "bold yellow")
@@ -130,8 +137,23 @@ def describe_event(st: CtfState, e: tuple) -> str:
 
 # -- structured pieces -------------------------------------------------------------------------
 
+def weapon_entry(st: CtfState, b: Bot, i: int, loc: int, w: Weapon) -> dict:
+    """One of a Bot's weapons as its player needs it to write orders (CTF-32): number, code
+    and name, where it sits, its state, damage per hit, optimum and maximum range, and the AP
+    and heat of one shot (a damaged weapon costs more AP, CTF-34)."""
+    state = b.weapons[i]
+    return {"number": i + 1, "key": w.key, "name": w.name, "location": LOCATION_CODES[loc],
+            "state": WEAPON_STATES[state], "damage": w.damage, "optimum": w.optimum,
+            "maximum": w.maximum, "ap": weapon_ap(w, state == 1, st.tables), "heat": w.heat}
+
+
 def bot_status(st: CtfState, b: Bot) -> dict:
+    """A Bot whole, JSON-ready (its own player's, or everyone's once the game is over).
+    `player` is numbered from 0 like every player in the core API; the turn results renumber
+    it as the command line does. A Wreckage has no action points (`ap_start`, `ap_left`
+    null): it acts no more."""
     d = b.design
+    wreck = b.status != FUNCTIONAL
     return {
         "bot": b.num, "team": TEAM_LETTERS[b.team], "player": b.player,
         "design": d.name, "tons": d.tons, "class": d.wclass,
@@ -139,16 +161,15 @@ def bot_status(st: CtfState, b: Bot) -> dict:
         "posture": POSTURES[b.posture],
         "state": "functional" if b.status == FUNCTIONAL else "wreckage",
         "pilot": PILOT_STATES[b.pilot], "wreck_reason": b.wreck_reason,
-        "ap_start": b.ap_start, "ap_left": b.ap, "heat": b.heat, "cooling": b.cooled,
+        "ap_start": None if wreck else b.ap_start, "ap_left": None if wreck else b.ap,
+        "heat": b.heat, "cooling": b.cooled,
         "wounds": b.wounds, "engines": b.functional_engines(), "engines_total": d.engines,
         "engine_tons": b.engine_tons100() / 100,
         "locations": [{"location": LOCATION_CODES[i], "armour": b.armour[i],
                        "armour_max": d.armour[i], "internal": b.internal[i],
                        "internal_max": d.internal[i], "destroyed": b.internal[i] == 0}
                       for i in range(6)],
-        "weapons": [{"number": i + 1, "key": w.key, "name": w.name,
-                     "location": LOCATION_CODES[loc], "state": WEAPON_STATES[b.weapons[i]]}
-                    for i, (loc, w) in enumerate(d.weapons)],
+        "weapons": [weapon_entry(st, b, i, loc, w) for i, (loc, w) in enumerate(d.weapons)],
         "vp": b.vp, "rating": round(float(st.bot_rating(b)), 2),
         "last_to_target_me": b.last_by, "last_targeted": b.last_at,
     }
@@ -186,7 +207,8 @@ def view_header(st: CtfState, player: int | None) -> dict:
     return {"game": "ctf2187", "turn": st.turn, "turns": st.turns,
             "map": {"width": st.map.width, "height": st.map.height},
             "player": player, "over": st.over is not None,
-            "result": st.over.to_json() if st.over is not None else None}
+            "result": dict(st.over.to_json(), text=st.describe_outcome())
+            if st.over is not None else None}
 
 
 def moderator_view(st: CtfState) -> dict:
@@ -219,20 +241,81 @@ def event_json(st: CtfState, e: tuple) -> dict:
     return {"kind": e[0], "data": plain(list(e[1:])), "text": describe_event(st, e)}
 
 
+def player_name(st: CtfState, player: int) -> str:
+    """A player as people know them: the name given at the start, else "Player N" (N from 1,
+    as the command line numbers players)."""
+    names = st.setup.names
+    return names[player] if player < len(names) and names[player] else f"Player {player + 1}"
+
+
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def team_players(st: CtfState, team: int) -> list[int]:
+    """The players who command a Bot of `team`, in player order."""
+    return sorted({b.player for b in st.bots if b.team == team})
+
+
+def _side(st: CtfState, team: int) -> str:
+    """'ann and cy (team A)': a team as its players' names and its letter."""
+    who = [player_name(st, p) for p in team_players(st, team)] or ["nobody"]
+    return f"{_and(who)} (team {TEAM_LETTERS[team]})"
+
+
+def outcome_text(st: CtfState, out: Outcome | None = None) -> str:
+    """The result line naming every player and team, e.g. "ann (team A) wins against bob
+    (team B) (turn limit; ratings A 0.20, B 0.00)"; "" while the game goes on. The winners
+    are the team(s) with the best rating (docs: Rules choices); who played for which team and
+    the ratings are public once the game is over. `out`: the outcome being made (state.end),
+    else the state's."""
+    if out is None:
+        out = st.over
+    if out is None:
+        return ""
+    won = sorted({b.team for b in st.bots if b.player in out.winners})
+    lost = [t for t in range(st.teams) if t not in won]
+    if not won:
+        return f"draw between {_and([_side(st, t) for t in range(st.teams)])} ({out.reason})"
+    winners = _and([_side(st, t) for t in won])
+    players = sum(len(team_players(st, t)) for t in won)
+    if len(won) > 1:
+        verb = "share the win"
+    else:
+        verb = "wins" if players == 1 else "win"
+    against = f" against {_and([_side(st, t) for t in lost])}" if lost else ""
+    return f"{winners} {verb}{against} ({out.reason})"
+
+
+def results_outcome(st: CtfState) -> dict | None:
+    """The result for the turn results JSON: the line, the reason, and the winners numbered
+    from 1 as the command line numbers players (`results DIR 2`), with names and teams."""
+    out = st.over
+    if out is None:
+        return None
+    team_of = {b.player: TEAM_LETTERS[b.team] for b in st.bots}
+    return {"text": st.describe_outcome(), "reason": out.reason, "draw": out.is_draw,
+            "winners": [{"player": p + 1, "name": player_name(st, p), "team": team_of.get(p)}
+                        for p in out.winners],
+            "winning_teams": sorted({team_of[p] for p in out.winners if p in team_of})}
+
+
 def turn_report(st: CtfState, num: int, deadline: str | None = None) -> dict:
-    """The turn results of Bot `num` for the last processed turn (CTF-38), JSON-ready."""
+    """The turn results of Bot `num` for the last processed turn (CTF-38), JSON-ready. Players
+    are numbered from 1 here, as the moderator's command line takes them (`results DIR 2`,
+    `submit DIR 2 SHEET`), not from 0 as in `view`."""
     b = st.bots[num - 1]
     log = st.log_seen_by(1 << num)  # what this Bot saw, as it saw it (CTF-15)
-    names = st.setup.names
-    pilot = names[b.player] if b.player < len(names) and names[b.player] else \
-        f"Player {b.player + 1}"
+    pilot = player_name(st, b.player)
+    status = bot_status(st, b)
+    status["player"] = b.player + 1
     seen = st.contacts([b]) if b.status == FUNCTIONAL else []
     team_bots = [o for o in st.bots if o.team == b.team]
     return {
         "format": "ctf2187-results", "game": "CTF 2187", "turn": st.log_turn,
-        "bot": num, "pilot": pilot, "team": TEAM_LETTERS[b.team],
+        "bot": num, "player": b.player + 1, "pilot": pilot, "team": TEAM_LETTERS[b.team],
         "map": f"{st.map.width}x{st.map.height}",
-        "status": bot_status(st, b),
+        "status": status,
         "scanner": {"bots": [contact(st, o) for o in seen],
                     "command_posts": [cp_status(st, c) for c in st.cps]},
         "visual": visual_display(st, b),
@@ -244,8 +327,25 @@ def turn_report(st: CtfState, num: int, deadline: str | None = None) -> dict:
         "standing_orders": sheet_text(STANDING, num, b.standing, st.turn, sep="\n").split("\n"),
         "next_deadline": deadline,
         "next_turn": st.turn if st.over is None else None,
-        "result": st.over.describe() if st.over is not None else None,
+        "result": st.describe_outcome() if st.over is not None else None,
+        "outcome": results_outcome(st),
     }
+
+
+def weapon_lines(weapons: list[dict]) -> list[str]:
+    """The weapons table of a report: what a player needs to choose a weapon number for a
+    sheet (CTF-32, CTF-36): name, range, damage, AP and heat of a shot, and its state."""
+    if not weapons:
+        return ["  Weapons: none"]
+    width = max(len(f"{w['key']} {w['name']}") for w in weapons)
+    out = ["  Weapons (range in sectors: optimum/maximum; AP and heat of one shot)",
+           f"  No. {'Weapon':<{width}}  Loc  Range  Damage  AP  Heat  State"]
+    for w in weapons:
+        rng = f"{w['optimum']}/{w['maximum']}"
+        out.append(f"  {w['number']:>3} {w['key'] + ' ' + w['name']:<{width}}  "
+                   f"{w['location']:<3}  {rng:<5}  {w['damage']:>6}  {w['ap']:>2}  "
+                   f"{w['heat']:>4}  {w['state']}")
+    return out
 
 
 def format_report(rep: dict) -> str:
@@ -257,16 +357,16 @@ def format_report(rep: dict) -> str:
     state = s["state"] if s["state"] == "functional" else f"WRECKAGE ({s['wreck_reason']})"
     out.append(f"  Sector {s['sector']}  Facing {s['facing']}  Posture {s['posture']}  "
                f"State {state}  Pilot {s['pilot']}")
-    out.append(f"  AP at turn start {s['ap_start']}, left {s['ap_left']}  Heat {s['heat']}  "
-               f"Cooling {s['cooling']}  Wounds {s['wounds']}")
+    ap = ("No AP (Wreckage)" if s["ap_start"] is None
+          else f"AP at turn start {s['ap_start']}, left {s['ap_left']}")
+    out.append(f"  {ap}  Heat {s['heat']}  Cooling {s['cooling']}  Wounds {s['wounds']}")
     out.append(f"  Engines {s['engines']}/{s['engines_total']} ({s['engine_tons']:g} t)")
     out.append("  Location  Armour  Internal")
     for loc in s["locations"]:
         gone = "  DESTROYED" if loc["destroyed"] else ""
         out.append(f"  {loc['location']:<8}  {loc['armour']:>2}/{loc['armour_max']:<3}  "
                    f"{loc['internal']:>2}/{loc['internal_max']:<3}{gone}")
-    out.append("  Weapons: " + ", ".join(f"{w['number']} {w['key']} ({w['location']}) "
-                                        f"{w['state']}" for w in s["weapons"]))
+    out += weapon_lines(s["weapons"])
     out += ["", "SCANNER"]
     if not rep["scanner"]["bots"]:
         out.append("  no bots detected")
@@ -385,7 +485,7 @@ def _footer(st: CtfState, player: int | None) -> list[str]:
         out.append("Ratings: " + ", ".join(f"{TEAM_LETTERS[t]} {float(st.team_rating(t)):.2f}"
                                            for t in teams))
     if st.over is not None:
-        out.append(f"Result: {st.over.describe()}")
+        out.append(f"Result: {st.describe_outcome()}")
     return out
 
 

@@ -45,7 +45,12 @@ class Roster:
 
 
 class SheetError(ParseError):
-    """A rejected order sheet; `errors` lists (line, field, message)."""
+    """A rejected order sheet; `errors` lists (line, field, message).
+
+    The message gives one problem per line, so a player can go down the sheet fixing them: a
+    single problem stays on the header's line (`order sheet rejected (CTF-37): line 2, ...`),
+    several follow it, each on its own indented line. Long lists stop after the first
+    MAX_ERRORS_SHOWN with how many more there are."""
 
     def __init__(self, errors: list[tuple[int, str, str]], text: str = ""):
         self.errors = errors
@@ -53,8 +58,10 @@ class SheetError(ParseError):
                  for ln, field, msg in errors[:MAX_ERRORS_SHOWN]]
         if len(errors) > MAX_ERRORS_SHOWN:
             lines.append(f"and {len(errors) - MAX_ERRORS_SHOWN} more errors")
-        head = "order sheet rejected (CTF-37): "
-        super().__init__(head + "; ".join(lines), text, errors[0][0] if errors else None)
+        head = "order sheet rejected (CTF-37):"
+        message = f"{head} {lines[0]}" if len(lines) == 1 else \
+            f"{head} {len(errors)} problems\n" + "\n".join(f"  {line}" for line in lines)
+        super().__init__(message, text, errors[0][0] if errors else None)
 
 
 def _lines(text: str) -> list[tuple[int, list[str]]]:

@@ -453,12 +453,20 @@ class CtfState(State):
         n = len(self.setup.names)
         player_team = {b.player: b.team for b in self.bots}
         if len(top) == self.teams:
-            self.over = Outcome(tuple(0.5 for _ in range(n)), f"{reason}; ratings {shown}")
+            self.over = self._named(Outcome(tuple(0.5 for _ in range(n)),
+                                            f"{reason}; ratings {shown}"))
             return
         share = 1.0 if len(top) == 1 else 0.5
         returns = tuple(share if player_team.get(p) in top else 0.0 for p in range(n))
         winners = tuple(p for p in range(n) if player_team.get(p) in top)
-        self.over = Outcome(returns, f"{reason}; ratings {shown}", winners)
+        self.over = self._named(Outcome(returns, f"{reason}; ratings {shown}", winners))
+
+    def _named(self, out: Outcome) -> Outcome:
+        """The outcome with its line naming every player and team (report.outcome_text), so
+        every front end that shows the result names them (issue 17 item 5)."""
+        from boardct.games.ctf2187.report import outcome_text
+
+        return Outcome(out.returns, out.reason, out.winners, outcome_text(self, out))
 
     @property
     def outcome(self) -> Outcome | None:
