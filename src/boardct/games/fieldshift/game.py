@@ -19,6 +19,7 @@ class FieldShift(Game):
     id = "fieldshift"
     title = "FieldShift"
     help_text = HELP
+    confirm_words = ("01", "00")  # a request at the table is answered as FS-20's are
     options = (
         Option("ruleset", "lstd", "command ruleset at the start (FS-5)", RULESETS),
         Option("violations", "dispute",

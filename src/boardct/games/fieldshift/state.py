@@ -968,6 +968,17 @@ class FieldShiftState(State):
                 return f"Player {p + 1} ({op_name(s)}): "
         return f"Player {p + 1}: "
 
+    def action_group(self, action: int) -> str:
+        """`moves` groups FieldShift's commands by instruction (MOV, HIT, RNF...)."""
+        ins = (action - _TWO) // 10 if action >= _TWO else action // 100
+        if ins == nt.SWC:
+            return "SWC" if action >= _TWO else "SWP"
+        return nt.INSTRUCTION_NAMES[ins]
+
+    def resign_action(self, player: int) -> int:
+        """Resigning is FieldShift's own concession, 09 (FS-20)."""
+        return _TWO + nt.CONCEDE
+
     def describe(self, event: Event) -> str:
         from boardct.games.fieldshift.screen import describe
 
