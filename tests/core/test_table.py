@@ -119,6 +119,13 @@ def test_fff_whole_turns_are_summarised_by_piece_with_the_way_to_see_more():
     assert any("a1 NE m" in ln and "turns NE, steps to b2" in ln for ln in group)
 
 
+def test_ctf_moves_say_the_sheets_listed_are_samples():
+    state = new("ctf2187")
+    lines = table.moves_lines(state, 0)
+    assert lines[0].startswith("Bot 1 (") and "sample sheets" in lines[-1]
+    assert "CTF-37" in lines[-1]
+
+
 def test_an_unknown_group_is_refused_with_the_groups_there_are():
     with pytest.raises(ParseError, match="no group 'zz'.*MOV"):
         table.moves_lines(new("fieldshift"), group="zz")

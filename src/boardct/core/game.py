@@ -271,6 +271,11 @@ class State:
         text = self.notation(action).split()
         return text[0] if text else "-"
 
+    def moves_note(self) -> str:
+        """A line `moves` prints after the list, when the legal actions are not all there is
+        to type (CTF 2187 lists sample order sheets); empty by default."""
+        return ""
+
     def reveals(self, event: Event) -> bool:
         """Whether `event` showed someone something they did not know (a chance result, a
         hidden tile or card): an undo may not take back an action that caused one, or a player

@@ -88,7 +88,8 @@ def moves_lines(state: State, player: int | None = None, group: str = "",
                "one:"]
         for g, ms in groups.items():
             out.append(f"  {g:<12} {len(ms):>4}  e.g. {ms[0].text}")
-        return out
+        note = state.moves_note()
+        return out + [note] if note else out
     out = []
     for g, ms in groups.items():
         out.append(f"{g} ({len(ms)}):")
@@ -96,7 +97,8 @@ def moves_lines(state: State, player: int | None = None, group: str = "",
         for m in ms:
             words = "" if m.words == m.text else f"  {m.words}"
             out.append(f"  {m.text:<{width}}{words}")
-    return out
+    note = state.moves_note()
+    return out + [note] if note else out
 
 
 # -- preview ---------------------------------------------------------------------------------------

@@ -400,6 +400,10 @@ class CtfState(State):
             return f"Bot {action[1]} gets new standing orders"
         return f"Bot {action[1]}'s orders for turn {self.turn}"
 
+    def moves_note(self) -> str:
+        return ("These are sample sheets: any sheet that passes CTF-37 may be handed in "
+                "('help' shows how to write one; 'default' keeps the standing orders).")
+
     def action_group(self, action: tuple) -> str:
         """Sheets by Bot: "Bot 1"."""
         return f"Bot {action[1]}"
