@@ -287,6 +287,13 @@ def test_a_command_the_game_reads_is_the_games_even_if_it_is_a_table_word(monkey
     assert step.kind == "ok" and [a for _, a in s.state.history()] == [()]  # it passed
 
 
+@pytest.mark.parametrize("game_id", GAMES)
+def test_no_game_reads_a_table_word_as_one_of_its_commands(game_id):
+    s, _ = session(game_id)
+    for word in sorted(terminal.TABLE_WORDS) + ["?I move E", "?21", "moves I", "save x.json"]:
+        assert not s._game_reads(word), word
+
+
 def test_the_games_own_help_words_still_work():
     s, _ = session("shift")
     assert s.handle("?", Answers()).kind == "help"

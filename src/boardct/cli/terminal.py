@@ -1,8 +1,11 @@
 """The terminal front end: hot-seat play, play against the computer, scripts and replays.
 
 It knows games only through the core API: `render`/`render_rich`, `prompt`, `parse`, `apply`,
-`describe`, `events_for`, `outcome` and the game's `help_text`. FieldShift's suspend and resume
-commands arrive as the core's SUSPEND and RESUME events; the terminal asks for the file.
+`describe`, `events_for`, `outcome` and the game's `help_text`. Help at the table (`moves`,
+`hint`, `preview CMD`/`?CMD`, `undo`, `status`, `save`, `quit`, `resign`) is `core.table`'s,
+offered in every game after the game's own commands; a line the game reads is the game's.
+FieldShift's suspend and resume commands arrive as the core's SUSPEND and RESUME events; the
+terminal asks for the file.
 
 A referee that crashes or leaks cannot be trusted with a game, so the terminal:
 - reads input bounded, and refuses (one line, nothing changed) what is not UTF-8 text, holds
