@@ -203,6 +203,20 @@ def test_a_preview_is_the_same_for_states_that_differ_only_in_what_the_player_ca
     assert table.preview(state, action, p, seed=3, samples=samples) == one  # seeded
 
 
+def test_a_ctf_preview_does_not_depend_on_the_sheet_the_other_player_handed_in():
+    """Two games that differ only in Player 2's secret order sheet (CTF-37): Player 1's
+    preview of the same sheet is the same."""
+    one, two = new("ctf2187", seed=3), new("ctf2187", seed=3)
+    sheets = one.legal_actions(1)
+    one.apply(sheets[0], 1)
+    two.apply(sheets[5], 1)
+    assert sheets[0] != sheets[5]
+    assert json.dumps(one.view(0), sort_keys=True) == json.dumps(two.view(0), sort_keys=True)
+    mine = one.legal_actions(0)[0]
+    assert table.preview(one, mine, 0, seed=2, samples=20) == \
+        table.preview(two, mine, 0, seed=2, samples=20)
+
+
 def test_hills_hidden_tiles_really_differ_between_the_two_states_of_that_test():
     state = walk(new("hills"), 2)
     other = state.determinize(to_move(state), 99)
