@@ -299,6 +299,24 @@ def test_play_goes_on_after_an_undo_and_replays_exactly():
     assert replay(rec).snapshot() == state.snapshot()
 
 
+def test_after_an_undo_the_rules_see_the_same_last_action_as_before_it():
+    """FieldShift offers no second SWC right after one (it peeks at the last action); an undo
+    back to just after an SWC must not offer it again."""
+    state = new("fieldshift")
+    state.apply(state.parse("11"))  # SWC: keeps the turn
+    expected = state.legal_actions()
+    state.apply(state.parse("21"))
+    back = table.undo(state, 1)
+    assert back.legal_actions() == expected
+    assert not any(1011 <= a < 1020 for a in back.legal_actions())
+
+
+def test_shift_moves_are_in_words():
+    state = new("shift")
+    words = {m.text: m.words for m in table.legal_moves(state)}
+    assert words == {"first": "go first", "second": "go second"}
+
+
 def test_a_record_without_an_undo_is_still_version_1():
     state = new("fff")
     state.apply(state.parse("a1 NE"))
