@@ -257,10 +257,12 @@ class State:
         clone); otherwise its notation. Games give better words by overriding it."""
         if not (self.game.perfect_information and not self.game.has_chance):
             return self.notation(action)
+        from boardct.core.errors import BoardctError
+
         trial = self.clone()
         try:
             events = trial.apply(action, player)
-        except Exception:  # a description must never stop a list of moves
+        except BoardctError:  # not legal here: its notation is all there is to say
             return self.notation(action)
         lines = [trial.describe(e) for e in events if e and e[0] != "turn"]  # turn: a header
         return "; ".join(ln.rstrip(".") for ln in lines if ln) or self.notation(action)
@@ -320,6 +322,8 @@ class State:
 
         if self.is_over:
             raise IllegalAction("table", "the game is over")
+        if not 0 <= player < len(self.setup.names):
+            raise IllegalAction("table", f"there is no Player {player + 1} to resign")
         action = self.resign_action(player)
         if action is not None:
             return self.apply(action, player)
