@@ -107,12 +107,14 @@ class MCTSAgent(Agent):
         self.prior = bool(prior)
         self.early = bool(early)
         self.last_iterations = 0
+        self._last: tuple[Node, int, Action] | None = None  # the last search, for `report`
 
     # -- the search ----------------------------------------------------------------------------
     def select(self, state: State, player: int) -> Action:
         legal = state.legal_actions(player)
         if len(legal) == 1:
             self.last_iterations = 0
+            self._last = None
             return legal[0]
         root = Node()
         rng = self.rng
@@ -135,7 +137,31 @@ class MCTSAgent(Agent):
                 break
         self.last_iterations = count
         stats = _root_stats(root, player)
-        return max(legal, key=lambda a: stats.get(a, (-1, 0.0)))
+        best = max(legal, key=lambda a: stats.get(a, (-1, 0.0)))
+        self._last = (root, player, best)
+        return best
+
+    def report(self, max_len: int = 8) -> tuple[float | None, list[Action]]:
+        """After `select`: the chosen action's mean reward for the player (a share in [0, 1])
+        and the principal variation, the most visited move at each node from the root (the
+        chosen action first; it stops at a simultaneous node or a node not searched twice).
+        Read from the tree the search left, so it costs the search nothing."""
+        if self._last is None:
+            return None, []
+        root, player, best = self._last
+        stats = _root_stats(root, player)
+        value = stats[best][1] if best in stats else None
+        line: list[Action] = [best]
+        node = root.children.get(best) if root.stats is None else None
+        while node is not None and len(line) < max_len and node.stats is None:
+            if not node.children:
+                break
+            action, child = max(node.children.items(), key=lambda kv: (kv[1].n, kv[1].w))
+            if child.n < 2:
+                break
+            line.append(action)
+            node = child
+        return value, line
 
     def _iterate(self, root_state: State, seat: int, root: Node, rng: Rng) -> None:
         s = root_state.determinize(seat, rng.next64())

@@ -1,8 +1,11 @@
 """The terminal front end: hot-seat play, play against the computer, scripts and replays.
 
 It knows games only through the core API: `render`/`render_rich`, `prompt`, `parse`, `apply`,
-`describe`, `events_for`, `outcome` and the game's `help_text`. FieldShift's suspend and resume
-commands arrive as the core's SUSPEND and RESUME events; the terminal asks for the file.
+`describe`, `events_for`, `outcome` and the game's `help_text`. Help at the table (`moves`,
+`hint`, `preview CMD`/`?CMD`, `undo`, `status`, `save`, `quit`, `resign`) is `core.table`'s,
+offered in every game after the game's own commands; a line the game reads is the game's.
+FieldShift's suspend and resume commands arrive as the core's SUSPEND and RESUME events; the
+terminal asks for the file.
 
 A referee that crashes or leaks cannot be trusted with a game, so the terminal:
 - reads input bounded, and refuses (one line, nothing changed) what is not UTF-8 text, holds
@@ -35,11 +38,12 @@ from rich.segment import Segment
 
 from boardct.agents.base import Agent
 from boardct.cli.history import Keeper, data_dir
-from boardct.core import inputs
+from boardct.core import inputs, table
 from boardct.core.errors import BoardctError
-from boardct.core.game import RESUME, SUSPEND, Event, State
+from boardct.core.game import MESSAGE, RESUME, SUSPEND, Event, State
 from boardct.core.inputs import ascii_int
 from boardct.core.records import MAX_NAME, Record, load_state
+from boardct.core.rng import fresh_seed
 
 Ask = Callable[[str], str]
 
@@ -337,6 +341,8 @@ class Session:
         self._save_failed = False  # the last save to --save failed
         self._interruptible = False  # inside a read or an agent's thought: safe to leave now
         self._pending: int | None = None  # a signal that came while the state was changing
+        self.hint_agent = table.DEFAULT_HINT_AGENT  # who gives `hint`s, and its seed (below)
+        self.hint_seed: int | None = None  # None: a fresh seed per session (not the game's)
 
     # -- showing -------------------------------------------------------------------------------
     def eyes(self, player: int | None) -> int | None:
@@ -401,7 +407,10 @@ class Session:
             return Step("rejected", [f"Rejected: {problem}; nothing changed."])
         token = text.replace("\t", " ").strip()
         if token.lower() in ("help", "?"):
-            return Step("help", (self.state.game.help_text or "No command reference.").split("\n"))
+            return Step("help", help_lines(self.state))
+        at_table = self._table_command(token, ask)
+        if at_table is not None:
+            return at_table
         players = self.state.current_players()
         if not players:
             return Step("rejected", ["The game is over."])
@@ -442,6 +451,161 @@ class Session:
             if answer == breach.deny:
                 return Step("rejected", ["Not carried out; nothing changed."])
             self.say([f"Answer {breach.confirm} to carry it out or {breach.deny} not to."])
+    # -- help at the table (core/table.py) -----------------------------------------------------
+    def _table_command(self, token: str, ask: Ask) -> Step | None:
+        """`moves`, `hint`, `preview CMD`/`?CMD`, `undo`, `status`, `save`, `quit`, `resign`;
+        None when `token` is none of them, or when the game reads it as one of its own
+        commands (a game's own words win)."""
+        word, _, rest = token.partition(" ")
+        word = word.lower()
+        if token.startswith("?") and len(token) > 1:
+            word, rest = "preview", token[1:]
+        if word not in TABLE_WORDS or self._game_reads(token):
+            return None
+        try:
+            return getattr(self, f"_cmd_{word}")(rest.strip(), ask)
+        except BoardctError as exc:
+            return Step("rejected", [f"Rejected: {exc}"])
+
+    def _game_reads(self, token: str) -> bool:
+        players = self.state.current_players()
+        if not players:
+            return False
+        try:
+            self.state.parse(token, players[0])
+        except BoardctError:
+            return False
+        return True
+
+    def _deciding(self) -> int:
+        players = self.state.current_players()
+        if not players:
+            raise BoardctError("the game is over")
+        return players[0]
+
+    def _cmd_moves(self, rest: str, ask: Ask) -> Step:
+        if self.state.is_over:
+            return Step("help", ["No legal moves: the game is over."])
+        return Step("help", table.moves_lines(self.state, self._deciding(), rest))
+
+    def _cmd_hint(self, rest: str, ask: Ask) -> Step:
+        if rest:
+            return Step("rejected", ["Rejected: 'hint' takes nothing after it."])
+        player = self._deciding()
+        if self.hint_seed is None:
+            self.hint_seed = fresh_seed()
+        self._interruptible = True  # the agent thinks on a copy: safe to leave now
+        try:
+            self._raise_pending()
+            got = table.hint(self.state, player, self.hint_agent,
+                             seed=self.hint_seed + len(self.state.history()))
+        finally:
+            self._interruptible = False
+        return Step("help", got.lines())
+
+    def _cmd_preview(self, rest: str, ask: Ask) -> Step:
+        if not rest:
+            return Step("rejected", ["Rejected: preview what? e.g. 'preview CMD' or '?CMD'."])
+        player = self._deciding()
+        action = self.state.parse(rest, player)
+        return Step("help", table.preview(self.state, action, player,
+                                          seed=len(self.state.history())).lines())
+
+    def _cmd_status(self, rest: str, ask: Ask) -> Step:
+        own = self.state.status_line()
+        return Step("help", [table.summary_line(self.state)] + ([own] if own else []))
+
+    def _save_to(self, rest: str) -> tuple[Path | None, list[str]]:
+        problem = path_problem(rest) if rest else None
+        if problem is not None:
+            return None, [f"Could not save: {problem}; the game goes on."]
+        path = Path(rest) if rest else self.save_path or Path(default_save_name(self.state))
+        try:
+            save_record(self.state, path, self.seats())
+        except (OSError, ValueError) as exc:
+            return None, [f"Could not save to {shown(str(path))}: {reason_of(exc)}; the game "
+                          "goes on."]
+        return path, []
+
+    def _cmd_save(self, rest: str, ask: Ask) -> Step:
+        path, lines = self._save_to(rest)
+        if path is None:
+            return Step("rejected", lines)
+        return Step("help", [f"Game saved to {path}. Resume with: boardct play "
+                             f"{self.state.game.id} --resume {path}"], path)
+
+    def _cmd_quit(self, rest: str, ask: Ask) -> Step:
+        if self.state.is_over:
+            return Step("suspended", ["The game is over; goodbye."])
+        path, lines = self._save_to(rest)
+        if path is None:
+            return Step("rejected", lines)
+        return Step("suspended", [f"Game saved to {path}. Resume with: boardct play "
+                                  f"{self.state.game.id} --resume {path}"], path)
+
+    def seat(self, player: int) -> str:
+        """"Ann (Player 1)", or "Player 1" for a player without a name."""
+        name = self.state.setup.names[player]
+        return f"{name} (Player {player + 1})" if name else f"Player {player + 1}"
+
+    def _agrees(self, ask: Ask, who: int, question: str) -> bool:
+        """Ask `who` a yes/no question, answered with the game's confirm/deny words (or y/n);
+        an empty answer is no."""
+        yes, no = self.state.game.confirm_words
+        while True:
+            answer = ask(f"{self.seat(who)}, {question} {yes}/{no} ").strip().lower()
+            if answer in (yes, "yes", "y") and answer != no:
+                return True
+            if answer in (no, "no", "n", ""):
+                return False
+            self.say([f"Answer {yes} (yes) or {no} (no)."])
+
+    def _cmd_resign(self, rest: str, ask: Ask) -> Step:
+        if rest:
+            return Step("rejected", ["Rejected: 'resign' takes nothing after it."])
+        player = self._deciding()
+        if player in self.computer:
+            return Step("rejected", ["Rejected: it is the computer's decision."])
+        if not self._agrees(ask, player, "resign the game?"):
+            return Step("rejected", ["Not resigned; the game goes on."])
+        action = self.state.resign_action(player)  # the game's own concession (FieldShift 09)
+        before = self.state.clone()
+        events = self.state.resign(player)
+        if action is not None:
+            said = self._played(before, player, action, events)
+        else:
+            said = Said([], list(events), self.state.clone())
+            said.lines += self.autosave()
+        return Step("ok", said.for_viewer(self.eyes(player)), said=[said], player=player)
+
+    def _cmd_undo(self, rest: str, ask: Ask) -> Step:
+        if rest:
+            return Step("rejected", ["Rejected: 'undo' takes nothing after it."])
+        if self.state.is_over:
+            return Step("rejected", ["Rejected: the game is over."])
+        done = self.state.history()
+        if not done:
+            return Step("rejected", ["Rejected: no move has been made yet."])
+        if self.computer:
+            mover = self._deciding()
+            count = table.undo_count(self.state, mover, set(self.computer))
+            if not count:
+                return Step("rejected", ["Rejected: you have made no move to take back."])
+        else:
+            mover, count = done[-1][0], 1
+        problem = table.undo_problem(self.state, count)
+        if problem is not None:
+            return Step("rejected", [f"Rejected: cannot undo: {problem}."])
+        what = "their move" if count == 1 else f"their move and the reply ({count} actions)"
+        for other in self.state.iter_players():
+            if other == mover or other in self.computer:
+                continue
+            if not self._agrees(ask, other, f"allow {self.seat(mover)} to take back {what}?"):
+                return Step("rejected", [f"{self.player_name(other)} said no; nothing was "
+                                         "taken back."])
+        self.state = table.undo(self.state, count)
+        lines = [f"Taken back: {count} action{'s' if count != 1 else ''}."] + self.autosave()
+        return Step("ok", lines, said=[Said(list(lines))], player=mover)
 
     def _played(self, before: State, player: int, action, events: list,
                 lines: list[str] | None = None) -> Said:
@@ -778,6 +942,29 @@ class Session:
         return code
 
 
+TABLE_WORDS = frozenset({"moves", "hint", "preview", "undo", "status", "save", "quit", "resign"})
+
+TABLE_HELP = """\
+At the table (every game; the game's own commands come first):
+  moves [GROUP]    the legal moves, grouped and in words (GROUP: one group in full)
+  hint             the computer's suggestion, its evaluation and the line it expects
+  preview CMD      what CMD would do, without doing it (also ?CMD); with chance or hidden
+                   information: the outcomes and their odds, from what you can see
+  undo             take back the last move (the other player must agree {yes}/{no});
+                   against the computer: your move and its reply
+  status           where the game stands
+  save [FILE]      save the game and play on
+  quit [FILE]      save the game and leave
+  resign           concede the game (you are asked to confirm)"""
+
+
+def help_lines(state: State) -> list[str]:
+    """`help`: the game's own command reference, then the commands at the table."""
+    own = (state.game.help_text or "No command reference.").rstrip("\n").split("\n")
+    yes, no = state.game.confirm_words
+    return own + [""] + TABLE_HELP.format(yes=yes, no=no).split("\n")
+
+
 def script_tokens(lines: list[str]) -> Iterator[str]:
     """Tokens one per line; blank lines and # comments are skipped."""
     for line in lines:
@@ -808,7 +995,11 @@ def positions(state: State) -> Replayed:
     frames, said = [start], []
     cur = start.clone()
     for text in record.actions:
-        events = cur.apply_entry(text)
+        if record.version >= 2 and table.is_table_entry(text):  # an undo or a resignation
+            cur = table.apply_entry(cur, text)
+            events: list[Event] = [(MESSAGE, f"({text.strip()})")]
+        else:
+            events = cur.apply_entry(text)
         after = cur.clone()
         frames.append(after)
         said.append(Said(events=list(events), after=after))

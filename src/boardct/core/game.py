@@ -150,6 +150,9 @@ class Game:
     simultaneous: ClassVar[bool] = False
     help_text: ClassVar[str] = ""  # the command reference a front end shows on "help"
     classic_screen: ClassVar[bool] = False  # an earlier tool's exact screen exists (`--classic`)
+    # The answers that agree to and refuse a request at the table (an undo), in the game's own
+    # words: FieldShift's are its confirm and deny commands 01 and 00 (FS-20).
+    confirm_words: ClassVar[tuple[str, str]] = ("y", "n")
     bench_options: ClassVar[dict[str, Any]] = {}  # the benchmark's default configuration
 
     def option(self, name: str) -> Option:
@@ -196,6 +199,30 @@ class Game:
     def load_file(self, path: str) -> State | None:
         """Load a save file of a format particular to this game; None if not of that format."""
         return None
+
+
+class TableMark:
+    """A cell of the linked history that is not an action but something done at the table: an
+    undo of the last `count` actions, or a resignation by `player`. It sits in the player's
+    place of a (prev, player, action) cell, and the action's place repeats the last action
+    still in force (-1: none), so an engine that peeks at the last action (FieldShift's
+    second-SWC rule) sees the same as before the undo. `State.history` skips these cells;
+    `State.table_log` and records keep them."""
+
+    __slots__ = ("kind", "value")
+
+    def __init__(self, kind: str, value: int):
+        self.kind = kind  # "undo" or "resign"
+        self.value = value  # how many actions were taken back, or who resigned
+
+    def entry(self) -> str:
+        """The record's text for it: "undo", "undo 2", "resign 1" (players from 1)."""
+        if self.kind == "undo":
+            return "undo" if self.value == 1 else f"undo {self.value}"
+        return f"resign {self.value + 1}"
+
+    def __repr__(self) -> str:
+        return f"TableMark({self.kind!r}, {self.value})"
 
 
 class State:
@@ -256,6 +283,78 @@ class State:
         if event[0] == MESSAGE:
             return str(event[1])
         return " ".join(str(x) for x in event)
+
+    # -- help at the table (core/table.py builds on these) -------------------------------------
+    def describe_action(self, action: Action, player: int | None = None) -> str:
+        """A short line in words about what `action` does, for a list of legal moves. By
+        default, in a game with nothing hidden and no chance, the events it would cause (on a
+        clone); otherwise its notation. Games give better words by overriding it."""
+        if not (self.game.perfect_information and not self.game.has_chance):
+            return self.notation(action)
+        from boardct.core.errors import BoardctError
+
+        trial = self.clone()
+        try:
+            events = trial.apply(action, player)
+        except BoardctError:  # not legal here: its notation is all there is to say
+            return self.notation(action)
+        lines = [trial.describe(e) for e in events if e and e[0] != "turn"]  # turn: a header
+        return "; ".join(ln.rstrip(".") for ln in lines if ln) or self.notation(action)
+
+    def action_group(self, action: Action) -> str:
+        """The group `moves` lists `action` under (an instruction, a piece, a Bot): by default
+        the first word of its notation."""
+        text = self.notation(action).split()
+        return text[0] if text else "-"
+
+    def moves_note(self) -> str:
+        """A line `moves` prints after the list, when the legal actions are not all there is
+        to type (CTF 2187 lists sample order sheets); empty by default."""
+        return ""
+
+    def reveals(self, event: Event) -> bool:
+        """Whether `event` showed someone something they did not know (a chance result, a
+        hidden tile or card): an undo may not take back an action that caused one, or a player
+        could try again knowing it. Nothing is hidden or left to chance in a game with perfect
+        information and no chance; elsewhere every event counts unless the game says which
+        do not."""
+        return not (self.game.perfect_information and not self.game.has_chance)
+
+    def resign_outcome(self, player: int) -> Outcome:
+        """How the game ends when `player` resigns: every other player wins. Team games
+        override it (the resigner's team loses)."""
+        n = len(self.setup.names)
+        others = tuple(p for p in range(n) if p != player)
+        share = 1.0 if len(others) == 1 else 1.0 / len(others)
+        returns = tuple(0.0 if p == player else share for p in range(n))
+        return Outcome(returns, "resignation", others)
+
+    def resign_action(self, player: int) -> Action | None:
+        """The game's own concession command, if it has one (FieldShift's 09): a resignation
+        then is that action, recorded as such."""
+        return None
+
+    def _set_outcome(self, outcome: Outcome) -> None:
+        """End the game with `outcome` (a resignation). Each game keeps its result in its own
+        field, so each game that offers resignation implements this."""
+        raise NotImplementedError(f"{self.game.id} does not take resignations")
+
+    def resign(self, player: int) -> list[Event]:
+        """`player` concedes the game: their own concession command where the game has one,
+        else the game ends with `resign_outcome` and the record keeps a "resign N" entry."""
+        from boardct.core.errors import IllegalAction
+
+        if self.is_over:
+            raise IllegalAction("table", "the game is over")
+        if not 0 <= player < len(self.setup.names):
+            raise IllegalAction("table", f"there is no Player {player + 1} to resign")
+        action = self.resign_action(player)
+        if action is not None:
+            return self.apply(action, player)
+        outcome = self.resign_outcome(player)
+        self._set_outcome(outcome)
+        self._mark(TableMark("resign", player))
+        return [(MESSAGE, f"Player {player + 1} resigns: {outcome.describe()}.")]
 
     # -- the end -------------------------------------------------------------------------------
     @property
@@ -326,13 +425,37 @@ class State:
     def _push(self, player: int, action: Action) -> None:
         self._hist = (self._hist, player, action)
 
+    def _mark(self, mark: TableMark) -> None:
+        """Put a table mark on the history (see `TableMark`)."""
+        last = self.history()
+        self._hist = (self._hist, mark, last[-1][1] if last else -1)
+
     def history(self) -> list[tuple[int, Action]]:
-        """Every applied action, oldest first, with the player who made it."""
+        """Every applied action in force, oldest first, with the player who made it: the
+        actions an undo took back are left out."""
         out = []
+        cell = self._hist
+        skip = 0
+        while cell is not None:
+            cell, player, action = cell
+            if type(player) is TableMark:
+                if player.kind == "undo":
+                    skip += player.value
+            elif skip:
+                skip -= 1
+            else:
+                out.append((player, action))
+        out.reverse()
+        return out
+
+    def table_log(self) -> list[tuple[int, Action] | TableMark]:
+        """Everything done at the table, oldest first: each action (player, action), taken
+        back or not, and each undo or resignation as its `TableMark`."""
+        out: list = []
         cell = self._hist
         while cell is not None:
             cell, player, action = cell
-            out.append((player, action))
+            out.append(player if type(player) is TableMark else (player, action))
         out.reverse()
         return out
 
@@ -346,11 +469,19 @@ class State:
 
     def record(self) -> Record:
         """This game as a record: setup and every action in text, replayable to this state."""
-        from boardct.core.records import Record
+        from boardct.core.records import VERSION_BEFORE_TABLE, Record
+        from boardct.core.table import apply_entry
 
         replay = self.game.initial_state(self.setup)
         texts = []
-        for player, action in self.history():
+        marks = False
+        for item in self.table_log():
+            if type(item) is TableMark:
+                texts.append(item.entry())
+                replay = apply_entry(replay, item.entry())
+                marks = True
+                continue
+            player, action = item
             texts.append(replay.entry_text(player, action))
             replay.apply(action, player)
         out = self.outcome
@@ -362,6 +493,7 @@ class State:
             actions=texts,
             result=out.to_json() if out is not None else None,
             created=self.setup.created,
+            **({} if marks else {"version": VERSION_BEFORE_TABLE}),
         )
 
     def iter_players(self) -> Iterator[int]:

@@ -17,7 +17,11 @@ from boardct.core.game import Setup, State, now_iso
 from boardct.core.inputs import InputError, parse_json, read_bytes, read_text, shown
 
 FORMAT = "boardct-record"
-VERSION = 1
+# Version 2 adds the table's entries to `actions`: "undo", "undo N" (the last N actions are
+# taken back) and "resign N" (Player N resigns). A record without them is written as version
+# 1, exactly as before, so older boardct still reads it; version 1 records read as always.
+VERSION = 2
+VERSION_BEFORE_TABLE = 1
 MAX_RECORD_BYTES = 8 * 1024 * 1024  # a 10,000-move game is a few hundred kilobytes
 MAX_ACTIONS = 100_000
 MAX_NAME = 200  # characters in a player's name
@@ -205,12 +209,14 @@ def replay(record: Record, source: str = "", upto: int | None = None) -> State:
         state = game.initial_state(setup)
     except BoardctError as exc:  # an option naming a file, say: the record is what was wrong
         raise RecordError("options", str(exc), source) from None
+    from boardct.core.table import apply_entry
+
     actions = record.actions if upto is None else record.actions[:upto]
     for i, text in enumerate(actions):
         if state.is_over:
             raise RecordError(f"actions[{i}]", f"{text!r} comes after the end of the game", source)
         try:
-            state.apply_entry(text)
+            state = apply_entry(state, text, table=record.version >= 2)
         except BoardctError as exc:
             raise RecordError(f"actions[{i}]", f"{text!r}: {exc}", source) from None
     if upto is None and record.result is not None:

@@ -392,6 +392,39 @@ class CtfState(State):
         player = number - 1
         return self.apply(self.parse(m.group(2), player), player)
 
+    def describe_action(self, action: tuple, player: int | None = None) -> str:
+        """What the sheet does in a few words (the sheet itself is its notation)."""
+        if action[0] == MISSING:
+            return f"Bot {action[1]} follows its standing orders"
+        if action[0] == STANDING:
+            return f"Bot {action[1]} gets new standing orders"
+        return f"Bot {action[1]}'s orders for turn {self.turn}"
+
+    def moves_note(self) -> str:
+        return ("These are sample sheets: any sheet that passes CTF-37 may be handed in "
+                "('help' shows how to write one; 'default' keeps the standing orders).")
+
+    def action_group(self, action: tuple) -> str:
+        """Sheets by Bot: "Bot 1"."""
+        return f"Bot {action[1]}"
+
+    def reveals(self, event: tuple) -> bool:
+        """Handing in a sheet (or new standing orders) shows nobody anything; the turn it
+        completes (moves, sightings, shots) does."""
+        return event[0] not in ("sheet", "standing", "message")
+
+    def resign_outcome(self, player: int) -> Outcome:
+        """The resigner's team loses; every other team's players share the win."""
+        team = {b.player: b.team for b in self.bots}
+        n = len(self.setup.names)
+        mine = team.get(player)
+        winners = tuple(p for p in range(n) if team.get(p) != mine)
+        returns = tuple(1.0 if p in winners else 0.0 for p in range(n))
+        return Outcome(returns, "resignation", winners)
+
+    def _set_outcome(self, outcome: Outcome) -> None:
+        self.over = outcome
+
     def describe(self, event: tuple) -> str:
         from boardct.games.ctf2187.report import describe_event
 

@@ -149,6 +149,28 @@ class FFFState(State):
     def notation(self, action) -> str:
         return format_turn(action)
 
+    def describe_action(self, action, player: int | None = None) -> str:
+        """What the turn does, step by step, without naming the piece again (its square heads
+        the group `moves` lists it under): "turns NE, steps to b2"."""
+        trial = self.clone()
+        try:
+            events = trial.apply(action, player)
+        except IllegalAction:
+            return self.notation(action)
+        parts = []
+        for e in events:
+            if e[0] == "select":
+                continue
+            if e[0] == "turn":
+                parts.append(f"turns {e[2]}")
+                continue
+            line = trial.describe(e)
+            parts.append(line.split(": ", 1)[1] if e[0] != "end" and ": " in line else line)
+        return ", ".join(parts) or self.notation(action)
+
+    def _set_outcome(self, outcome: Outcome) -> None:
+        self.result = outcome
+
     def describe(self, event: tuple) -> str:
         kind = event[0]
         if kind == "pass":

@@ -20,6 +20,7 @@ class FieldShift(Game):
     title = "FieldShift"
     help_text = HELP
     classic_screen = True  # the earlier BoardCT tool's screen, FS-23
+    confirm_words = ("01", "00")  # a request at the table is answered as FS-20's are
     options = (
         Option("ruleset", "lstd", "command ruleset at the start (FS-5)", RULESETS),
         Option("violations", "dispute",

@@ -1003,6 +1003,16 @@ class FieldShiftState(State):
         return Breach(", ".join(rules), "; ".join(what),
                       f"Player {2 - p} may then dispute it with 06 on their turn and win (FS-19).",
                       confirm="01", deny="00")
+    def action_group(self, action: int) -> str:
+        """`moves` groups FieldShift's commands by instruction (MOV, HIT, RNF...)."""
+        ins = (action - _TWO) // 10 if action >= _TWO else action // 100
+        if ins == nt.SWC:
+            return "SWC" if action >= _TWO else "SWP"
+        return nt.INSTRUCTION_NAMES[ins]
+
+    def resign_action(self, player: int) -> int:
+        """Resigning is FieldShift's own concession, 09 (FS-20)."""
+        return _TWO + nt.CONCEDE
 
     def describe(self, event: Event) -> str:
         from boardct.games.fieldshift.screen import describe

@@ -80,6 +80,10 @@ PUBLIC_EVENTS = frozenset({
     MESSAGE, SUSPEND, RESUME,
 })
 
+# Events that tell nobody anything they could not know (for undo, `reveals`).
+_QUIET_EVENTS = frozenset({"move", "move-in", "impeded", "deimpede", "wait", "seize",
+                           "seize-reset", "auto-end", "end", "turn", MESSAGE})
+
 
 def _who(p: int) -> str:
     return f"Player {p + 1}"
@@ -647,6 +651,38 @@ class HillsState(State):
 
     def notation(self, action: int) -> str:
         return A.text(action)
+
+    def describe_action(self, action: int, player: int | None = None) -> str:
+        """The command in words: "Infantry moves E", "Rocketeer attacks the Mech NW"."""
+        op, k, d, t = A.decode(action)
+        if action == A.END:
+            return "end your turn"
+        s, dn, tn = KIND_NAMES[k], DIR_NAMES[d], KIND_NAMES[t]
+        if op == A.MOVE:
+            return f"{s} moves {dn}"
+        if op == A.ATTACK:
+            return f"{s} attacks the enemy {tn} {dn}"
+        if op == A.DEIMPEDE:
+            return f"{s} frees itself"
+        if op == A.WAIT:
+            return f"{s} waits"
+        if op == A.ARTILLERY_OP:
+            return f"Artillery Strike on the enemy {tn}"
+        if op == A.BOOST_OP:
+            return f"Boost: {s} moves twice"
+        return f"Extra Ammo: {s} attacks the enemy {tn} {dn} twice"
+
+    def action_group(self, action: int) -> str:
+        """By squad (I, R, M), cards under "play", and "end"."""
+        return A.text(action).split()[0]
+
+    def reveals(self, event: Event) -> bool:
+        """A face-down tile turned up, a card drawn or played, and any fight (its result is
+        chance) show something new; moving, waiting and ending a turn do not."""
+        return event[0] not in _QUIET_EVENTS
+
+    def _set_outcome(self, outcome: Outcome) -> None:
+        self.out = outcome
 
     def events_for(self, events, player: int | None) -> list[Event]:
         """Every event Hills makes is public (PUBLIC_EVENTS: no drawn card is named, a tile only

@@ -638,11 +638,36 @@ class ShiftState(ShiftNotation, ShiftText, State):
                          f"{mask.bit_count()} spirit and you have {self.lit[d]}")
 
     # -- the end -------------------------------------------------------------------------------
+    def describe_action(self, action, player: int | None = None) -> str:
+        """The command in words, with its cost where it has one."""
+        if 0 <= action < ATTACK:
+            spirit = " (a spirit shift: burns 1 spirit)" if self.phase in (P_START, P_END) else ""
+            return f"shift to gear {RING[action]}{spirit}"
+        if ATTACK <= action < FIRST:
+            return f"declare an attack with {self.notation(action).split()[-1]}"
+        if action == FIRST:
+            return "go first"
+        if action == SECOND:
+            return "go second"
+        if action == PASS:
+            return "decline: no shift, no attack"
+        return self.notation(action)
+
+    def reveals(self, event: Event) -> bool:
+        """Only a coin shows something new (SH-4); everything else is on the table."""
+        return event[0] == "flip"
+
+    def _set_outcome(self, outcome: Outcome) -> None:
+        self.winner = 3 + outcome.winners[0]  # 3, 4: that player won by a resignation
+        self.phase = P_OVER
+
     @property
     def outcome(self) -> Outcome | None:
         w = self.winner
         if w < 0:
             return None
+        if w >= 3:
+            return Outcome((1.0, 0.0) if w == 3 else (0.0, 1.0), "resignation", (w - 3,))
         if w == 2:
             return Outcome((0.5, 0.5), "turn limit")
         return Outcome((1.0, 0.0) if w == 0 else (0.0, 1.0), "damage", (w,))

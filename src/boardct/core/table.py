@@ -1,0 +1,353 @@
+"""Help at the table, for every game and every front end: the legal moves described and
+grouped, a preview of what an action would do, undo, resignation and hints from an agent.
+
+All of it goes through the core API (`State`), so a game gets it by implementing that API; a
+game improves it by overriding `State.describe_action`, `State.action_group`,
+`State.reveals` and `State.resign_action`/`_set_outcome`.
+
+Secrecy: what is computed for a player uses only what that player may know. A preview in a
+game with hidden information or chance applies the action to `determinize(player, seed)`
+samples and groups them by the events `events_for(…, player)` lets the player see; a hint
+asks an agent, which searches determinizations too. Two states that differ only in what the
+player cannot see give the same preview and the same hint.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from boardct.core.errors import BoardctError, IllegalAction, ParseError
+from boardct.core.game import MESSAGE, Action, State, TableMark
+from boardct.core.rng import Rng
+
+PREVIEW_SAMPLES = 200  # determinizations per preview: a percentage within a few points
+MOVES_SHOWN = 40  # a longer list of moves is summarised by group
+OUTCOME_WIDTH = 240  # characters of one outcome in a preview's lines (a whole turn is long)
+
+
+# -- legal moves, described and grouped ------------------------------------------------------------
+@dataclass(frozen=True)
+class Move:
+    """One legal action as a list shows it: its notation, its group and a line in words."""
+
+    action: Action
+    text: str
+    group: str
+    words: str
+
+
+def legal_moves(state: State, player: int | None = None) -> list[Move]:
+    """Every legal action of `player` (default: the one to decide), once each, in the game's
+    notation, with its group and words."""
+    if player is None:
+        players = state.current_players()
+        if not players:
+            return []
+        player = players[0]
+    out = []
+    seen = set()
+    for action in state.legal_actions(player):
+        if action in seen:
+            continue
+        seen.add(action)
+        text = state.notation(action)
+        words = state.describe_action(action, player)
+        out.append(Move(action, text, state.action_group(action), words))
+    return out
+
+
+def group_moves(moves: list[Move]) -> dict[str, list[Move]]:
+    """The moves by group, groups in the order their first move comes."""
+    groups: dict[str, list[Move]] = {}
+    for m in moves:
+        groups.setdefault(m.group, []).append(m)
+    return groups
+
+
+def moves_lines(state: State, player: int | None = None, group: str = "",
+                limit: int = MOVES_SHOWN) -> list[str]:
+    """What `moves [GROUP]` prints: every legal move by group, or, when there are more than
+    `limit`, each group with its count and the command that lists it."""
+    moves = legal_moves(state, player)
+    if not moves:
+        return ["No legal moves: the game is over." if state.is_over
+                else "No legal moves for this player now."]
+    groups = group_moves(moves)
+    wanted = group.strip().lower()
+    if wanted:
+        chosen = {g: ms for g, ms in groups.items() if g.lower() == wanted}
+        if not chosen:
+            known = ", ".join(groups)
+            raise ParseError(f"no group {wanted!r} among the legal moves (groups: {known})",
+                             group)
+        groups = chosen
+    elif len(moves) > limit:
+        out = [f"{len(moves)} legal moves in {len(groups)} groups; type 'moves GROUP' to list "
+               "one:"]
+        for g, ms in groups.items():
+            out.append(f"  {g:<12} {len(ms):>4}  e.g. {ms[0].text}")
+        note = state.moves_note()
+        return out + [note] if note else out
+    out = []
+    for g, ms in groups.items():
+        out.append(f"{g} ({len(ms)}):")
+        width = min(max(len(m.text) for m in ms), 28)
+        for m in ms:
+            words = "" if m.words == m.text else f"  {m.words}"
+            out.append(f"  {m.text:<{width}}{words}")
+    note = state.moves_note()
+    return out + [note] if note else out
+
+
+# -- preview ---------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Outcome:
+    """One way an action can turn out: the lines the player would read, and how likely."""
+
+    lines: tuple[str, ...]
+    probability: float
+    count: int = 1
+
+    def text(self, width: int = OUTCOME_WIDTH) -> str:
+        said = "; ".join(ln.rstrip(".") for ln in self.lines) or "nothing visible happens"
+        return said if len(said) <= width else said[:width - 3].rstrip() + "..."
+
+
+@dataclass(frozen=True)
+class Preview:
+    """What an action would do: `exact` when nothing is left to chance or hidden (one
+    outcome, probability 1), else the outcomes seen over `samples` determinizations."""
+
+    action: Action
+    text: str
+    exact: bool
+    outcomes: tuple[Outcome, ...]
+    samples: int = 1
+
+    def lines(self, shown: int = 8) -> list[str]:
+        if self.exact:
+            head = f"{self.text} would do:"
+            return [head] + [f"  {ln}" for ln in self.outcomes[0].lines] if self.outcomes[0].lines \
+                else [head, "  nothing visible"]
+        out = [f"{self.text} would turn out (from what you can see, {self.samples} samples, "
+               f"{len(self.outcomes)} different outcome{'s' if len(self.outcomes) != 1 else ''}):"]
+        for o in self.outcomes[:shown]:
+            out.append(f"  {o.text()} ({round(100 * o.probability)}%)")
+        rest = sum(o.probability for o in self.outcomes[shown:])
+        if rest > 0:
+            out.append(f"  other outcomes ({round(100 * rest)}%)")
+        return out
+
+
+def is_exact(state: State) -> bool:
+    """Whether everything an action does is known in advance: perfect information, no
+    chance."""
+    return state.game.perfect_information and not state.game.has_chance
+
+
+def _seen_lines(after: State, events: list, player: int) -> tuple[str, ...]:
+    seen = after.events_for(events, player)
+    return tuple(after.describe(e) for e in seen if e)
+
+
+def preview(state: State, action: Action, player: int | None = None, *, seed: int = 0,
+            samples: int = PREVIEW_SAMPLES) -> Preview:
+    """What `action` by `player` would do, without doing it. Exact where nothing is left to
+    chance or hidden: the events of applying it to a clone. Otherwise the action is applied to
+    `samples` determinizations for `player` (seeded from `seed`, so the same seed gives the
+    same preview) and the outcomes are the distinct lists of events the player would see,
+    with their share of the samples. An illegal action raises the error `apply` gives."""
+    if player is None:
+        players = state.current_players()
+        if not players:
+            raise IllegalAction("table", "the game is over")
+        player = players[0]
+    text = state.notation(action)
+    if is_exact(state):
+        trial = state.clone()
+        events = trial.apply(action, player)
+        return Preview(action, text, True, (Outcome(_seen_lines(trial, events, player), 1.0),))
+    rng = Rng(seed)
+    counts: Counter[tuple[str, ...]] = Counter()
+    order: list[tuple[str, ...]] = []
+    for _ in range(samples):
+        trial = state.determinize(player, rng.next64())
+        events = trial.apply(action, player)
+        key = _seen_lines(trial, events, player)
+        if key not in counts:
+            order.append(key)
+        counts[key] += 1
+    ranked = sorted(order, key=lambda k: -counts[k])  # stable: ties keep their first sighting
+    outcomes = tuple(Outcome(k, counts[k] / samples, counts[k]) for k in ranked)
+    return Preview(action, text, False, outcomes, samples)
+
+
+# -- undo ------------------------------------------------------------------------------------------
+def rebuild(state: State, keep: int) -> State:
+    """The game replayed from its setup through the first `keep` actions in force."""
+    fresh = state.game.initial_state(state.setup)
+    for player, action in state.history()[:keep]:
+        fresh.apply(action, player)
+    return fresh
+
+
+def undo_problem(state: State, count: int) -> str | None:
+    """Why the last `count` actions cannot be taken back (None: they can). Not after the end,
+    not more than were played, and not an action whose events revealed something (a chance
+    result, a hidden tile or card, a turn's resolution): taking it back would let a player try
+    again knowing what it showed."""
+    if count < 1:
+        return "there is nothing to take back"
+    done = state.history()
+    if state.is_over:
+        return "the game is over"
+    if count > len(done):
+        return (f"only {len(done)} action{'s' if len(done) != 1 else ''} to take back"
+                if done else "no move has been made yet")
+    if state.game.perfect_information and not state.game.has_chance:
+        return None
+    trial = rebuild(state, len(done) - count)
+    for player, action in done[len(done) - count:]:
+        events = trial.apply(action, player)
+        if any(e and e[0] != MESSAGE and trial.reveals(e) for e in events):
+            return ("a move to take back revealed something (a chance result, a hidden tile "
+                    "or card, or a turn's resolution): an undo would let it be played again "
+                    "knowing that")
+    return None
+
+
+def undo(state: State, count: int = 1) -> State:
+    """A new state: the game as it was before its last `count` actions, whose history still
+    holds them and an undo mark, so that the record (and a replay) shows the undo. Raises
+    `IllegalAction` (nothing changed) when `undo_problem` says no."""
+    problem = undo_problem(state, count)
+    if problem is not None:
+        raise IllegalAction("table", f"cannot undo: {problem}")
+    kept = len(state.history()) - count
+    fresh = rebuild(state, kept)
+    last = state.history()[kept - 1][1] if kept else -1
+    fresh._hist = (state._hist, TableMark("undo", count), last)
+    return fresh
+
+
+def undo_count(state: State, player: int, computer: set[int] | frozenset[int] = frozenset()
+               ) -> int:
+    """How many actions `undo` takes back for `player`: the last one; against the computer,
+    everything since `player`'s own last action (their move and the computer's reply). 0:
+    there is none."""
+    done = state.history()
+    if not computer:
+        return 1 if done else 0
+    for back, (who, _action) in enumerate(reversed(done), start=1):
+        if who == player:
+            return back
+    return 0
+
+
+# -- record entries --------------------------------------------------------------------------------
+_ENTRY = re.compile(r"\s*(undo|resign)(?:\s+([0-9]{1,6}))?\s*\Z", re.I)
+
+
+def is_table_entry(text: str) -> bool:
+    """Whether a record entry (of version 2) is an undo or a resignation, not an action."""
+    return _ENTRY.match(text) is not None
+
+
+def apply_entry(state: State, text: str, table: bool = True) -> State:
+    """Apply one record entry and return the state after it: an action (in place), or with
+    `table` (records of version 2) "undo", "undo N" or "resign N", which give a new state
+    for an undo. Raises `BoardctError` for an entry that cannot be applied."""
+    m = _ENTRY.match(text) if table else None
+    if m is None:
+        state.apply_entry(text)
+        return state
+    kind, number = m.group(1).lower(), m.group(2)
+    if kind == "undo":
+        return undo(state, int(number) if number else 1)
+    if number is None or not 1 <= int(number) <= len(state.setup.names):
+        raise ParseError(f"{text.strip()!r}: resign names a player, 1 to "
+                         f"{len(state.setup.names)}", text)
+    state.resign(int(number) - 1)
+    return state
+
+
+# -- hints -----------------------------------------------------------------------------------------
+DEFAULT_HINT_AGENT = "mcts:time=1"
+
+
+@dataclass
+class Hint:
+    """An agent's suggestion: the action, its notation, the agent's value of it for the player
+    (a share in [0, 1]: 1 a sure win; None when the agent gives none) and the line it expects
+    (notations, the suggestion first)."""
+
+    action: Action
+    text: str
+    words: str
+    value: float | None = None
+    line: list[str] = field(default_factory=list)
+    agent: str = DEFAULT_HINT_AGENT
+
+    def lines(self) -> list[str]:
+        head = f"Hint ({self.agent}): {self.text}"
+        if self.words and self.words != self.text:
+            head += f"  ({self.words})"
+        out = [head]
+        if self.value is not None:
+            out.append(f"  evaluation: {round(100 * self.value)}% for you")
+        if len(self.line) > 1:
+            out.append(f"  expected line: {' | '.join(self.line)}")
+        return out
+
+
+def hint(state: State, player: int | None = None, agent: str = DEFAULT_HINT_AGENT,
+         seed: int = 0) -> Hint:
+    """The suggestion of the agent `agent` (a spec for `boardct.agents.make`) for `player`.
+    The agent decides on a copy; with an `iters` budget the hint is a function of the
+    player's view and the seed. Agents that report their search (`report()`) add its value
+    and line."""
+    from boardct.agents import make
+
+    if player is None:
+        players = state.current_players()
+        if not players:
+            raise IllegalAction("table", "the game is over")
+        player = players[0]
+    bot = make(agent, seed=seed)
+    action = bot.select(state.clone(), player)
+    out = Hint(action, state.notation(action), state.describe_action(action, player),
+               agent=agent)
+    report = getattr(bot, "report", None)
+    if report is None:
+        return out
+    value, line = report()
+    out.value = value
+    # the line is written out on a state the player may know: a determinization where
+    # anything is hidden (its notation needs a state to be written in)
+    sample = state.clone() if is_exact(state) else state.determinize(player, seed)
+    texts = []
+    for act in line:
+        try:
+            players = sample.current_players()
+            if len(players) != 1:
+                break
+            texts.append(sample.notation(act))
+            sample.apply(act, players[0])
+        except (BoardctError, ValueError, KeyError, IndexError):
+            break
+    out.line = texts or [out.text]
+    return out
+
+
+def summary_line(state: State) -> str:
+    """One short line about where any game stands (the terminal's `status`, before the game's
+    own `status_line`)."""
+    out = state.outcome
+    if out is not None:
+        return f"Game over: {out.describe()}."
+    moves = len(state.history())
+    who = ", ".join(f"Player {p + 1}" for p in state.current_players())
+    return f"{state.game.title}: {moves} action{'s' if moves != 1 else ''} played; to " \
+           f"decide: {who}."
