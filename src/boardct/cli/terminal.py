@@ -30,9 +30,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import platformdirs
+from rich.cells import cell_len
 from rich.console import Console
 from rich.control import Control, ControlType
 from rich.segment import Segment
+from rich.text import Text
 
 from boardct.agents.base import Agent
 from boardct.core import inputs
@@ -172,6 +174,13 @@ def shown(text: str) -> str:
     """`text` safe to print: characters that are not printable (escape sequences a parse error
     may quote back, lone surrogates) are written as Python escapes, nothing cut."""
     return inputs.shown(text, None, quote=False)
+
+
+def fits(board: Text, size: tuple[int, int]) -> bool:
+    """Whether `board` and the prompt line under it fit a screen of `size` (columns, lines)."""
+    columns, rows = size
+    lines = board.plain.rstrip("\n").split("\n")
+    return len(lines) + 1 <= rows and all(cell_len(line) <= columns for line in lines)
 
 
 def wants_color(console: Console, color: str) -> bool:
@@ -348,10 +357,15 @@ class Session:
         return players[0] if players else None
 
     def show_board(self) -> None:
-        if self.color:
-            self.console.print(self.state.render_rich(self.viewer()))
-        else:
-            self.console.print(self.state.render(self.viewer()), markup=False)
+        """The board, never wrapped: on a terminal too small for it (with the prompt under
+        it), the game's compact board instead (`State.render_compact`)."""
+        viewer = self.viewer()
+        board = self.state.render_rich(viewer) if self.color else Text(self.state.render(viewer))
+        if self.console.is_terminal and not fits(board, self.console.size):
+            board = self.state.render_compact(viewer)
+            if not self.color:
+                board = Text(board.plain)
+        self.console.print(board, soft_wrap=True)
 
     def end_line(self) -> str:
         out = self.state.outcome
@@ -361,8 +375,13 @@ class Session:
         return "The game goes on." if self.spectator else self.state.prompt()
 
     def say(self, lines: list[str], style: str | None = None) -> None:
+        """Messages and event lines: on a terminal they wrap at word boundaries to its width
+        (never mid-word, as the terminal itself would); written to a file or a pipe each stays
+        one line."""
+        wrap = self.console.is_terminal
         for text in lines:
-            self.console.print(shown(text), markup=False, style=style if self.color else None)
+            self.console.print(Text(shown(text)), style=style if self.color else None,
+                               soft_wrap=not wrap, overflow="fold")
 
     def wipe(self) -> None:
         """Clear the screen and the terminal's scrollback (the hand-over between players)."""

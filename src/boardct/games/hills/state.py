@@ -801,6 +801,16 @@ class HillsState(State):
             out.append(text, style=style or None)
         return out
 
+    def render_compact(self, player: int | None = None) -> Text:
+        from rich.text import Text
+
+        from boardct.games.hills.render import compact_segments
+
+        out = Text()
+        for text, style in compact_segments(self, player):
+            out.append(text, style=style or None)
+        return out
+
     # -- hidden information --------------------------------------------------------------------
     def determinize(self, player: int | None, seed: int) -> HillsState:
         """A full state `player` cannot tell from this one: the face-down tiles and their stars,
