@@ -381,7 +381,7 @@ class Session:
         wrap = self.console.is_terminal
         for text in lines:
             self.console.print(Text(shown(text)), style=style if self.color else None,
-                               soft_wrap=not wrap, overflow="fold")
+                               soft_wrap=not wrap, overflow="fold" if wrap else None)
 
     def wipe(self) -> None:
         """Clear the screen and the terminal's scrollback (the hand-over between players)."""

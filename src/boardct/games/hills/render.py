@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from boardct.games.hills.board import (
     CARD_NAMES,
+    CARD_WORDS,
     HEXES,
     HQ,
     KIND_LETTERS,
@@ -129,13 +130,13 @@ def _squad_line(state: HillsState, p: int) -> Iterator[Seg]:
     yield (" | ".join(parts) + "\n", "")
 
 
-def _cards(state: HillsState, cards: list[int]) -> str:
+def _cards(cards: list[int], names: tuple[str, ...] = CARD_NAMES) -> str:
     """'Artillery Strike x2, Boost': a hand or a pile, counted (the compact board)."""
     parts = []
-    for c in range(len(CARD_NAMES)):
+    for c in range(len(names)):
         n = cards.count(c)
         if n:
-            parts.append(CARD_NAMES[c] + (f" x{n}" if n > 1 else ""))
+            parts.append(names[c] + (f" x{n}" if n > 1 else ""))
     return ", ".join(parts)
 
 
@@ -218,12 +219,12 @@ def compact_segments(state: HillsState, player: int | None) -> Iterator[Seg]:
         yield (f"Player {p + 1} hand: ", PLAYER_STYLE[p])
         if p == player:
             cards = [c for c in range(4) for _ in range(state.hand[p * 4 + c])]
-            yield ((_cards(state, cards) or "empty") + "\n", "")
+            yield ((_cards(cards) or "empty") + "\n", "")
         else:
             size = sum(state.hand[p * 4:p * 4 + 4])
             yield (f"{size} card{'s' if size != 1 else ''}\n", "")
-    yield (f"Deck: {len(state.deck)} cards.  Discard: {_cards(state, state.discard) or 'none'}.\n",
-           "")
+    pile = _cards(state.discard, CARD_WORDS) or "none"
+    yield (f"Deck: {len(state.deck)} cards.  Discard: {pile}.\n", "")
     if state.out is None:
         note = "already played" if state.card_played else "not yet played"
         yield (f"Bonus card this turn: {note}.", "dim")
