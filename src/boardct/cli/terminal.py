@@ -193,9 +193,9 @@ def make_console(color: str, file=None) -> Console:
     """Rich console for `--color auto|always|never` (Rich also handles Windows terminals)."""
     if color == "always":
         return Console(file=file, force_terminal=True, highlight=False, soft_wrap=True)
-    if color == "never":
+    if color == "never":  # no colours, but still a terminal: the hand-over wipes the screen
         return Console(file=file, no_color=True, color_system=None, highlight=False,
-                       soft_wrap=True, force_terminal=False)
+                       soft_wrap=True)
     return Console(file=file, highlight=False, soft_wrap=True)
 
 
@@ -378,10 +378,15 @@ class Session:
         """Messages and event lines: on a terminal they wrap at word boundaries to its width
         (never mid-word, as the terminal itself would); written to a file or a pipe each stays
         one line."""
-        wrap = self.console.is_terminal
+        style = style if self.color else None
         for text in lines:
-            self.console.print(Text(shown(text)), style=style if self.color else None,
-                               soft_wrap=not wrap, overflow="fold" if wrap else None)
+            line = Text(shown(text), style=style or "")
+            if not self.console.is_terminal:
+                self.console.print(line, soft_wrap=True)
+                continue
+            for part in line.wrap(self.console, self.console.width, overflow="fold"):
+                part.rstrip()
+                self.console.print(part, soft_wrap=True)
 
     def wipe(self) -> None:
         """Clear the screen and the terminal's scrollback (the hand-over between players)."""
