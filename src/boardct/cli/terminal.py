@@ -177,9 +177,10 @@ def shown(text: str) -> str:
 
 
 def fits(board: Text, size: tuple[int, int]) -> bool:
-    """Whether `board` and the prompt line under it fit a screen of `size` (columns, lines)."""
+    """Whether `board` and the prompt line under it fit a screen of `size` (columns, lines).
+    Blank lines at its end count: they are printed too."""
     columns, rows = size
-    lines = board.plain.rstrip("\n").split("\n")
+    lines = board.plain.split("\n")
     return len(lines) + 1 <= rows and all(cell_len(line) <= columns for line in lines)
 
 
