@@ -166,3 +166,31 @@ def test_hills_compact_board_fits_with_every_line_at_its_longest():
         assert_fits(lines, s.prompt())
     full = s.render(0).split("\n")
     assert max(len(line) for line in full) > COMPACT_SIZE[0]  # the case the compact board is for
+
+
+def test_a_board_is_measured_with_its_closing_blank_lines_and_the_prompt():
+    """FieldShift's screen ends with two blank lines (FS-40): they take screen lines too."""
+    from rich.text import Text
+
+    board = Text("[Player 1]\nSector 0:\n\n")  # four printed lines, then the prompt
+    assert fits(board, (80, 5)) and not fits(board, (80, 4))
+    assert not fits(Text("x" * 81), (80, 24)) and fits(Text("x" * 80), (80, 24))
+
+
+def test_the_hills_compact_board_shows_only_the_viewers_own_hand():
+    """The compact board is drawn from the same view as the ordinary one: the opponent's hand
+    is a count, face-down tiles stay '?'."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parents[1] / "hills"))
+    from hills_helpers import position
+
+    s = position(tiles={(-1, 0): "M*"}, hands=((0, 1, 0, 0), (0, 0, 2, 1)))
+    mine = s.render_compact(0).plain
+    assert "Player 1 hand: Artillery Strike\n" in mine
+    assert "Player 2 hand: 3 cards\n" in mine
+    assert "Extra Ammo" not in mine and "Boost" not in mine.replace("Boost on", "")
+    assert "[?   -1,0]" in mine and "M*" not in mine
+    theirs = s.render_compact(1).plain
+    assert "Player 2 hand: Extra Ammo x2, Boost\n" in theirs and "Artillery" not in theirs
