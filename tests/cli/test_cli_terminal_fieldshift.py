@@ -2,6 +2,7 @@
 process, through click's runner) and the interactive path through a real pseudo-terminal."""
 
 import json
+import os
 import re
 import shutil
 import sys
@@ -188,9 +189,11 @@ pexpect = pytest.importorskip("pexpect") if sys.platform != "win32" else None
 def test_interactive_hot_seat_session_through_a_pty(tmp_path):
     exe = shutil.which("boardct") or str(Path(sys.executable).with_name("boardct"))
     save = tmp_path / "friday.json"
+    # the pty's size, 120 columns: a COLUMNS left in the environment (curses exports one)
+    # would make the terminal wrap messages at its width instead
     child = pexpect.spawn(exe, ["play", "fieldshift", "--color", "never", "--no-clear"],
                           cwd=str(tmp_path), encoding="utf-8", timeout=20,
-                          dimensions=(50, 120))
+                          dimensions=(50, 120), env=dict(os.environ, COLUMNS="120", LINES="50"))
     child.expect_exact("Enter name of Player 1: ")
     child.sendline("Alice")
     child.expect_exact("Enter name of Player 2: ")
@@ -227,7 +230,8 @@ def test_interactive_hot_seat_session_through_a_pty(tmp_path):
 
     child = pexpect.spawn(exe, ["play", "fieldshift", "--color", "never", "--no-clear",
                                 "--resume", str(save)], cwd=str(tmp_path), encoding="utf-8",
-                          timeout=20, dimensions=(50, 120))
+                          timeout=20, dimensions=(50, 120),
+                          env=dict(os.environ, COLUMNS="120", LINES="50"))
     child.expect_exact("[Player 1: Alice]")
     child.expect_exact("Plain Sector 3: -0")
     child.expect_exact("Player 1: ")

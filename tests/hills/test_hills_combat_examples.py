@@ -28,7 +28,7 @@ def test_bsh29_rulebook_example_1_four_mechs_attack_two_infantry():
     assert where(s, "0M") == (1, 0)
     assert [s.describe(e) for e in ev] == [
         "Player 1's Mech attacks Player 2's Infantry at (1,0) for 4.",
-        "Player 2's Infantry loses 2 (left: 0).",
+        "Player 2's Infantry loses 2 units (0 left).",
         "Player 2's Infantry is destroyed.",
         "Player 1's Mech moves in to (1,0).",
     ]

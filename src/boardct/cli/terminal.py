@@ -32,9 +32,11 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rich.cells import cell_len
 from rich.console import Console
 from rich.control import Control, ControlType
 from rich.segment import Segment
+from rich.text import Text
 
 from boardct.agents.base import Agent
 from boardct.cli.history import Keeper, data_dir
@@ -178,6 +180,14 @@ def shown(text: str) -> str:
     return inputs.shown(text, None, quote=False)
 
 
+def fits(board: Text, size: tuple[int, int]) -> bool:
+    """Whether `board` and the prompt line under it fit a screen of `size` (columns, lines).
+    Blank lines at its end count: they are printed too."""
+    columns, rows = size
+    lines = board.plain.split("\n")
+    return len(lines) + 1 <= rows and all(cell_len(line) <= columns for line in lines)
+
+
 def wants_color(console: Console, color: str) -> bool:
     """`--color always`, or `auto` on a terminal that shows colour."""
     return color == "always" or (color == "auto" and console.is_terminal
@@ -188,9 +198,9 @@ def make_console(color: str, file=None) -> Console:
     """Rich console for `--color auto|always|never` (Rich also handles Windows terminals)."""
     if color == "always":
         return Console(file=file, force_terminal=True, highlight=False, soft_wrap=True)
-    if color == "never":
+    if color == "never":  # no colours, but still a terminal: the hand-over wipes the screen
         return Console(file=file, no_color=True, color_system=None, highlight=False,
-                       soft_wrap=True, force_terminal=False)
+                       soft_wrap=True)
     return Console(file=file, highlight=False, soft_wrap=True)
 
 
@@ -362,10 +372,15 @@ class Session:
         return players[0] if players else None
 
     def show_board(self) -> None:
-        if self.color:
-            self.console.print(self.state.render_rich(self.viewer()))
-        else:
-            self.console.print(self.state.render(self.viewer()), markup=False)
+        """The board, never wrapped: on a terminal too small for it (with the prompt under
+        it), the game's compact board instead (`State.render_compact`)."""
+        viewer = self.viewer()
+        board = self.state.render_rich(viewer) if self.color else Text(self.state.render(viewer))
+        if self.console.is_terminal and not fits(board, self.console.size):
+            board = self.state.render_compact(viewer)
+            if not self.color:
+                board = Text(board.plain)
+        self.console.print(board, soft_wrap=True)
 
     def show_status(self) -> None:
         """The game's status line, between the board and the prompt (not with --classic)."""
@@ -389,8 +404,18 @@ class Session:
         self.console.print(line, markup=False)
 
     def say(self, lines: list[str], style: str | None = None) -> None:
+        """Messages and event lines: on a terminal they wrap at word boundaries to its width
+        (never mid-word, as the terminal itself would); written to a file or a pipe each stays
+        one line."""
+        style = style if self.color else None
         for text in lines:
-            self.console.print(shown(text), markup=False, style=style if self.color else None)
+            line = Text(shown(text), style=style or "")
+            if not self.console.is_terminal:
+                self.console.print(line, soft_wrap=True)
+                continue
+            for part in line.wrap(self.console, self.console.width, overflow="fold"):
+                part.rstrip()
+                self.console.print(part, soft_wrap=True)
 
     def wipe(self) -> None:
         """Clear the screen and the terminal's scrollback (the hand-over between players)."""

@@ -30,6 +30,9 @@ SUSPEND = "suspend"  # the player asked to save the game and leave
 RESUME = "resume"  # the player asked to load a saved game
 MESSAGE = "message"  # ("message", text): a line to show, nothing else happened
 
+# A small terminal (columns, lines): every game's compact board and its prompt fit it.
+COMPACT_SIZE = (80, 24)
+
 
 @dataclass(frozen=True)
 class Option:
@@ -390,6 +393,13 @@ class State:
         from rich.text import Text
 
         return Text(self.render(player))
+
+    def render_compact(self, player: int | None = None) -> Text:
+        """The board for a small terminal, with colours (Rich): at the game's default options
+        it fits `COMPACT_SIZE` (80 columns, 23 lines, so the prompt is the 24th). Front ends
+        use it only when `render` does not fit their screen; a game whose board already fits
+        keeps this default, the ordinary board. Plain text is its `.plain`."""
+        return self.render_rich(player)
 
     def prompt(self) -> str:
         """The line that asks the player to decide (empty when the game is over)."""

@@ -516,3 +516,27 @@ def render_board_rich(st: CtfState, player: int | None) -> Text:
         text.append("\n")
     text.append("\n".join(_footer(st, player)))
     return text
+
+
+def render_board_compact(st: CtfState, player: int | None, columns: int = 80) -> Text:
+    """The board for a small terminal (80x24 at the default 20x20 map): the facts under the
+    map (Bots, command posts, ratings) wrapped into a column beside it, each fact after a
+    blank line; where the map leaves too narrow a column, they are wrapped under it."""
+    from rich.text import Text
+
+    from boardct.core.compact import join_lines, side_by_side, text_lines, wrapped
+
+    rows = text_lines(render_board_rich(st, player))[: st.map.height + 2]
+    column = 4 + 3 * st.map.width + 2
+    side_width = columns - column
+    notes: list[Text] = []
+    if side_width >= 12:
+        for fact in _footer(st, player):
+            if notes:
+                notes.append(Text())
+            notes += [Text(line) for line in wrapped(fact, side_width)]
+        lines = rows[:2] + side_by_side(rows[2:], notes, column)
+    else:
+        lines = rows + [Text(line) for fact in _footer(st, player)
+                        for line in wrapped(fact, columns, "  ")]
+    return join_lines(lines)

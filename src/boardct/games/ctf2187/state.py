@@ -601,6 +601,11 @@ class CtfState(State):
 
         return render_board_rich(self, player)
 
+    def render_compact(self, player: int | None = None):
+        from boardct.games.ctf2187.report import render_board_compact
+
+        return render_board_compact(self, player)
+
     def prompt(self) -> str:
         cur = self.current_players()
         if not cur:

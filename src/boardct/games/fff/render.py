@@ -29,6 +29,9 @@ OWNER_STYLES = ("bold reverse", "bold")
 LEGEND = ("B/W owner, 1-3 size, facing N NE E SE S SW W NW U, :fields inner to outer, "
           "~ out of phase")
 FIELD_LEGEND = "fields: r red  g green  b blue  y yellow  p purple  o orange  c clear"
+# The compact board (80 columns) says the same in two lines.
+COMPACT_LEGEND = ("B/W owner, 1-3 size, facing N NE E SE S SW W NW U,\n"
+                  ":fields inner to outer, ~ out of phase\n")
 
 Segments = list[tuple[str, str]]
 
@@ -53,7 +56,7 @@ def _piece(code: int, out: Segments) -> int:
     return n
 
 
-def segments(state: FFFState) -> Segments:
+def segments(state: FFFState, compact: bool = False) -> Segments:
     out: Segments = []
     files = "    " + "".join(f"{f:<{CELL}}" for f in "abcdefgh")
     out.append((files.rstrip() + "\n", "dim"))
@@ -84,7 +87,7 @@ def segments(state: FFFState) -> Segments:
                 out.append((" " * (CELL - n), ""))
             out.append(("\n", ""))
     out.append((files.rstrip() + "\n", "dim"))
-    out.append((LEGEND + "\n", "dim"))
+    out.append((COMPACT_LEGEND if compact else LEGEND + "\n", "dim"))
     out.append((FIELD_LEGEND + "\n", "dim"))
     out.append(("Pool (2-pip/3-pip):", ""))
     for c, letter in enumerate(COLOURS):
@@ -111,11 +114,12 @@ def render_plain(state: FFFState) -> str:
     return "\n".join(line.rstrip() for line in lines).rstrip("\n")
 
 
-def render_rich(state: FFFState) -> Text:
+def render_rich(state: FFFState, compact: bool = False) -> Text:
+    """The board with colours; `compact`: the legend in two lines, for 80 columns."""
     from rich.text import Text
 
     text = Text()
-    for t, style in segments(state):
+    for t, style in segments(state, compact):
         text.append(t, style=style or None)
     text.rstrip()
     return text

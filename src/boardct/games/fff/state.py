@@ -251,6 +251,11 @@ class FFFState(State):
 
         return render_rich(self)
 
+    def render_compact(self, player: int | None = None) -> Text:
+        from boardct.games.fff.render import render_rich
+
+        return render_rich(self, compact=True)
+
     def prompt(self) -> str:
         if self.result is not None:
             return ""

@@ -92,6 +92,26 @@ def board_rich(state) -> Text:
     return out
 
 
+def board_compact(state) -> Text:
+    """The screen for a small terminal (80x24): the two player blocks side by side above the
+    ten sector lines, without the closing blank lines; the classic screen (FS-23) is unchanged."""
+    from boardct.core.compact import join_lines, side_by_side
+
+    blocks = []
+    for p in range(2):
+        lines = [Text(line, style=SIDE_STYLE[p] if k == 0 else "")
+                 for k, line in enumerate(_player_block(state, p)) if line]
+        blocks.append(lines)
+    lines = side_by_side(blocks[0], blocks[1], 40) + [Text()]
+    for s in range(10):
+        line = Text(_sector_label(s), style=TERRAIN_STYLE[TERRAIN[s]])
+        for i in state.sector(s):
+            line.append(" ")
+            line.append(operator_token(state, i), style=SIDE_STYLE[i // 10])
+        lines.append(line)
+    return join_lines(lines)
+
+
 def describe(state, event: tuple) -> str:
     from boardct.games.fieldshift.state import op_name
 

@@ -954,6 +954,11 @@ class FieldShiftState(State):
 
         return board_rich(self)
 
+    def render_compact(self, player: int | None = None):
+        from boardct.games.fieldshift.screen import board_compact
+
+        return board_compact(self)
+
     def prompt(self) -> str:
         """FS-23/FS-40: 'Player 1 (+0): ' under LSTD, 'Player 1: ' otherwise, and
         'Player N response: ' while a request waits for an answer."""

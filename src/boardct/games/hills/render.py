@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from boardct.games.hills.board import (
     CARD_NAMES,
+    CARD_WORDS,
     HEXES,
     HQ,
     KIND_LETTERS,
@@ -103,6 +104,10 @@ def _map(state: HillsState) -> Iterator[Seg]:
             yield ("\n", "")
 
 
+COMPACT_LEGEND = ("P plains, M mountain (no Mechs), F forest, ? face down, * star, "
+                  "! impeded\n")
+
+
 def _squad_line(state: HillsState, p: int) -> Iterator[Seg]:
     from boardct.games.hills.state import FRESH, STATUS_WORDS
 
@@ -125,7 +130,39 @@ def _squad_line(state: HillsState, p: int) -> Iterator[Seg]:
     yield (" | ".join(parts) + "\n", "")
 
 
-def segments(state: HillsState, player: int | None) -> Iterator[Seg]:
+def _cards(cards: list[int], names: tuple[str, ...] = CARD_NAMES) -> str:
+    """'Artillery Strike x2, Boost': a hand or a pile, counted (the compact board)."""
+    parts = []
+    for c in range(len(names)):
+        n = cards.count(c)
+        if n:
+            parts.append(names[c] + (f" x{n}" if n > 1 else ""))
+    return ", ".join(parts)
+
+
+def _compact_squad_line(state: HillsState, p: int) -> Iterator[Seg]:
+    from boardct.games.hills.state import FRESH, STATUS_WORDS
+
+    parts = []
+    for sq in range(p * 3, p * 3 + 3):
+        letter = KIND_LETTERS[sq % 3]
+        if not state.units[sq]:
+            parts.append(f"{letter} destroyed")
+            continue
+        text = f"{letter}{state.units[sq]} {coord_text(state.pos[sq])}"
+        if state.imp[sq]:
+            text += "!"
+        if p == state.cur and state.out is None:
+            word = STATUS_WORDS[state.st[sq]]
+            if state.imp[sq] and state.st[sq] == FRESH:
+                word = "deimpede"
+            text += f" {word}"
+        parts.append(text)
+    yield (f"P{p + 1}: ", PLAYER_STYLE[p])
+    yield (" | ".join(parts) + "\n", "")
+
+
+def _title(state: HillsState, player: int | None) -> Iterator[Seg]:
     me = state.cur
     who = "spectator" if player is None else f"you are Player {player + 1}"
     yield ("Battle for The Shifting Hills", "bold")
@@ -136,6 +173,10 @@ def segments(state: HillsState, player: int | None) -> Iterator[Seg]:
         of = f" of {limit}" if limit else ""
         yield (f"  Player {me + 1}'s turn {state.tdone[me] + 1}{of}", PLAYER_STYLE[me])
     yield (f"  ({who})\n", "dim")
+
+
+def segments(state: HillsState, player: int | None) -> Iterator[Seg]:
+    yield from _title(state, player)
     yield from _map(state)
     yield (LEGEND, "dim")
     for p in (0, 1):
@@ -154,6 +195,36 @@ def segments(state: HillsState, player: int | None) -> Iterator[Seg]:
             yield (f"{sizes[p]} card{'s' if sizes[p] != 1 else ''}\n", "")
     played = ", ".join(CARD_NAMES[c] for c in state.discard) or "none"
     yield (f"Deck: {len(state.deck)} cards.  Discard: {played}.\n", "")
+    if state.out is None:
+        note = "already played" if state.card_played else "not yet played"
+        yield (f"Bonus card this turn: {note}.", "dim")
+        if state.boosted >= 0:
+            yield (f"  Boost on the {KIND_NAMES[state.boosted % 3]}.", "dim")
+        yield ("\n", "")
+
+
+def compact_segments(state: HillsState, player: int | None) -> Iterator[Seg]:
+    """The board for an 80x24 terminal: the same map and facts, with a one-line legend, short
+    squad lines, counted hands and piles, and the Seize counters on one line (at most 23
+    lines of at most 80 columns, so the prompt fits under it)."""
+    yield from _title(state, player)
+    yield from _map(state)
+    yield (COMPACT_LEGEND, "dim")
+    for p in (0, 1):
+        yield from _compact_squad_line(state, p)
+    seize = [f"Player {p + 1} at {state.seize[p]} of 3" for p in (0, 1) if state.seize[p]]
+    if seize:
+        yield ("Seize (Infantry on the enemy HQ): " + ", ".join(seize) + "\n", "bold magenta")
+    for p in (0, 1):
+        yield (f"Player {p + 1} hand: ", PLAYER_STYLE[p])
+        if p == player:
+            cards = [c for c in range(4) for _ in range(state.hand[p * 4 + c])]
+            yield ((_cards(cards) or "empty") + "\n", "")
+        else:
+            size = sum(state.hand[p * 4:p * 4 + 4])
+            yield (f"{size} card{'s' if size != 1 else ''}\n", "")
+    pile = _cards(state.discard, CARD_WORDS) or "none"
+    yield (f"Deck: {len(state.deck)} cards.  Discard: {pile}.\n", "")
     if state.out is None:
         note = "already played" if state.card_played else "not yet played"
         yield (f"Bonus card this turn: {note}.", "dim")

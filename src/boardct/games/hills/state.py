@@ -89,6 +89,10 @@ def _who(p: int) -> str:
     return f"Player {p + 1}"
 
 
+def _units(n: int) -> str:
+    return f"{n} unit" if n == 1 else f"{n} units"
+
+
 def _squad(sq: int) -> str:
     return f"{_who(sq // 3)}'s {KIND_NAMES[sq % 3]}"
 
@@ -699,9 +703,9 @@ class HillsState(State):
             _, h, tile, starred = event
             star = " with a star" if starred else ""
             return f"The tile at {coord_text(h)} is revealed: {TILE_NAMES[tile]}{star}."
-        if kind == "stopped":
-            return f"{_squad(event[1])} cannot enter the mountain at {coord_text(event[2])} " \
-                   "and stays."
+        if kind == "stopped":  # BSH-8, BSH-27: the Mech's action is spent where it stands
+            return f"{_squad(event[1])} could not enter {coord_text(event[2])}: it is a " \
+                   "mountain. The Mech stays, its action spent."
         if kind == "move":
             return f"{_squad(event[1])} moves {coord_text(event[2])} -> {coord_text(event[3])}."
         if kind == "move-in":
@@ -735,12 +739,12 @@ class HillsState(State):
             _, sq, e, h, hit = event
             return f"{_squad(sq)} attacks {_squad(e)} at {coord_text(h)} for {hit}."
         if kind == "ammo":
-            return f"Extra Ammo: {_squad(event[1])} strikes again."
+            return f"Extra Ammo: {_squad(event[1])} strikes {_squad(event[2])} again."
         if kind == "retaliate":
-            return f"{_squad(event[1])} retaliates for {event[3]}."
+            return f"{_squad(event[1])} strikes back at {_squad(event[2])} for {event[3]}."
         if kind == "damage":
             _, sq, taken, left = event
-            return f"{_squad(sq)} loses {taken} (left: {left})."
+            return f"{_squad(sq)} loses {_units(taken)} ({left} left)."
         if kind == "destroyed":
             return f"{_squad(event[1])} is destroyed."
         if kind == "rout":
@@ -834,6 +838,16 @@ class HillsState(State):
 
         out = Text()
         for text, style in segments(self, player):
+            out.append(text, style=style or None)
+        return out
+
+    def render_compact(self, player: int | None = None) -> Text:
+        from rich.text import Text
+
+        from boardct.games.hills.render import compact_segments
+
+        out = Text()
+        for text, style in compact_segments(self, player):
             out.append(text, style=style or None)
         return out
 

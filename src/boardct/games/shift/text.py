@@ -234,6 +234,67 @@ class ShiftText:
         opts = ", ".join(self.notation(a) for a in self.legal_actions())
         return f"{player_label(who)} [{self.cards[who].name}], {what}  Options: {opts}"
 
+    def _compact_lines(self) -> list[tuple[str, str]]:
+        """The board for an 80x24 terminal as (line, style): each card's gears on one line
+        with only the current gear's mods spelled out, power, guard and tokens on one line."""
+        lines: list[tuple[str, str]] = []
+        turn = f"turn {self.turn} of {self.limit}" if self.turn else "before the first turn"
+        first = f" ({player_label(self.first)} went first)" if self.first >= 0 else ""
+        lines.append((f"Shift: {turn}{first}", "bold"))
+        for p in (0, 1):
+            card = self.cards[p]
+            role = " (to decide)" if p in self.current_players() else ""
+            lines.append((f"{self._name(p)}{role}", "bold cyan" if role else "bold"))
+            lines.append((f"  Ability: {card.ability}", "italic"))
+            ring = []
+            for i, g in enumerate(card.gears):
+                mark = ">" if i == self.gear[p] else ""
+                ring.append(f"{mark}{RING[i]} L{g.level} {g.power}/{g.guard}")
+            lines.append(("  gears: " + " | ".join(ring) + "  (level, power/guard)", ""))
+            for mod in card.gears[self.gear[p]].mods:
+                lines.append((f"    {mod.summary}", "yellow"))
+            stack = TOKENS - self.lit[p] - self.burnt[p]
+            now = f"  now: power {self.power(p)}, guard {self.guard(p)}"
+            temp = []
+            if self.tp[p]:
+                temp.append(f"power {self.tp[p]:+d}")
+            if self.tg[p]:
+                temp.append(f"guard {self.tg[p]:+d}")
+            if temp:
+                now += f" (temporary {', '.join(temp)})"
+            now += (f"  tokens {'o' * stack or '-'} lit {'L' * self.lit[p] or '-'} burnt "
+                    f"{'x' * self.burnt[p] or '-'} (damage {self.damage(p)}/{TOKENS}, "
+                    f"spirit {self.lit[p]})")
+            if self.skip_shift[p]:
+                now += "  [skips next shift phase]"
+            if self.skip_turn[p]:
+                now += "  [skips next turn]"
+            lines.append((now, "bold"))
+        flips = self.flip_log()[-8:]
+        if flips:
+            shown = " ".join(f"{'toss' if p < 0 else 'P' + str(p + 1)}:{f}" for p, f, _ in flips)
+            lines.append((f"Last coins: {shown}", "dim"))
+        out = self.outcome
+        if out is not None:
+            lines.append((f"Result: {out.describe()}", "bold green"))
+        else:
+            lines.append((self._decision_line(), "bold cyan"))
+        return lines
+
+    def render_compact(self, player: int | None = None) -> Text:
+        from rich.text import Text
+
+        from boardct.core.compact import wrapped
+
+        text = Text()
+        for line, style in self._compact_lines():
+            indent = " " * (len(line) - len(line.lstrip()) + 2)
+            for part in wrapped(line, 80, indent):
+                if text:
+                    text.append("\n")
+                text.append(part, style=style or None)
+        return text
+
     def render(self, player: int | None = None) -> str:
         return "".join(t for t, _ in self._segments()).rstrip("\n")
 
