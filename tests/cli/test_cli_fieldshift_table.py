@@ -5,6 +5,7 @@ never ask. In process through click's runner (piped input, every platform) and t
 pseudo-terminal (pexpect, POSIX only)."""
 
 import json
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -134,10 +135,15 @@ posix_only = pytest.mark.skipif(sys.platform == "win32" or pexpect is None,
                                 reason="pexpect needs a POSIX pseudo-terminal")
 
 
+# the pty's size: a COLUMNS or LINES left in the environment would win over it (Rich reads them)
+PTY_ENV = dict(os.environ, COLUMNS="160", LINES="60")
+
+
 def spawn(tmp_path, *extra):
     exe = shutil.which("boardct") or str(Path(sys.executable).with_name("boardct"))
     return pexpect.spawn(exe, [*PLAY[:1], *PLAY[1:], *extra], cwd=str(tmp_path),
-                         encoding="utf-8", timeout=20, dimensions=(60, 160))
+                         encoding="utf-8", timeout=20, dimensions=(60, 160),
+                         env=PTY_ENV)
 
 
 def text(raw: str) -> str:
@@ -236,7 +242,8 @@ def test_pty_classic_has_no_colours_even_when_asked_for(tmp_path):
     exe = shutil.which("boardct") or str(Path(sys.executable).with_name("boardct"))
     child = pexpect.spawn(exe, ["play", "fieldshift", "--names", "A", "B", "--no-clear",
                                 "--classic", "--color", "always"], cwd=str(tmp_path),
-                          encoding="utf-8", timeout=20, dimensions=(60, 160))
+                          encoding="utf-8", timeout=20, dimensions=(60, 160),
+                         env=PTY_ENV)
     child.expect_exact("Player 1 (+0): ")
     assert "\x1b[" not in child.before and text(child.before) == screen_after() + "\n"
     child.sendline("09")
