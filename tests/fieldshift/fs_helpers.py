@@ -17,7 +17,7 @@ from boardct.games.fieldshift.state import (
     SPCD,
     FieldShiftState,
 )
-from boardct.games.fieldshift.tables import BASE
+from boardct.games.fieldshift.tables import BASE, LSTD, MEDIC
 
 GAME = registry.get("fieldshift")
 
@@ -130,4 +130,29 @@ def tokens(s: FieldShiftState, sector: int) -> list[str]:
     return line(s, sector).split(":", 1)[1].split()
 
 
-__all__ = ["BASE", "GAME", "Pos", "line", "op", "play", "rejected", "tokens"]
+def hit_tokens(s: FieldShiftState) -> list[int]:
+    """Every HIT token of the current ruleset (LSTD `3t`; STDEX and Type-A `3xt`)."""
+    if s.ruleset == LSTD:
+        return [s.parse(f"3{t}") for t in range(10)]
+    return [300 + 10 * x + t for x in range(10) for t in range(10)]
+
+
+def assert_hits_agree(s: FieldShiftState) -> None:
+    """legal_actions and apply agree on every HIT token: the listed ones apply; the others are
+    refused, except that with a Medic armed the middle digit is ignored (FS-41), so the listed
+    `30t` stands for every `3xt`."""
+    s._resync()
+    legal = set(s.legal_actions())
+    medic = s.skl[s.cur * 10 + MEDIC] or s.skl[s.cur * 10 + MEDIC + 5]  # armed (FS-30)
+    for a in hit_tokens(s):
+        try:
+            s.clone().apply(a)
+            ok = True
+        except BoardctError:  # a refusal; anything else is a crash and fails the test
+            ok = False
+        canonical = 300 + a % 10 if medic and s.ruleset != LSTD else a
+        assert ok == (canonical in legal), (s.notation(a), ok)
+
+
+__all__ = ["BASE", "GAME", "Pos", "assert_hits_agree", "hit_tokens", "line", "op", "play",
+           "rejected", "tokens"]

@@ -26,8 +26,9 @@ def test_fs10_stdex_swp_exchanges_sectors_and_ends_the_turn():
     assert p.s.current_players() == (1,)
 
 
-# FS-11: effective range = class range - 2 (attacker in Ruins) - 2 (target in Ruins)
-# - 1 (target in Tall grass), never below 0; damage = attack + mountains - target's Ruins.
+# FS-11 (amended): effective range = class range - 2 (attacker in Ruins) - 2 (target in Ruins)
+# - 1 (target in Tall grass); the penalties add and may go below 0, and then nothing is in range,
+# not even the same sector. Damage = attack + mountains - target's Ruins.
 @pytest.mark.parametrize(
     "ruleset, attacker, a_at, t_at, hits, damage",
     [
@@ -40,7 +41,8 @@ def test_fs10_stdex_swp_exchanges_sectors_and_ends_the_turn():
         ("lstd", "+2", 4, 5, True, 5),  # mountain to mountain: 3 + 1 + 1
         ("lstd", "+2", 4, 3, True, 4),  # from the mountain: +1
         ("lstd", "+0", 4, 9, False, 0),  # Longwatch: 5 - 2 (target in ruins) = 3 < 5
-        ("lstd", "+2", 9, 9, True, 2),  # same sector always in range; target in ruins -1
+        ("lstd", "+2", 9, 9, False, 0),  # FS-11 amended: 3 - 2 - 2 < 0, not even the same sector
+        ("lstd", "+0", 9, 9, True, 2),  # FS-11 amended: Longwatch 5 - 2 - 2 = 1; ruins -1 damage
         ("lstd", "+2", 0, 1, False, 0),  # from ruins into grass: 3 - 2 - 1 = 0 < 1
         ("lstd", "+1", 3, 3, True, 3),  # Blade: same sector
         ("lstd", "+1", 3, 4, False, 0),  # Blade range 0 whatever the terrain
@@ -216,12 +218,14 @@ def test_fs28_watch_ends_when_the_watcher_leaves_the_field():
 
 
 def test_fs27_swp_halves_are_separate_moves_for_overwatch():
-    # -1 and -2 swap: -1 goes 9 -> 6 (into +2's range), so the watch fires on -1 only.
+    # FS-27 (amended): in `112` -2 (the third digit) moves first, 6 -> 9, out of +2's range:
+    # the watch fires on -2 before its move (it survives and completes it); -1's half, 9 -> 6
+    # into range, finds the watch spent. (Under the old order -1 moved first and took the shot.)
     p = Pos(ruleset="stdex").only(("+2", 3), ("-0", 9), ("-1", 9), ("-2", 6))
     s = p.s
     play(s, "722")
     play(s, "112")
-    assert s.vit[op("-1")] == 2 and s.vit[op("-2")] == 5
+    assert s.vit[op("-2")] == 2 and s.vit[op("-1")] == 5
     assert s.loc[op("-1")] == 6 and s.loc[op("-2")] == 9
 
 

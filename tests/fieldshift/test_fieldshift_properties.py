@@ -3,12 +3,13 @@ complete random games."""
 
 import random
 
-from fs_helpers import GAME
+from fs_helpers import GAME, assert_hits_agree
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from boardct.core.errors import BoardctError
 from boardct.core.records import Record, replay
+from boardct.games.fieldshift.state import PV_SIZE, SKCD
 
 RULESETS = st.sampled_from(["lstd", "stdex", "type-a"])
 MODES = st.sampled_from(["dispute", "reject"])
@@ -103,3 +104,28 @@ def test_thousands_of_random_games_end_without_error():
     assert sum(reasons.values()) == 2000
     assert set(reasons) <= {"elimination", "turn limit", "dispute"}
     assert reasons.get("elimination", 0) > 0
+
+
+@settings(max_examples=80, deadline=None)
+@given(seed=st.integers(0, 2**31), mode=MODES, steps=st.integers(10, 40))
+def test_legal_hits_agree_with_apply_across_ruleset_switches(seed, mode, steps):
+    """FS-11, FS-30, FS-41: at every step of a game that starts under LSTD and switches rulesets
+    (`05` and its answers, which legal_actions leaves to the front end), the HITs legal_actions
+    lists are exactly those apply accepts (an armed Medic's `3xt` is listed once, as `30t`).
+    The skills start ready and are chosen often, so LSTD-armed Blades and Medics get switched."""
+    rng = random.Random(seed)
+    s = GAME.new(seed=seed, violations=mode)
+    s.pv[SKCD] = s.pv[PV_SIZE + SKCD] = 0
+    for _ in range(steps):
+        if s.is_over:
+            break
+        assert_hits_agree(s)
+        legal = s.legal_actions()
+        skills = [a for a in legal if s.notation(a)[0] == "8"]
+        if s.pending is None and s.ruleset < 2 and rng.random() < 0.15:
+            s.apply(s.parse("05"))
+        elif skills and rng.random() < 0.3:
+            s.apply(rng.choice(skills))
+        else:
+            s.apply(rng.choice(legal))
+        check_invariants(s, mode)

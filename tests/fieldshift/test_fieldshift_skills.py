@@ -59,12 +59,14 @@ def test_fs29_two_armed_longwatches_lowest_fires_one_shot_per_move():
 
 
 def test_fs27_swp_halves_are_separate_moves_for_the_longwatch():
+    # FS-27 (amended): -4 (the third digit) moves first, so the Longwatch downs -4 before it
+    # moves (it stays on 6); -3 still moves into -4's old sector.
     p = Pos(ruleset="stdex").only(("+0", 0), ("-3", 9), ("-4", 6), ("-0", 9)).to_move(1)
     s = p.s
     s.skl[op("+0")] = 1
-    play(s, "134")  # -3 is shot before it moves; -4 still moves into -3's sector
-    assert s.loc[op("-3")] == 9 and s.vit[op("-3")] == 0
-    assert s.loc[op("-4")] == 9 and s.vit[op("-4")] == 5
+    play(s, "134")
+    assert s.loc[op("-4")] == 6 and s.vit[op("-4")] == 0
+    assert s.loc[op("-3")] == 6 and s.vit[op("-3")] == 5
 
 
 # -- Blade

@@ -298,10 +298,10 @@ class FieldShiftState(State):
         bleeding = [i for i in range(b, b + 10) if vit[i] == 0 and loc[i] >= 0] if (
             mine | ((self.res >> b) & 1023)) != 1023 else []
         if medic:
-            if ops:  # the revive is the next HIT command, whoever makes it (FS-30)
-                base = 300 + 10 * (ops[0] - b)
-                for i in bleeding:
-                    out.append(base + i - b)
+            # the revive is the next HIT command, its middle digit ignored (FS-30, FS-41): the
+            # canonical token has 0 there, as every other ignored digit
+            for i in bleeding:
+                out.append(300 + i - b)
         else:
             rng = IN_RANGE[self.ruleset]
             for a in ops:
@@ -521,9 +521,12 @@ class FieldShiftState(State):
                                     f"{self._why_not_active(i)}")
         sa, sc = self.loc[a], self.loc[c]
         events.append(("swap", a, c))
+        # FS-27 (amended), as the author's tool does it: b (the third digit) moves first, into
+        # a's sector, then a into b's old sector. Each half is a move of its own (a Longwatch
+        # or a watch may fire on either); a b brought to 0 stays put and a still moves. Only the
+        # mover can be hit, so a is still on the field for the second half.
+        self._move(c, sa, events)
         self._move(a, sc, events)
-        if self.is_active(c):
-            self._move(c, sa, events)
         return True
 
     def _mov(self, mid: int, tgt: int, events: list[Event]) -> bool:
@@ -536,9 +539,13 @@ class FieldShiftState(State):
         b = p * 10
         skl = self.skl
         medic = b + MEDIC if skl[b + MEDIC] else (b + 5 + MEDIC if skl[b + 5 + MEDIC] else -1)
-        a = self._actor(mid)
-        if medic >= 0:  # FS-30: the armed Medic's revive takes this HIT
+        if medic >= 0:
+            # FS-30/FS-41: the armed Medic's revive takes this HIT, whoever makes it. Under LSTD
+            # that is the selected operator; a Medic armed under LSTD stays armed across a switch
+            # to STDEX, and then `3xt` revives t with x ignored: x is not the actor, so a reserve,
+            # bleeding or dead x is no reason to refuse it (it is not even checked).
             return self._revive(medic, b + tgt, events)
+        a = self._actor(mid)
         t = self._enemy(tgt)
         if a % 5 == BLADE and skl[a]:
             self._assassinate(a, t, events)

@@ -36,15 +36,20 @@ COOLDOWN = 5
 
 
 def effective_range(ruleset: int, cls: int, at: int, to: int) -> int:
-    """FS-11: class range less terrain penalties, never below 0; the Blade is always 0."""
+    """FS-11 (amended): class range less the terrain penalties, which add and may take it below
+    0. A negative range reaches nothing, not even the attacker's own sector: two range-3
+    operators in the same Ruins cannot hit each other (3 - 2 - 2), a Longwatch there can
+    (5 - 2 - 2 = 1). That is the manual's arithmetic and what its author's tool does. The Blade's
+    range is 0 whatever the terrain: it always reaches its own sector and nothing else."""
     if cls == BLADE:
         return 0
     r = CLASS_RANGE[ruleset][cls]
-    r -= 2 * (TERRAIN[at] == RUINS) + 2 * (TERRAIN[to] == RUINS) + (TERRAIN[to] == GRASS)
-    return max(r, 0)
+    return r - 2 * (TERRAIN[at] == RUINS) - 2 * (TERRAIN[to] == RUINS) - (TERRAIN[to] == GRASS)
 
 
-# IN_RANGE[ruleset][cls][attacker sector] = frozenset of target sectors in range.
+# IN_RANGE[ruleset][cls][attacker sector] = frozenset of target sectors in range (a negative
+# effective range leaves the sector out: |distance| >= 0 > range). HIT, legal_actions, the
+# overwatch trigger and the evaluation all read this one table, so they agree by construction.
 IN_RANGE = tuple(
     tuple(
         tuple(
