@@ -108,7 +108,8 @@ COMPACT_LEGEND = ("P plains, M mountain (no Mechs), F forest, ? face down, * sta
                   "! impeded\n")
 
 
-def _squad_line(state: HillsState, p: int) -> Iterator[Seg]:
+def _squad_line(state: HillsState, p: int, compact: bool = False) -> Iterator[Seg]:
+    """A player's three squads on one line; `compact` (80x24) in shorter words."""
     from boardct.games.hills.state import FRESH, STATUS_WORDS
 
     parts = []
@@ -119,14 +120,14 @@ def _squad_line(state: HillsState, p: int) -> Iterator[Seg]:
             continue
         text = f"{letter}{state.units[sq]} {coord_text(state.pos[sq])}"
         if state.imp[sq]:
-            text += " impeded"
+            text += "!" if compact else " impeded"
         if p == state.cur and state.out is None:
             word = STATUS_WORDS[state.st[sq]]
             if state.imp[sq] and state.st[sq] == FRESH:
-                word = "to deimpede"
-            text += f" [{word}]"
+                word = "deimpede" if compact else "to deimpede"
+            text += f" {word}" if compact else f" [{word}]"
         parts.append(text)
-    yield (f"Player {p + 1}: ", PLAYER_STYLE[p])
+    yield (f"P{p + 1}: " if compact else f"Player {p + 1}: ", PLAYER_STYLE[p])
     yield (" | ".join(parts) + "\n", "")
 
 
@@ -138,28 +139,6 @@ def _cards(cards: list[int], names: tuple[str, ...] = CARD_NAMES) -> str:
         if n:
             parts.append(names[c] + (f" x{n}" if n > 1 else ""))
     return ", ".join(parts)
-
-
-def _compact_squad_line(state: HillsState, p: int) -> Iterator[Seg]:
-    from boardct.games.hills.state import FRESH, STATUS_WORDS
-
-    parts = []
-    for sq in range(p * 3, p * 3 + 3):
-        letter = KIND_LETTERS[sq % 3]
-        if not state.units[sq]:
-            parts.append(f"{letter} destroyed")
-            continue
-        text = f"{letter}{state.units[sq]} {coord_text(state.pos[sq])}"
-        if state.imp[sq]:
-            text += "!"
-        if p == state.cur and state.out is None:
-            word = STATUS_WORDS[state.st[sq]]
-            if state.imp[sq] and state.st[sq] == FRESH:
-                word = "deimpede"
-            text += f" {word}"
-        parts.append(text)
-    yield (f"P{p + 1}: ", PLAYER_STYLE[p])
-    yield (" | ".join(parts) + "\n", "")
 
 
 def _title(state: HillsState, player: int | None) -> Iterator[Seg]:
@@ -211,7 +190,7 @@ def compact_segments(state: HillsState, player: int | None) -> Iterator[Seg]:
     yield from _map(state)
     yield (COMPACT_LEGEND, "dim")
     for p in (0, 1):
-        yield from _compact_squad_line(state, p)
+        yield from _squad_line(state, p, compact=True)
     seize = [f"Player {p + 1} at {state.seize[p]} of 3" for p in (0, 1) if state.seize[p]]
     if seize:
         yield ("Seize (Infantry on the enemy HQ): " + ", ".join(seize) + "\n", "bold magenta")

@@ -148,6 +148,15 @@ class ShiftText:
             "result": out.to_json() if out is not None else None,
         }
 
+    def _temporary(self, p: int) -> str:
+        """' (temporary power +1, guard -2)': this round's changes, or nothing."""
+        temp = []
+        if self.tp[p]:
+            temp.append(f"power {self.tp[p]:+d}")
+        if self.tg[p]:
+            temp.append(f"guard {self.tg[p]:+d}")
+        return f" (temporary {', '.join(temp)})" if temp else ""
+
     def _segments(self) -> list[tuple[str, str]]:
         """The board as (text, style) pieces; `render` and `render_rich` share it."""
         segs: list[tuple[str, str]] = []
@@ -173,13 +182,7 @@ class ShiftText:
                     put(f"        {mod.summary}\n", "yellow" if here else "dim")
             stack = TOKENS - self.lit[p] - self.burnt[p]
             put(f"    now: power {self.power(p)}, guard {self.guard(p)}", "bold")
-            temp = []
-            if self.tp[p]:
-                temp.append(f"power {self.tp[p]:+d}")
-            if self.tg[p]:
-                temp.append(f"guard {self.tg[p]:+d}")
-            if temp:
-                put(f" (temporary {', '.join(temp)})")
+            put(self._temporary(p))
             put("\n    tokens: stack ")
             put("o" * stack or "-", "white")
             put("  lit ")
@@ -255,13 +258,7 @@ class ShiftText:
                 lines.append((f"    {mod.summary}", "yellow"))
             stack = TOKENS - self.lit[p] - self.burnt[p]
             now = f"  now: power {self.power(p)}, guard {self.guard(p)}"
-            temp = []
-            if self.tp[p]:
-                temp.append(f"power {self.tp[p]:+d}")
-            if self.tg[p]:
-                temp.append(f"guard {self.tg[p]:+d}")
-            if temp:
-                now += f" (temporary {', '.join(temp)})"
+            now += self._temporary(p)
             now += (f"  tokens {'o' * stack or '-'} lit {'L' * self.lit[p] or '-'} burnt "
                     f"{'x' * self.burnt[p] or '-'} (damage {self.damage(p)}/{TOKENS}, "
                     f"spirit {self.lit[p]})")
