@@ -7,8 +7,20 @@ inputs each target tried and how many per second, per target and per game.
 from __future__ import annotations
 
 import os
+import time
 
+import pytest
 from fuzz_kit import PROFILE, TARGETS, count_table
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item):
+    """Time each fuzz test as a whole (inputs generated and run) for the summary's rates."""
+    target = getattr(getattr(item, "obj", None), "fuzz_target", None)
+    t0 = time.perf_counter()
+    yield
+    if target is not None:
+        target.seconds += time.perf_counter() - t0
 
 
 def pytest_report_header(config):

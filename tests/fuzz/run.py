@@ -67,13 +67,17 @@ def where_of(exc: BaseException) -> str:
 def run_target(target: fuzz_kit.Target, examples: int, chunk: int, seed: int,
                crashes: dict[tuple[str, str], Crash], quiet: bool) -> None:
     done_before = target.tried
+    wall = time.perf_counter()
 
     def once(data: st.DataObject) -> None:
         fuzz_kit.LAST_CALL[0] = None
         try:
             fuzz_kit.run_one(target, data.draw)
         except Exception as exc:  # every crash is collected; the run goes on
-            key = (type(exc).__name__, where_of(exc))
+            where = where_of(exc)
+            if isinstance(exc, AssertionError):  # a broken oracle: one finding per target
+                where += f" [{target.name}]"
+            key = (type(exc).__name__, where)
             crash = crashes.get(key)
             if crash is None:
                 crash = crashes[key] = Crash(*key)
@@ -95,6 +99,7 @@ def run_target(target: fuzz_kit.Target, examples: int, chunk: int, seed: int,
         k += 1
         if target.tried == before:  # the strategy space is exhausted
             break
+        target.seconds = time.perf_counter() - wall  # all of it: generating inputs too
         if not quiet:
             rate = target.tried / target.seconds if target.seconds else 0
             print(f"  {target.name}: {target.tried - done_before:,}/{examples:,} "

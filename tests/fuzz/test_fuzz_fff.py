@@ -3,6 +3,8 @@ position texts. Only `BoardctError` may escape; a refusal changes nothing."""
 
 from __future__ import annotations
 
+import functools
+
 from fuzz_kit import (
     BIG_NUMBERS,
     INT_TEXTS,
@@ -41,14 +43,19 @@ def test_fff_options_refused_cleanly(draw):
         play_randomly(state, draw(st.integers(0, 6)), draw(st.integers(0, 99)))
 
 
+@functools.cache
+def positions() -> list[str]:
+    return [p.position() for p in pool("fff").positions]
+
+
 def position_text(draw) -> str:
     """An FFF-32 position text: one of a random game, edited as a token or field by field,
     or random text."""
-    state = draw(st.sampled_from(pool("fff").positions))
+    state = draw(pool("fff").any_position)
     text = state.position()
     kind = draw(st.sampled_from(["as is", "token", "token", "fields", "count", "random"]))
     if kind == "token":
-        return mutate(draw, text, POSITION_WORDS, [p.position() for p in pool("fff").positions])
+        return mutate(draw, text, POSITION_WORDS, positions())
     if kind == "fields":
         fields = text.split(" ")
         i = draw(st.integers(0, len(fields) - 1))
@@ -76,7 +83,7 @@ def test_fff_positions_refused_cleanly(draw):
 @fuzz("fff", ci_examples=30)
 def test_fff_position_files_with_line_edits_refused_cleanly(draw):
     """A position as a file might hold it: several lines, a byte-order mark, CRLF."""
-    text = mutate_lines(draw, draw(st.sampled_from(pool("fff").positions)).position() + "\n",
+    text = mutate_lines(draw, draw(pool("fff").any_position).position() + "\n",
                         POSITION_WORDS)
     attempt(posmod.read, text)
     attempt(GAME.new, seed=0, position=text)

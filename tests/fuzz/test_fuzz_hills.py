@@ -10,6 +10,7 @@ import fuzz_kit
 from fuzz_kit import (
     INT_TEXTS,
     Snapshot,
+    assert_ascii_numbers,
     attempt,
     command_sequence,
     fuzz,
@@ -62,12 +63,13 @@ def test_hills_options_refused_cleanly(draw):
     """Random options (turn limit, stars, deck, first, layout text) and names."""
     state = new_game(draw, "hills", safe={"deck": deck_text})
     if state is not None:
+        assert_ascii_numbers(str(state.setup.options["deck"]), "the deck option")
         Snapshot(state)
         play_randomly(state, draw(st.integers(0, 20)), draw(st.integers(0, 99)))
 
 
 def valid_layout(draw) -> str:
-    return layout_text(layout_of(draw(st.sampled_from(pool("hills").positions))))
+    return layout_text(layout_of(draw(pool("hills").any_position)))
 
 
 def layout_data(draw) -> bytes | str:
@@ -90,7 +92,8 @@ def test_hills_layouts_refused_cleanly(draw):
     accepted layout is played on for a few turns."""
     data = layout_data(draw)
     text = data if isinstance(data, str) else data.decode("utf-8", "replace")
-    attempt(parse_layout, text, "layout")
+    if attempt(parse_layout, text, "layout")[0]:
+        assert_ascii_numbers(text, "parse_layout")
     ok, state = attempt(GAME.new, seed=1, layout=text if "\n" in text else text + "\n")
     if ok:
         play_randomly(state, draw(st.integers(0, 12)), draw(st.integers(0, 99)))

@@ -68,7 +68,7 @@ def session_state(draw, game_id: str):
         ok, state = fuzz_kit.attempt(game.new, seed=draw(st.integers(0, 99)), names=names)
         if ok:
             return state
-    return draw(st.sampled_from(pool(game_id).positions)).clone()
+    return draw(pool(game_id).any_position).clone()
 
 
 def handle_lines(draw, game_id: str) -> None:
@@ -129,7 +129,7 @@ def interactive(draw, game_id: str) -> None:
 def command_line(draw, game_id: str) -> None:
     """`boardct play GAME` with bytes on standard input (not all UTF-8), or a script file of
     such bytes; `boardct play --resume` and `boardct replay` of an edited record."""
-    state = draw(st.sampled_from(pool(game_id).positions))
+    state = draw(pool(game_id).any_position)
     lines = [command_text(draw, pool(game_id), state).encode("utf-8", "surrogatepass")
              for _ in range(draw(st.integers(0, 8)))]
     data = b"\n".join(safe_answer(x.decode("utf-8", "surrogateescape")).encode(
