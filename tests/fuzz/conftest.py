@@ -13,14 +13,16 @@ import pytest
 from fuzz_kit import PROFILE, TARGETS, count_table
 
 
-@pytest.hookimpl(hookwrapper=True)
+@pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item):
     """Time each fuzz test as a whole (inputs generated and run) for the summary's rates."""
     target = getattr(getattr(item, "obj", None), "fuzz_target", None)
     t0 = time.perf_counter()
-    yield
-    if target is not None:
-        target.seconds += time.perf_counter() - t0
+    try:
+        return (yield)
+    finally:
+        if target is not None:
+            target.seconds += time.perf_counter() - t0
 
 
 def pytest_report_header(config):

@@ -118,10 +118,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--target", action="append", help="only targets whose name holds this")
     ap.add_argument("--seed", type=int, default=0, help="seed of the inputs (default 0)")
     ap.add_argument("--chunk", type=int, default=2000, help="inputs per Hypothesis run")
+    ap.add_argument("--hazards", action="store_true",
+                    help="also draw inputs that make today's boardct allocate or loop without "
+                         "bound (huge bot counts and decks, /dev/zero): each costs the time "
+                         "limit and up to BOARDCT_FUZZ_MEMORY_GB")
     ap.add_argument("--list", action="store_true", help="list the targets and stop")
     ap.add_argument("--quiet", action="store_true", help="no progress lines")
     args = ap.parse_args(argv)
 
+    if args.hazards:
+        fuzz_kit.HAZARDS = True
     targets = list(load_targets().values())
     if args.game:
         targets = [t for t in targets if t.game in args.game]

@@ -28,6 +28,7 @@ from fuzz_kit import (
     with_surrogates,
 )
 from hypothesis import strategies as st
+from rich.console import Console
 from test_fuzz_records import edited_record
 
 from boardct.agents import make as make_agent
@@ -39,7 +40,7 @@ TERMINAL_WORDS = ["help", "?", "", " ", "02", "03", "quit", "exit", "q", "y", "n
                   "\x03", "x" * 300, "no such file.json"]
 
 
-def terminal(color: bool) -> tuple[Console, io.TextIOWrapper]:  # noqa: F821 - rich's
+def terminal(color: bool) -> tuple[Console, io.TextIOWrapper]:
     """A console writing UTF-8 to bytes, strictly, as a real terminal's standard output does
     (text that cannot be written fails here as it would there)."""
     out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="strict", newline="")
@@ -122,7 +123,11 @@ def interactive(draw, game_id: str) -> None:
         session = Session(state, console, color=color, computer=computer, save_path=save)
         fuzz_kit.LAST_CALL[0] = (session.run_interactive, (lines,), {"end": end})
         with time_limit():
-            code = session.run_interactive(read, clear=draw(st.booleans()))
+            try:
+                code = session.run_interactive(read, clear=draw(st.booleans()))
+            except KeyboardInterrupt as exc:  # would end the test run itself
+                raise AssertionError("Ctrl-C escaped the session: a traceback, the game "
+                                     "lost") from exc
         assert isinstance(code, int)
 
 
