@@ -2,6 +2,7 @@
 
     PYTHONPATH=src python tests/fuzz/run.py --per-game 100000
     PYTHONPATH=src python tests/fuzz/run.py --per-target 2000 --game ctf2187
+    PYTHONPATH=src python tests/fuzz/run.py --per-game 100000 --jobs 4 --json fuzz.json
     PYTHONPATH=src python tests/fuzz/run.py --list
 
 Each target runs in chunks of Hypothesis-generated inputs (generation only, no shrinking). A
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import math
 import sys
 import time
@@ -86,7 +88,7 @@ def run_target(target: fuzz_kit.Target, examples: int, chunk: int, seed: int,
             call = fuzz_kit.last_call_text()
             if not crash.call or len(call) < len(crash.call):
                 crash.call = call
-                crash.message = str(exc)[:300]
+                crash.message = (str(exc).splitlines() or [""])[0][:300]
 
     k = 0
     while target.tried - done_before < examples:
@@ -106,10 +108,88 @@ def run_target(target: fuzz_kit.Target, examples: int, chunk: int, seed: int,
                   f"({rate:,.0f}/s)", file=sys.stderr, flush=True)
 
 
+def report(targets: list[fuzz_kit.Target], crashes: dict[tuple[str, str], Crash],
+           argv_text: str, seconds: float) -> int:
+    print(f"# python tests/fuzz/run.py {argv_text}")
+    print(f"# {seconds:,.0f} s in all")
+    for line in fuzz_kit.count_table(targets):
+        print(line)
+    print()
+    if not crashes:
+        print("no crashes, no hangs, no state changed by a refusal")
+        return 0
+    print(f"{len(crashes)} distinct crashes (exception, innermost boardct line):")
+    for c in sorted(crashes.values(), key=lambda c: (c.where, c.kind)):
+        print(f"- {c.kind} at {c.where}: {c.count:,} inputs in {', '.join(sorted(c.targets))}")
+        print(f"    {c.message}")
+        print(f"    last call: {c.call}")
+    return 1
+
+
+def to_json(targets: list[fuzz_kit.Target], crashes: dict[tuple[str, str], Crash]) -> dict:
+    return {
+        "targets": [{"name": t.name, "game": t.game, "tried": t.tried, "seconds": t.seconds,
+                     "ci_examples": t.ci_examples} for t in targets],
+        "crashes": [{"kind": c.kind, "where": c.where, "count": c.count, "message": c.message,
+                     "call": c.call, "targets": sorted(c.targets)} for c in crashes.values()],
+    }
+
+
+def merge(doc: dict, targets: list[fuzz_kit.Target],
+          crashes: dict[tuple[str, str], Crash]) -> None:
+    for t in doc["targets"]:
+        targets.append(fuzz_kit.Target(t["name"], t["game"], lambda draw: None,
+                                       t["ci_examples"], t["tried"], t["seconds"]))
+    for c in doc["crashes"]:
+        key = (c["kind"], c["where"])
+        mine = crashes.setdefault(key, Crash(*key))
+        mine.count += c["count"]
+        mine.targets.update(c["targets"])
+        if not mine.call or len(c["call"]) < len(mine.call):
+            mine.call, mine.message = c["call"], c["message"]
+
+
+def in_parallel(args: argparse.Namespace, games: list[str]) -> tuple[list, dict]:
+    """One worker process per game, `args.jobs` at a time; their results merged."""
+    import subprocess
+    import tempfile
+    from concurrent.futures import ThreadPoolExecutor
+
+    common = ["--seed", str(args.seed), "--chunk", str(args.chunk), "--quiet"]
+    if args.ci:
+        common.append("--ci")
+    elif args.per_target is not None:
+        common += ["--per-target", str(args.per_target)]
+    else:
+        common += ["--per-game", str(args.per_game or 10_000)]
+    if args.hazards:
+        common.append("--hazards")
+    for t in args.target or ():
+        common += ["--target", t]
+    folder = Path(tempfile.mkdtemp(prefix="boardct-fuzz-run-"))
+
+    def work(game: str) -> dict:
+        out = folder / f"{game}.json"
+        subprocess.run([sys.executable, str(Path(__file__).resolve()), *common, "--game", game,
+                        "--json", str(out)], check=False, stdout=subprocess.DEVNULL)
+        if not args.quiet:
+            print(f"  {game}: done", file=sys.stderr, flush=True)
+        return json.loads(out.read_text(encoding="utf-8"))
+
+    targets: list[fuzz_kit.Target] = []
+    crashes: dict[tuple[str, str], Crash] = {}
+    with ThreadPoolExecutor(args.jobs) as pool:
+        for doc in pool.map(work, games):
+            merge(doc, targets, crashes)
+    return targets, crashes
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     size = ap.add_mutually_exclusive_group()
-    size.add_argument("--per-game", type=int, help="inputs per game, shared by its targets")
+    size.add_argument("--per-game", type=int,
+                      help="inputs per game, shared by its targets in proportion to their CI "
+                           "budgets")
     size.add_argument("--per-target", type=int, help="inputs per target")
     size.add_argument("--ci", action="store_true",
                       help="each target's CI budget (how long the ci profile takes once nothing "
@@ -118,6 +198,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--target", action="append", help="only targets whose name holds this")
     ap.add_argument("--seed", type=int, default=0, help="seed of the inputs (default 0)")
     ap.add_argument("--chunk", type=int, default=2000, help="inputs per Hypothesis run")
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="games fuzzed at once, each in its own process (default 1)")
+    ap.add_argument("--json", help="also write the counts and crashes to this JSON file")
     ap.add_argument("--hazards", action="store_true",
                     help="also draw inputs that make today's boardct allocate or loop without "
                          "bound (huge bot counts and decks, /dev/zero): each costs the time "
@@ -137,35 +220,29 @@ def main(argv: list[str] | None = None) -> int:
         for t in targets:
             print(f"{t.game:<11} {t.name}")
         return 0
-    per_game: dict[str, int] = {}
-    for t in targets:
-        per_game[t.game] = per_game.get(t.game, 0) + 1
-    crashes: dict[tuple[str, str], Crash] = {}
-    t0 = time.perf_counter()
-    for t in targets:
-        if args.ci:
-            n = t.ci_examples
-        elif args.per_target is not None:
-            n = args.per_target
-        else:
-            n = math.ceil((args.per_game or 10_000) / per_game[t.game])
-        run_target(t, n, args.chunk, args.seed, crashes, args.quiet)
-    ran = [t for t in targets if t.tried]
     argv_text = " ".join(sys.argv[1:]) if argv is None else " ".join(argv)
-    print(f"# python tests/fuzz/run.py {argv_text}")
-    print(f"# {time.perf_counter() - t0:,.0f} s in all")
-    for line in fuzz_kit.count_table(ran):
-        print(line)
-    print()
-    if not crashes:
-        print("no crashes, no hangs, no state changed by a refusal")
-        return 0
-    print(f"{len(crashes)} distinct crashes (exception, innermost boardct line):")
-    for c in sorted(crashes.values(), key=lambda c: (c.where, c.kind)):
-        print(f"- {c.kind} at {c.where}: {c.count:,} inputs in {', '.join(sorted(c.targets))}")
-        print(f"    {c.message}")
-        print(f"    last call: {c.call}")
-    return 1
+    t0 = time.perf_counter()
+    if args.jobs > 1:
+        games = list(dict.fromkeys(t.game for t in targets))
+        ran, crashes = in_parallel(args, games)
+    else:
+        weight: dict[str, int] = {}  # a game's inputs are shared as its CI budgets are
+        for t in targets:
+            weight[t.game] = weight.get(t.game, 0) + t.ci_examples
+        crashes = {}
+        for t in targets:
+            if args.ci:
+                n = t.ci_examples
+            elif args.per_target is not None:
+                n = args.per_target
+            else:
+                n = math.ceil((args.per_game or 10_000) * t.ci_examples / weight[t.game])
+            run_target(t, n, args.chunk, args.seed, crashes, args.quiet)
+        ran = [t for t in targets if t.tried]
+    if args.json:
+        Path(args.json).write_text(json.dumps(to_json(ran, crashes), indent=1) + "\n",
+                                   encoding="utf-8")
+    return report(ran, crashes, argv_text, time.perf_counter() - t0)
 
 
 if __name__ == "__main__":
