@@ -476,6 +476,7 @@ class Session:
             if answer == breach.deny:
                 return Step("rejected", ["Not carried out; nothing changed."])
             self.say([f"Answer {breach.confirm} to carry it out or {breach.deny} not to."])
+
     # -- help at the table (core/table.py) -----------------------------------------------------
     def _table_command(self, token: str, ask: Ask) -> Step | None:
         """`moves`, `hint`, `preview CMD`/`?CMD`, `undo`, `status`, `save`, `quit`, `resign`;
