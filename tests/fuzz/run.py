@@ -18,6 +18,7 @@ import argparse
 import importlib
 import json
 import math
+import shutil
 import sys
 import time
 import traceback
@@ -178,9 +179,12 @@ def in_parallel(args: argparse.Namespace, games: list[str]) -> tuple[list, dict]
 
     targets: list[fuzz_kit.Target] = []
     crashes: dict[tuple[str, str], Crash] = {}
-    with ThreadPoolExecutor(args.jobs) as pool:
-        for doc in pool.map(work, games):
-            merge(doc, targets, crashes)
+    try:
+        with ThreadPoolExecutor(args.jobs) as pool:
+            for doc in pool.map(work, games):
+                merge(doc, targets, crashes)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
     return targets, crashes
 
 
