@@ -259,3 +259,19 @@ def test_classic_is_refused_for_a_game_without_an_earlier_tools_screen():
 
     result = CliRunner().invoke(cli, ["play", "hills", "--names", "A", "B", "--classic"])
     assert result.exit_code == 2 and "--classic" in result.output and "Hills" in result.output
+
+
+def test_piped_play_takes_enter_alone_as_no(tmp_path):
+    save = tmp_path / "g.json"
+    code, out = run(*PLAY, "--save", str(save), input="80\n\n24\n")
+    assert out.count(QUESTION) == 1 and "Not carried out; nothing changed." in out
+    assert json.loads(save.read_text())["actions"] == ["24"]
+
+
+def test_three_answers_that_are_neither_01_nor_00_are_a_no_not_an_endless_question(tmp_path):
+    """A stuck input (a key held down, a script fed to a live game) must not loop for ever:
+    after three answers that are neither, nothing is carried out (found by the fuzz suite)."""
+    save = tmp_path / "g.json"
+    code, out = run(*PLAY, "--save", str(save), input="80\nx\ny\nz\n24\n")
+    assert out.count(QUESTION) == 3 and "Not carried out; nothing changed." in out
+    assert json.loads(save.read_text())["actions"] == ["24"]

@@ -162,6 +162,14 @@ def test_an_answer_that_is_neither_is_asked_again():
     assert s.state.current_players() == (p,)
 
 
+def test_three_answers_that_are_neither_are_a_no():
+    s, _ = session("hills")
+    s.handle("I wait", Answers())
+    ask = Answers("maybe", "perhaps", "later", "y")
+    assert s.handle("undo", ask).kind == "rejected" and len(ask.questions) == 3
+    assert len(s.state.history()) == 1  # nothing taken back
+
+
 def test_undo_is_refused_with_a_clear_message_after_a_hidden_tile_is_revealed():
     s, _ = session("hills")
     p = s.state.current_players()[0]

@@ -55,6 +55,9 @@ NOT_UTF8 = "\udcff"  # what `read_line` returns for a line it could not decode a
 # The signals that end a game at the terminal, which is then saved as Ctrl-D saves it: SIGHUP
 # when the terminal window closes (POSIX), SIGBREAK when the console closes (Windows).
 LEAVING_SIGNALS = ("SIGTERM", "SIGHUP", "SIGBREAK")
+# How often a question is asked again after an answer that is neither yes nor no: then the
+# answer is no, so that nothing is carried out on a guess and a stuck input cannot loop.
+CONFIRM_TRIES = 3
 
 
 class _Wipe(Control):
@@ -469,13 +472,14 @@ class Session:
             return None
         if breach.consequence:
             self.say([breach.consequence])
-        while True:
+        for _ in range(CONFIRM_TRIES):
             answer = ask(breach.question()).strip()
             if answer == breach.confirm:
                 return None
-            if answer == breach.deny:
-                return Step("rejected", ["Not carried out; nothing changed."])
+            if answer == breach.deny or not answer:  # Enter alone: the safe answer
+                break
             self.say([f"Answer {breach.confirm} to carry it out or {breach.deny} not to."])
+        return Step("rejected", ["Not carried out; nothing changed."])
 
     # -- help at the table (core/table.py) -----------------------------------------------------
     def _table_command(self, token: str, ask: Ask) -> Step | None:
@@ -576,15 +580,16 @@ class Session:
 
     def _agrees(self, ask: Ask, who: int, question: str) -> bool:
         """Ask `who` a yes/no question, answered with the game's confirm/deny words (or y/n);
-        an empty answer is no."""
+        an empty answer is no, and so is a third answer that is neither."""
         yes, no = self.state.game.confirm_words
-        while True:
+        for _ in range(CONFIRM_TRIES):
             answer = ask(f"{self.seat(who)}, {question} {yes}/{no} ").strip().lower()
             if answer in (yes, "yes", "y") and answer != no:
                 return True
             if answer in (no, "no", "n", ""):
                 return False
             self.say([f"Answer {yes} (yes) or {no} (no)."])
+        return False
 
     def _cmd_resign(self, rest: str, ask: Ask) -> Step:
         if rest:
