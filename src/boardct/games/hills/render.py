@@ -174,6 +174,12 @@ def segments(state: HillsState, player: int | None) -> Iterator[Seg]:
             yield (f"{sizes[p]} card{'s' if sizes[p] != 1 else ''}\n", "")
     played = ", ".join(CARD_NAMES[c] for c in state.discard) or "none"
     yield (f"Deck: {len(state.deck)} cards.  Discard: {played}.\n", "")
+    yield from _bonus_line(state)
+
+
+def _bonus_line(state: HillsState) -> Iterator[Seg]:
+    """Whether this turn's bonus card is played, and where a Boost went (while the game goes
+    on): the last line of both boards."""
     if state.out is None:
         note = "already played" if state.card_played else "not yet played"
         yield (f"Bonus card this turn: {note}.", "dim")
@@ -204,9 +210,4 @@ def compact_segments(state: HillsState, player: int | None) -> Iterator[Seg]:
             yield (f"{size} card{'s' if size != 1 else ''}\n", "")
     pile = _cards(state.discard, CARD_WORDS) or "none"
     yield (f"Deck: {len(state.deck)} cards.  Discard: {pile}.\n", "")
-    if state.out is None:
-        note = "already played" if state.card_played else "not yet played"
-        yield (f"Bonus card this turn: {note}.", "dim")
-        if state.boosted >= 0:
-            yield (f"  Boost on the {KIND_NAMES[state.boosted % 3]}.", "dim")
-        yield ("\n", "")
+    yield from _bonus_line(state)
