@@ -11,9 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from cli_helpers import run, script
 
-from boardct.cli.main import cli
 from boardct.core import registry
 
 QUESTION = "This breaks FS-16 (the skill is on cooldown (5)): carry it out? 01/00 "
@@ -24,17 +23,6 @@ CONSEQUENCE = "Player 2 may then dispute it with 06 on their turn and win (FS-19
 def _in_tmp(tmp_path, monkeypatch):
     """Piped input that ends mid-game saves the game in the current folder: keep it in tmp."""
     monkeypatch.chdir(tmp_path)
-
-
-def run(*args, input=None):
-    result = CliRunner().invoke(cli, list(args), input=input, catch_exceptions=False)
-    return result.exit_code, result.output
-
-
-def script(tmp_path, *lines) -> str:
-    path = tmp_path / "game.txt"
-    path.write_text("\n".join(lines) + "\n")
-    return str(path)
 
 
 def screen_after(*tokens: str) -> str:
@@ -253,12 +241,8 @@ def test_pty_classic_has_no_colours_even_when_asked_for(tmp_path):
 
 def test_classic_is_refused_for_a_game_without_an_earlier_tools_screen():
     """--classic drops event lines; in Shifting Hills that would hide combat results."""
-    from click.testing import CliRunner
-
-    from boardct.cli.main import cli
-
-    result = CliRunner().invoke(cli, ["play", "hills", "--names", "A", "B", "--classic"])
-    assert result.exit_code == 2 and "--classic" in result.output and "Hills" in result.output
+    code, out = run("play", "hills", "--names", "A", "B", "--classic")
+    assert code == 2 and "--classic" in out and "Hills" in out
 
 
 def test_piped_play_takes_enter_alone_as_no(tmp_path):

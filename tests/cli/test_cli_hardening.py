@@ -24,13 +24,12 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from cli_helpers import run, script
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
 from boardct.cli import terminal
-from boardct.cli.main import cli
 from boardct.cli.terminal import MAX_LINE, Leave, Session, line_problem, name_problem
 from boardct.core import registry
 from boardct.core.game import MESSAGE
@@ -38,17 +37,6 @@ from boardct.core.records import HIDDEN_KEY, Record
 
 POSIX_ONLY = pytest.mark.skipif(sys.platform == "win32",
                                 reason="pexpect and POSIX signals need a POSIX system")
-
-
-def run(*args: str, input: bytes | str | None = None) -> tuple[int, str]:
-    result = CliRunner().invoke(cli, list(args), input=input, catch_exceptions=False)
-    return result.exit_code, result.output
-
-
-def script(tmp_path: Path, *lines: str, name: str = "game.txt") -> str:
-    path = tmp_path / name
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return str(path)
 
 
 def saved_games(folder: Path, game: str = "fieldshift") -> list[dict]:

@@ -16,29 +16,16 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from cli_helpers import run, script
 
 from boardct.agents import make as make_agent
 from boardct.cli import history
-from boardct.cli.main import cli
 from boardct.core import registry
 from boardct.core.errors import RecordError
 from boardct.core.records import Record
 
 POSIX_ONLY = pytest.mark.skipif(sys.platform == "win32",
                                 reason="pexpect needs a POSIX pseudo-terminal")
-
-
-def run(*args: str, input: str | None = None) -> tuple[int, str]:
-    result = CliRunner().invoke(cli, [str(a) for a in args], input=input,
-                                catch_exceptions=False)
-    return result.exit_code, result.output
-
-
-def script(tmp_path: Path, *lines: str, name: str = "moves.txt") -> str:
-    path = tmp_path / name
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return str(path)
 
 
 def record_of(path: Path) -> dict:

@@ -6,15 +6,13 @@ from __future__ import annotations
 
 import io
 import json
-from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from cli_helpers import run, script
 from rich.console import Console
 
 from boardct.agents import make
 from boardct.cli import terminal
-from boardct.cli.main import cli
 from boardct.cli.terminal import Session
 from boardct.core import registry
 from boardct.core.records import load_state
@@ -41,17 +39,6 @@ def session(game_id: str, seed: int = 5, **kwargs) -> tuple[Session, io.StringIO
     console = Console(file=out, color_system=None, highlight=False, soft_wrap=True)
     state = registry.get(game_id).new(seed=seed, names=("Ann", "Bob"))
     return Session(state, console, **kwargs), out
-
-
-def run(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
-    return result.exit_code, result.output
-
-
-def script(tmp_path: Path, *lines: str) -> str:
-    path = tmp_path / "moves.txt"
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return str(path)
 
 
 # -- help ----------------------------------------------------------------------------------------

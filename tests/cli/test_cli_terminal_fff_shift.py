@@ -1,13 +1,7 @@
 """`boardct play fff` and `boardct play shift` through the generic terminal."""
 
-from click.testing import CliRunner
 
-from boardct.cli.main import cli
-
-
-def run(*args):
-    result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
-    return result.exit_code, result.output
+from cli_helpers import run
 
 
 def test_fff_script_plays_turns_and_prints_the_board_and_prompt(tmp_path):

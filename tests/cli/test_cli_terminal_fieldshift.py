@@ -9,9 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-
-from boardct.cli.main import cli
+from cli_helpers import run, script
 
 SECTORS_START = """\
 Ruins Sector 0: +0 +1 +2 +3 +4
@@ -24,17 +22,6 @@ Plain Sector 6:
 Plain Sector 7:
 Grass Sector 8:
 Ruins Sector 9: -0 -1 -2 -3 -4"""
-
-
-def run(*args, input=None):
-    result = CliRunner().invoke(cli, list(args), input=input, catch_exceptions=False)
-    return result.exit_code, result.output
-
-
-def script(tmp_path, *lines) -> str:
-    path = tmp_path / "game.txt"
-    path.write_text("\n".join(lines) + "\n")
-    return str(path)
 
 
 def test_script_prints_only_the_final_screen_and_prompt(tmp_path):

@@ -6,14 +6,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-
-from boardct.cli.main import cli
-
-
-def run(*args):
-    result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
-    return result.exit_code, result.output
+from cli_helpers import run
 
 
 def test_hills_script_prints_the_final_screen_from_the_movers_side(tmp_path):
