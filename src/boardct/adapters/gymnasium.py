@@ -1,0 +1,198 @@
+"""boardct's games as single-agent Gymnasium environments (needs the extra `boardct[rl]`).
+
+Importing this module registers every game as `boardct/<Game>-v0` (`boardct/FieldShift-v0`,
+`boardct/Shift-v0`, `boardct/CTF2187-v0`, ...; `env_id(game_id)` gives the name), so
+
+    import gymnasium as gym
+    env = gym.make("boardct.adapters.gymnasium:boardct/FieldShift-v0", opponent="random")
+
+works without a separate import. The learner plays one seat (`seat=0` by default; `seat=None`
+draws it at each reset); every other seat is played by a boardct agent built from an agent
+spec (`opponent="mcts:iters=50"` by default, any spec `boardct play --vs` takes), seeded from
+the game's seed and its seat as `boardct play` seeds it.
+
+- Observation: the game's observation tensor for the learner's seat, float32, its fixed shape,
+  every value in [0, 1] (`observation="information_state"`: the information-state tensor).
+- Action: an action id, `Discrete(num_distinct_actions)`; `info["action_mask"]` (int8) marks
+  the legal ones. An illegal id ends the episode at once (`terminated`), with reward
+  `illegal_reward` (-1.0, below any result) and `info["illegal_action"]`, the game unchanged:
+  a learner that samples without the mask is told so rather than stopped by an exception.
+- Reward: the learner's own return when the game ends (1 win, 0 loss, 0.5 draw; team shares
+  in CTF 2187), 0 before. Never the opponent's: the reward is read for the learner's seat.
+- Seeds: `reset(seed=s)` plays the game whose boardct seed is `s`; `reset()` draws the next
+  seed from the environment's `np_random`, so a seeded run of episodes is reproducible (with
+  an `iters=` opponent; a `time=` budget depends on the machine).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from boardct.adapters.common import (
+    OBS_HIGH,
+    OBS_LOW,
+    SEED_LIMIT,
+    as_id,
+    check_seed,
+    env_name,
+    game_of,
+    need,
+    new_state,
+    probe,
+)
+from boardct.agents import make as make_agent
+from boardct.core import registry
+from boardct.core.errors import BoardctError
+from boardct.core.game import Game, State
+
+np = need("numpy", "rl")
+gym = need("gymnasium", "rl")
+
+DEFAULT_OPPONENT = "mcts:iters=50"
+OBSERVATIONS = ("observation", "information_state")
+
+
+class BoardctEnv(gym.Env):
+    """One seat of a boardct game against boardct agents; see the module's docstring."""
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+
+    def __init__(self, game_id: str | Game, opponent: str = DEFAULT_OPPONENT,
+                 seat: int | None = 0, players: int | None = None,
+                 observation: str = "observation", illegal_reward: float = -1.0,
+                 render_mode: str | None = None, **options: Any):
+        self.game = game_of(game_id)
+        if render_mode not in (None, "ansi"):
+            raise BoardctError(f"render_mode {render_mode!r}: boardct renders as text, 'ansi'")
+        if observation not in OBSERVATIONS:
+            raise BoardctError(f"observation {observation!r} is not one of "
+                               f"{', '.join(OBSERVATIONS)}")
+        self.spaces = probe(self.game, players, dict(options))
+        n = self.spaces.players
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)
+                                 or not 0 <= seat < n):
+            raise BoardctError(f"seat {seat!r}: the learner's seat is 0-{n - 1} (or None: "
+                               "drawn at each reset)")
+        make_agent(opponent)  # an unknown agent or parameter fails now, not at reset
+        self.opponent = opponent
+        self.options = dict(options)
+        self.fixed_seat = seat
+        self.seat = 0 if seat is None else seat
+        self.kind = observation
+        self.shape = self.spaces.shape if observation == "observation" else self.spaces.info_shape
+        self.illegal_reward = float(illegal_reward)
+        self.render_mode = render_mode
+        self.observation_space = gym.spaces.Box(OBS_LOW, OBS_HIGH, self.shape, np.float32)
+        self.action_space = gym.spaces.Discrete(self.spaces.actions)
+        self.state: State | None = None
+        self.agents: dict[int, Any] = {}
+        self.seed_used: int | None = None
+
+    # -- the learner's view ----------
+    def _obs(self) -> Any:
+        st = self.state
+        assert st is not None
+        flat = (st.observation_tensor(self.seat) if self.kind == "observation"
+                else st.information_state_tensor(self.seat))
+        return np.asarray(flat, np.float32).reshape(self.shape)
+
+    def _info(self, **extra: Any) -> dict[str, Any]:
+        st = self.state
+        assert st is not None
+        mask = np.zeros(self.spaces.actions, np.int8)
+        if not st.is_over and self.seat in st.current_players():
+            mask[st.legal_ids(self.seat)] = 1
+        return {"action_mask": mask, "seat": self.seat, **extra}
+
+    def action_masks(self) -> Any:
+        """The legal ids as a bool array (the name sb3-contrib's MaskablePPO looks for)."""
+        return self._info()["action_mask"].astype(bool)
+
+    # -- the other seats ----------
+    def _tell(self, player: int, action: Any) -> None:
+        st = self.state
+        for agent in self.agents.values():
+            agent.observe(st, player, action)
+
+    def _others(self) -> None:
+        """The agents move until it is the learner's decision or the game is over. In a
+        simultaneous turn the learner decides first (the others' orders are hidden anyway)."""
+        st = self.state
+        assert st is not None
+        while not st.is_over:
+            players = st.current_players()
+            if not players or self.seat in players:
+                return
+            p = players[0]
+            action = self.agents[p].select(st, p)
+            self._tell(p, action)
+            st.apply(action, p)
+
+    # -- the Gymnasium API ----------
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        """A new game. `options` is not used: the game's options fix the spaces, so they are
+        given when the environment is made."""
+        super().reset(seed=seed)
+        if seed is not None:
+            game_seed = check_seed(seed)
+        else:
+            game_seed = int(self.np_random.integers(SEED_LIMIT))
+        n = self.spaces.players
+        if self.fixed_seat is None:
+            self.seat = int(self.np_random.integers(n))
+        self.seed_used = game_seed
+        self.state = new_state(self.game, game_seed, n, self.options)
+        self.agents = {p: make_agent(self.opponent, seed=game_seed + p)
+                       for p in range(n) if p != self.seat}
+        self._others()
+        return self._obs(), self._info()
+
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        st = self.state
+        if st is None:
+            raise BoardctError("call reset() before step()")
+        if st.is_over:
+            raise BoardctError("the game is over: call reset()")
+        number = as_id(action)
+        legal = st.legal_ids(self.seat)
+        if number is None or number not in legal:
+            return self._obs(), self.illegal_reward, True, False, self._info(
+                illegal_action=True, legal_ids=legal)
+        self._tell(self.seat, st.id_action(number, self.seat))
+        st.apply_id(number, self.seat)
+        self._others()
+        over = st.is_over
+        reward = float(st.returns()[self.seat]) if over else 0.0
+        return self._obs(), reward, over, False, self._info()
+
+    def render(self) -> str | None:
+        """The board as text from the learner's seat (`render_mode="ansi"`)."""
+        if self.render_mode is None:
+            gym.logger.warn("render() was called without render_mode='ansi'")
+            return None
+        return self.state.render(self.seat) if self.state is not None else ""
+
+    def close(self) -> None:
+        """Nothing to release: the game and its agents live in memory."""
+
+
+def env_id(game_id: str) -> str:
+    """The registered id of a game's environment: "boardct/FieldShift-v0"."""
+    return f"boardct/{env_name(game_of(game_id))}-v0"
+
+
+def register_all() -> list[str]:
+    """Register every game of boardct's registry with Gymnasium (done on import; again is
+    harmless). Returns the ids."""
+    ids = []
+    for game in registry.all_games():
+        name = env_id(game.id)
+        if name not in gym.registry:
+            gym.register(id=name, entry_point="boardct.adapters.gymnasium:BoardctEnv",
+                         kwargs={"game_id": game.id})
+        ids.append(name)
+    return ids
+
+
+register_all()
