@@ -27,8 +27,10 @@ from boardct.core.records import replay
 OPTION_SETS: dict[str, list[dict]] = {
     "fieldshift": [{}, {"ruleset": "stdex"}, {"ruleset": "type-a"},
                    {"ruleset": "stdex", "violations": "reject"}, {"turn_limit": 0}],
-    "hills": [{}],
-    "shift": [{}],
+    "hills": [{}, {"stars": 20, "deck": "artillery:6,ammo:6,boost:6"}, {"first": "1"},
+              {"turn_limit": 0, "stars": 0}],
+    "shift": [{}, {"card1": "iron-lantern", "card2": "moth-regent"},
+              {"card1": "quill-of-ash", "card2": "glass-cartographer", "turn_limit": 20}],
     "ctf2187": [{}, {"bots_per_team": 2}, {"teams": 3}],
 }
 NAMES = {"ctf2187": {"teams": 3}}
@@ -37,7 +39,6 @@ NAMES = {"ctf2187": {"teams": 3}}
 EXTRAS = {"fieldshift": ["05", "08"]}
 # Games whose encoding is built on another branch of issue 20, merged later.
 PENDING = {"fff": "Force Field Factions' step encoding is issue 20's `fffstep` part",
-           "hills": "encoding not yet built", "shift": "encoding not yet built",
            "ctf2187": "encoding not yet built"}
 GAMES = sorted(OPTION_SETS)
 

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from boardct.core.errors import IllegalAction
@@ -58,3 +58,37 @@ def product(shape: Sequence[int]) -> int:
     for d in shape:
         n *= d
     return n
+
+
+def signed(value: float, top: float) -> float:
+    """`value / top`, clipped to [-1, 1] (a bonus that may be negative)."""
+    if top <= 0 or not math.isfinite(value):
+        return 0.0
+    return min(1.0, max(-1.0, value / top))
+
+
+def history_planes(history: Sequence[tuple[int, Any]], player: int,
+                   encode: Callable[[int, Any], int | None], ids: int, slots: int
+                   ) -> list[float]:
+    """The last `slots` actions `player` knows of, oldest first, each as a one-hot of its id
+    (`ids` wide) and a flag "it was mine": `slots * (ids + 1)` floats, empty slots all 0.
+
+    `encode(who, action)` gives the id `player` may know an action by, or None for an action
+    they may not see (another player's secret orders): those are left out. The information
+    state of a hidden-information game adds these to the observation, so a learner has a
+    bounded memory of what it did and saw."""
+    known: list[tuple[int, int]] = []
+    for who, action in reversed(history):
+        if len(known) == slots:
+            break
+        i = encode(who, action)
+        if i is not None:
+            known.append((who, i))
+    known.reverse()
+    out: list[float] = [0.0] * (slots * (ids + 1))
+    start = slots - len(known)
+    for k, (who, i) in enumerate(known):
+        base = (start + k) * (ids + 1)
+        out[base + i] = 1.0
+        out[base + ids] = 1.0 if who == player else 0.0
+    return out
