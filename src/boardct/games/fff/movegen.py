@@ -284,3 +284,43 @@ def _search(me, sq0, code0, c1, head, piece_base, base_m, base_g, pool1, lost, c
 def legal_turns(main, ghost, pool, lost, cnt, me) -> list[tuple[int, ...]]:
     """Every distinct whole turn, canonical form, `pass` (the empty tuple) first."""
     return [v[1] for v in generate(main, ghost, pool, lost, cnt, me).values()]
+
+
+def result_key(main0, ghost0, lost0, sq0, slot0, code0, main, ghost, lost, sq, code,
+               destroyed):
+    """The key `generate` files a turn's result under, for a turn played out elsewhere (the
+    step encoding): `main`/`ghost` are the boards with the mover lifted off (as `rules.play`
+    lifts it) and the mover now `code` on `sq` (unless `destroyed`).
+
+    While nothing but the mover changed the key is the small int (piece, square, code), or
+    PASS_KEY for the unchanged position; otherwise the whole board, mover placed."""
+    if not destroyed and lost == lost0:
+        if slot0:
+            same = main == main0 and ghost[sq0] == 0 and _equal_but(ghost, ghost0, sq0)
+        else:
+            same = ghost == ghost0 and main[sq0] == 0 and _equal_but(main, main0, sq0)
+        if same:
+            if sq == sq0 and code == code0:
+                return PASS_KEY
+            return ((sq0 * 2 + slot0) * 64 + sq) * NCODES + code
+    m, g = main[:], ghost[:]
+    if not destroyed:
+        if GHOST[code]:
+            g[sq] = code
+        else:
+            m[sq] = code
+    return (tuple(m), tuple(g), tuple(lost))
+
+
+def _equal_but(a: list[int], b: list[int], i: int) -> bool:
+    return a[:i] == b[:i] and a[i + 1:] == b[i + 1:]
+
+
+def canonical(main0, ghost0, pool0, lost0, cnt0, me, key) -> tuple[int, ...]:
+    """The canonical turn (FFF-31) whose result has `key` (see `result_key`)."""
+    if key == PASS_KEY:
+        return ()
+    found = generate(main0, ghost0, pool0, lost0, cnt0, me).get(key)
+    if found is None:  # pragma: no cover - every legal token sequence's result is listed
+        raise AssertionError("a turn's result is missing from the turn generator")
+    return found[1]
