@@ -276,3 +276,27 @@ def test_random_step_games_end_and_replay_from_their_records():
         again = replay(s.record())
         assert again.position() == s.position()
         assert again.outcome == s.outcome
+
+
+def test_the_fast_canonical_of_a_mover_only_turn_agrees_with_the_generator():
+    """`canonical_mover` (used when a turn in steps changed only its mover) gives, for every
+    such result the whole-turn generator lists, the very turn the generator chose (FFF-31),
+    over many random positions."""
+    from boardct.games.fff.movegen import PASS_KEY, canonical_mover, generate
+    from boardct.games.fff.pieces import NCODES
+
+    checked = 0
+    for text in random_positions(40, 99) + list(SMALL.values()) + list(MID):
+        s = GAME.new(seed=0, position=text)
+        best = generate(s.main, s.ghost, s.pool, s.lost, s.cnt, s.turn)
+        for key, (_, toks) in best.items():
+            if key.__class__ is not int or key == PASS_KEY:
+                continue
+            rest, code = divmod(key, NCODES)
+            piece, sq = divmod(rest, 64)
+            sq0, slot0 = divmod(piece, 2)
+            code0 = s.ghost[sq0] if slot0 else s.main[sq0]
+            got = canonical_mover(s.main, s.ghost, s.pool, sq0, slot0, code0, sq, code)
+            assert got == toks, (text, s.notation(toks), s.notation(got))
+            checked += 1
+    assert checked > 20000

@@ -324,3 +324,147 @@ def canonical(main0, ghost0, pool0, lost0, cnt0, me, key) -> tuple[int, ...]:
     if found is None:  # pragma: no cover - every legal token sequence's result is listed
         raise AssertionError("a turn's result is missing from the turn generator")
     return found[1]
+
+
+# ---- the canonical text of a turn that changed only its mover (the step encoding's end) ------
+# CHEB[a * 64 + b]: king distance between squares; RAY[sq * 9 + f]: the squares ahead of `sq`
+# along facing f (empty for U), as a set.
+CHEB = [max(abs(a % 8 - b % 8), abs(a // 8 - b // 8)) for a in range(64) for b in range(64)]
+RAY: list[frozenset[int]] = []
+for _sq in range(64):
+    for _f in range(9):
+        _ray = []
+        _x = NEXT[_sq * 9 + _f]
+        while _x >= 0:
+            _ray.append(_x)
+            _x = NEXT[_x * 9 + _f]
+        RAY.append(frozenset(_ray))
+
+
+def _path(main: list[int], sq0: int, f0: int, ghosty: bool, points: int, target: int,
+          f1: int) -> tuple[int, ...] | None:
+    """The fewest, then ASCII-smallest, point tokens (turns and steps only) taking a mover
+    from (sq0, facing f0) to (target, facing f1) within `points`, on the board `main` (the
+    mover lifted); None if there is none. A breadth-first search like `_search`'s, keeping
+    the ASCII-smallest prefix of each node at its first depth (every node of a shortest path
+    is at its first depth), pruned by a lower bound on the points still needed: the king
+    distance, plus one turn unless the target is straight ahead along the final facing. A
+    pruned node lies on no path that arrives in time, so the answer is unchanged."""
+    if sq0 == target:
+        if f0 == f1:
+            return ()
+        if points >= 1:
+            return (T_TURN[f1],)
+        return None
+    if ghosty or points < CHEB[sq0 * 64 + target]:
+        return None
+    layer = {sq0 * 9 + f0: ()}
+    seen = {sq0 * 9 + f0}
+    goal = target * 9 + f1
+    base_t = target * 64
+    for depth in range(1, points + 1):
+        left = points - depth
+        nxt: dict = {}
+        for node, prefix in layer.items():
+            f = node % 9
+            sq = node // 9
+            # turns (to another facing)
+            base = node - f
+            for d in range(9):
+                if d == f:
+                    continue
+                child = base + d
+                if child in seen:
+                    continue
+                if sq == target:
+                    if d != f1:
+                        continue
+                elif CHEB[base_t + sq] + (d != f1 or target not in RAY[child]) > left:
+                    continue
+                p = prefix + (T_TURN[d],)
+                old = nxt.get(child)
+                if old is None or p < old:
+                    nxt[child] = p
+            if f == 8:
+                continue
+            t = NEXT[sq * 9 + f]
+            if t < 0 or main[t]:
+                continue
+            child = t * 9 + f
+            if child in seen:
+                continue
+            if t == target:
+                if f != f1 and left < 1:
+                    continue
+            elif CHEB[base_t + t] + (f != f1 or target not in RAY[child]) > left:
+                continue
+            p = prefix + (T_STEP,)
+            old = nxt.get(child)
+            if old is None or p < old:
+                nxt[child] = p
+        if goal in nxt:
+            return nxt[goal]
+        if not nxt:
+            return None
+        seen.update(nxt)
+        layer = nxt
+    return None
+
+
+def canonical_mover(main0, ghost0, pool0, sq0, slot0, code0, sq, code) -> tuple[int, ...]:
+    """The canonical turn (FFF-31) whose only change is the mover: the piece selected on
+    `sq0` (code `code0`, out of phase when `slot0`) now `code` on `sq`, nothing else changed.
+
+    Such a turn holds no attack (an attack that changes nothing is dominated by a turn, which
+    writes before it in ASCII), so it is: the selection, at most a removal, turns and steps,
+    at most an addition. Each of the four field choices that can give the final fields is
+    tried with its shortest, ASCII-smallest path (`_path`); the smallest whole turn wins. No
+    other piece can give a position in which only this mover changed, so no other piece's
+    turns need comparing (an attack changes its target; a destruction removes pieces)."""
+    q = qcode(sq0, slot0 == 1)
+    f1 = (code - FACE0[code]) // 6
+    want = FACE0[code]
+    f0 = (code0 - FACE0[code0]) // 6
+    if slot0:
+        main = main0
+    else:
+        main = main0[:]
+        main[sq0] = 0
+    best = None
+    options = [(False, code0)]
+    if NFIELDS[code0]:
+        options.append((True, without_outer(code0)))
+    for removed, cm in options:
+        base = FACE0[cm]
+        ghosty = GHOST[cm]
+        if removed and ghosty is False and GHOST[code0] and main[sq0]:
+            continue  # back in phase on a shared square: destroyed, not this result
+        head = (q, T_REMOVE[FIELDS[code0][-1]]) if removed else (q,)
+        adds: list[tuple[int, ...]] = []
+        if base == want:
+            adds.append(())
+        slot = ADDABLE[base]
+        if slot >= 0:
+            for col in range(7):
+                if FACE0[WITH_FIELD[col][base]] != want:
+                    continue
+                avail = pool0[col * 2 + slot] + (
+                    1 if removed and RELEASE[code0][-1] == col * 2 + slot else 0)
+                if avail <= 0:
+                    continue
+                if col == CLEAR and not ghosty and ghost0[sq] and not (slot0 and sq == sq0):
+                    continue  # out of phase on a shared square: destroyed
+                adds.append((T_ADD[col],))
+        if not adds:
+            continue
+        path = _path(main, sq0, f0, ghosty, POINTS[cm], sq, f1)
+        if path is None:
+            continue
+        for add in adds:
+            toks = head + path + add
+            if best is None or len(toks) < len(best) or (len(toks) == len(best)
+                                                         and toks < best):
+                best = toks
+    if best is None:  # pragma: no cover - the steps reached this result somehow
+        raise AssertionError("no turn gives this result")
+    return best

@@ -8,7 +8,13 @@ from boardct.core.errors import IllegalAction
 from boardct.core.game import Outcome, State
 from boardct.games.fff import encoding, steps
 from boardct.games.fff import position as posmod
-from boardct.games.fff.movegen import canonical, legal_turns, result_key
+from boardct.games.fff.movegen import (
+    PASS_KEY,
+    canonical,
+    canonical_mover,
+    legal_turns,
+    result_key,
+)
 from boardct.games.fff.notation import format_turn, parse_turn
 from boardct.games.fff.pieces import (
     COLOUR_NAMES,
@@ -226,7 +232,11 @@ class FFFState(State):
             return []
         key = result_key(self.main, self.ghost, self.lost, t.sq0, t.slot0, t.code0, t.main,
                          t.ghost, t.lost, t.sq, t.code, t.destroyed)
-        action = canonical(self.main, self.ghost, self.pool, self.lost, self.cnt, me, key)
+        if key.__class__ is int and key != PASS_KEY:  # only the mover changed: the fast way
+            action = canonical_mover(self.main, self.ghost, self.pool, t.sq0, t.slot0, t.code0,
+                                     t.sq, t.code)
+        else:
+            action = canonical(self.main, self.ghost, self.pool, self.lost, self.cnt, me, key)
         self.part = None
         return self.apply(action, player)
 
