@@ -34,3 +34,29 @@ def test_legal_actions_equal_the_old_generators_in_order(chunk):
         assert len(texts) == count, text
         assert digest(sorted(texts)) == unordered, text
         assert digest(texts) == ordered, text
+
+
+def test_fast_generator_equals_the_reference_generator_on_fresh_positions():
+    """Beyond the recorded digests: `legal_turns` equals `legal_turns_reference` (the
+    dictionary-keyed `generate`, kept in movegen for `canonical`) turn for turn and in order,
+    on positions from other random games and on the hand-made small positions."""
+    import random
+
+    from test_fff_movegen import MID, SMALL
+
+    from boardct.games.fff.movegen import legal_turns, legal_turns_reference
+
+    rng = random.Random(4242)
+    texts = list(SMALL.values()) + list(MID)
+    while len(texts) < 150:
+        s = GAME.new(seed=rng.randrange(1 << 30))
+        for _ in range(rng.randrange(1, 300)):
+            if s.is_over:
+                break
+            s.apply(rng.choice(s.legal_actions()))
+        if not s.is_over:
+            texts.append(s.position())
+    for text in texts:
+        s = GAME.new(seed=0, position=text)
+        args = (s.main, s.ghost, s.pool, s.lost, s.cnt, s.turn)
+        assert legal_turns(*args) == legal_turns_reference(*args), text
