@@ -293,6 +293,7 @@ _HIT1 = tuple((T_HIT[d],) for d in range(9))
 _CONV1 = tuple(tuple((T_CONVERT[d][e],) for d in range(9)) for e in range(9))
 _ADD1 = tuple((T_ADD[c],) for c in range(7))
 _R9 = tuple(range(9))
+_OTHERS = tuple(tuple(d for d in range(9) if d != f) for f in range(9))
 
 
 def legal_turns(main, ghost, pool, lost, cnt, me) -> list[tuple[int, ...]]:
@@ -321,6 +322,7 @@ def legal_turns(main, ghost, pool, lost, cnt, me) -> list[tuple[int, ...]]:
             if len(toks) < len(old) or (len(toks) == len(old) and toks < old):
                 out[i] = toks
 
+    gsq = [g for g in range(64) if ghost[g]]
     for sq0 in range(64):
         for slot in (0, 1):
             code0 = ghost[sq0] if slot else main[sq0]
@@ -335,7 +337,7 @@ def legal_turns(main, ghost, pool, lost, cnt, me) -> list[tuple[int, ...]]:
                 base_m[sq0] = 0
             head = (q,)
             seen1 = _fast_search(me, sq0, code0, code0, head, base_m, base_g, pool, lost, cnt,
-                                 out, boffer, None, -1)
+                                 out, boffer, None, -1, gsq)
             if not NFIELDS[code0]:
                 continue
             rem = FIELDS[code0][-1]
@@ -353,15 +355,16 @@ def legal_turns(main, ghost, pool, lost, cnt, me) -> list[tuple[int, ...]]:
                 boffer((tuple(m), tuple(base_g), tuple(lo)), head)
                 continue
             _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out,
-                         boffer, seen1, rem)
+                         boffer, seen1, rem, gsq)
     return out
 
 
 def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out, boffer,
-                 seen1, rem):
+                 seen1, rem, gsq):
     """`_search` for one piece and removal choice, appending mover-only results to `out`.
     `seen1`: the first (no-removal) search's visited nodes, when this is the removal search
-    (`rem` the removed colour); returns this search's visited nodes."""
+    (`rem` the removed colour); `gsq` the squares with an out-of-phase piece. Returns this
+    search's visited nodes."""
     envs = [(base_m, pool1, lost, cnt, False)]
     interned: dict = {}
 
@@ -378,13 +381,14 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
     face0 = FACE0[c1]
     f0 = (c1 - face0) // 6
     start = sq0 * 9 + f0
-    visited = {start: ()}
+    visited = {start: head}  # node -> its whole token tuple (selection and removal first)
     layer = [start]
     ghosty = GHOST[c1]
     expanded: set = set()  # squares (eid * 64 + sq) whose nine facings are all visited
     turn1 = _TURN1
     for _depth in range(POINTS[c1]):
         nxt: dict = {}
+        nxt_get = nxt.get
         for node in layer:
             prefix = visited[node]
             f = node % 9
@@ -393,16 +397,17 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
                 continue  # FFF-27: the game is decided, nothing may follow
             if rest not in expanded:
                 base = node - f
-                for d in _R9:
-                    if d == f:
-                        continue
+                for d in _OTHERS[f]:
                     child = base + d
                     if child in visited:
                         continue
-                    p = prefix + turn1[d]
-                    old = nxt.get(child)
-                    if old is None or p < old:
-                        nxt[child] = p
+                    old = nxt_get(child)
+                    if old is None:
+                        nxt[child] = prefix + turn1[d]
+                    else:
+                        p = prefix + turn1[d]
+                        if p < old:
+                            nxt[child] = p
             if ghosty or f == 8:
                 continue
             sq = rest % 64
@@ -416,10 +421,13 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
             if occ == 0:
                 child = (rest - sq + t) * 9 + f
                 if child not in visited:
-                    p = prefix + _STEP1
-                    old = nxt.get(child)
-                    if old is None or p < old:
-                        nxt[child] = p
+                    old = nxt_get(child)
+                    if old is None:
+                        nxt[child] = prefix + _STEP1
+                    else:
+                        p = prefix + _STEP1
+                        if p < old:
+                            nxt[child] = p
                 continue
             if OWNER[occ] == me:
                 continue
@@ -465,8 +473,7 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
                     nxt[child] = p
         if not nxt:
             break
-        for node in layer:
-            expanded.add(node // 9)
+        expanded.update({node // 9 for node in layer})
         visited.update(nxt)
         layer = list(nxt)
         if envs[0][4]:  # pragma: no cover - the position is not over
@@ -476,40 +483,74 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
     append = out.append
     if envs[0][4]:  # pragma: no cover
         return visited
-    adds0 = [[(c, _ADD1[c]) for c in range(7) if pool1[c * 2 + s] > 0] for s in (0, 1)]
+    # While only the mover changed, the addable size and phase are the same at every node
+    # (they do not depend on the facing): the additions of a node are one map over a list.
+    slot = ADDABLE[face0]
+    ghost_m = GHOST[face0]
+    if slot >= 0:
+        adds_all = tuple(_ADD1[c] for c in range(CLEAR) if pool1[c * 2 + slot] > 0)
+        adds_norem = tuple(_ADD1[c] for c in range(CLEAR) if pool1[c * 2 + slot] > 0
+                           and c != rem)
+        clear_av = pool1[CLEAR * 2 + slot] > 0
+        clear1 = _ADD1[CLEAR]
+    if slot >= 0 and clear_av:
+        adds_all += (clear1,)
+        adds_norem += (clear1,) if rem != CLEAR else ()
+    # Going out of phase on a square where an out-of-phase piece stands destroys both
+    # (FFF-26): only then does a node's addition need its square looked at.
+    special = False
+    if slot >= 0 and clear_av and not ghost_m:
+        reach = POINTS[c1]
+        row = sq0 * 64
+        for g in gsq:
+            if base_g[g] and CHEB[row + g] <= reach:
+                special = True
+                break
+    if len(envs) == 1 and seen1 is None and not special:
+        # The common case: nothing but the mover changes, no removal, no destruction.
+        values = iter(visited.values())
+        first = next(values)  # the start, unchanged: the pass, but additions to it count
+        if slot < 0:
+            out.extend(values)
+            return visited
+        out.extend(map(first.__add__, adds_all))
+        for toks in values:
+            append(toks)
+            out.extend(map(toks.__add__, adds_all))
+        return visited
+    if special:  # the clear addition is looked at node by node below
+        adds_all = adds_all[:-1]
+        adds_norem = adds_norem[:-1] if rem != CLEAR else adds_norem
     base_g_t = None
-    for node, prefix in visited.items():
-        f = node % 9
+    for node, toks in visited.items():
         rest = node // 9
-        mc = face0 + 6 * f
-        toks = head + prefix if prefix else head
-        slot = ADDABLE[mc]
         if rest < 64:  # nothing changed but the mover
-            sq = rest
             if seen1 is None:
                 if node != start:  # the start itself, unchanged, is the pass
                     append(toks)
+                in1 = False
             else:
                 append(toks)
+                in1 = node in seen1
             if slot < 0:
                 continue
-            for col, tt in adds0[slot]:
-                if col == CLEAR and not GHOST[mc] and base_g[sq]:
+            out.extend(map(toks.__add__, adds_norem if in1 else adds_all))
+            if special:
+                if base_g[rest]:
                     # FFF-26: going out of phase on a shared square destroys both.
-                    mc2 = WITH_FIELD[col][mc]
+                    mc2 = WITH_FIELD[CLEAR][face0 + 6 * (node % 9)]
                     fm = base_m[:]
                     fg = base_g[:]
                     lo, cn, pl = lost[:], cnt[:], pool1[:]
-                    other = fg[sq]
-                    fg[sq] = 0
+                    other = fg[rest]
+                    fg[rest] = 0
                     leave(mc2, pl, lo, cn)
                     leave(other, pl, lo, cn)
-                    boffer((tuple(fm), tuple(fg), tuple(lo)), toks + tt)
-                elif col == rem and node in seen1:
-                    continue  # the no-removal search has it, in fewer tokens (or the pass)
-                else:
-                    append(toks + tt)
+                    boffer((tuple(fm), tuple(fg), tuple(lo)), toks + clear1)
+                elif not (rem == CLEAR and in1):  # else: the no-removal search has it
+                    append(toks + clear1)
             continue
+        mc = face0 + 6 * (node % 9)
         sq = rest % 64
         m_env, p_env, l_env, c_env, over = envs[rest // 64]
         if base_g_t is None:
