@@ -323,40 +323,49 @@ def legal_turns(main, ghost, pool, lost, cnt, me) -> list[tuple[int, ...]]:
                 out[i] = toks
 
     gsq = [g for g in range(64) if ghost[g]]
+    base_m = main[:]  # the mover is lifted off these and put back, piece by piece
+    base_g = ghost[:]
     for sq0 in range(64):
         for slot in (0, 1):
             code0 = ghost[sq0] if slot else main[sq0]
             if not code0 or OWNER[code0] != me:
                 continue
             q = qcode(sq0, GHOST[code0])
-            base_m = main[:]
-            base_g = ghost[:]
             if slot:
                 base_g[sq0] = 0
             else:
                 base_m[sq0] = 0
-            head = (q,)
-            seen1 = _fast_search(me, sq0, code0, code0, head, base_m, base_g, pool, lost, cnt,
-                                 out, boffer, None, -1, gsq)
-            if not NFIELDS[code0]:
-                continue
-            rem = FIELDS[code0][-1]
-            c1 = without_outer(code0)
-            head = (q, T_REMOVE[rem])
-            pool1 = pool[:]
-            pool1[RELEASE[code0][-1]] += 1
-            if GHOST[code0] and not GHOST[c1] and main[sq0]:
-                m = base_m[:]
-                lo, cn, pl = lost[:], cnt[:], pool1[:]
-                other = m[sq0]
-                m[sq0] = 0
-                leave(c1, pl, lo, cn)
-                leave(other, pl, lo, cn)
-                boffer((tuple(m), tuple(base_g), tuple(lo)), head)
-                continue
-            _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out,
-                         boffer, seen1, rem, gsq)
+            _piece(me, sq0, code0, q, base_m, base_g, pool, lost, cnt, out, boffer, gsq)
+            if slot:
+                base_g[sq0] = code0
+            else:
+                base_m[sq0] = code0
     return out
+
+
+def _piece(me, sq0, code0, q, base_m, base_g, pool, lost, cnt, out, boffer, gsq) -> None:
+    """The turns of one piece, lifted off `base_m`/`base_g` (the caller puts it back)."""
+    head = (q,)
+    seen1 = _fast_search(me, sq0, code0, code0, head, base_m, base_g, pool, lost, cnt,
+                         out, boffer, None, -1, gsq)
+    if not NFIELDS[code0]:
+        return
+    rem = FIELDS[code0][-1]
+    c1 = without_outer(code0)
+    head = (q, T_REMOVE[rem])
+    pool1 = pool[:]
+    pool1[RELEASE[code0][-1]] += 1
+    if GHOST[code0] and not GHOST[c1] and base_m[sq0]:
+        m = base_m[:]
+        lo, cn, pl = lost[:], cnt[:], pool1[:]
+        other = m[sq0]
+        m[sq0] = 0
+        leave(c1, pl, lo, cn)
+        leave(other, pl, lo, cn)
+        boffer((tuple(m), tuple(base_g), tuple(lo)), head)
+        return
+    _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out,
+                 boffer, seen1, rem, gsq)
 
 
 def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out, boffer,
