@@ -431,6 +431,77 @@ class State:
             state.rng = Rng(seed)
         return state
 
+    # -- for learners: a fixed action encoding and observation tensors (issue 20) ------------
+    # Learners (and the PettingZoo, Gymnasium and OpenSpiel adapters) need a fixed set of
+    # integer actions with a legality mask and tensors of fixed shape. Every game implements
+    # the `num_distinct_actions`/`action_id`/`id_action`/`legal_ids` and
+    # `observation_shape`/`observation_tensor` methods; its docs say what each id range and
+    # each field means ("For learners"). Tensors are flat lists of floats (no numpy in the
+    # core: adapters convert) built only from `view(player)`, so they cannot leak.
+    def num_distinct_actions(self) -> int:
+        """How many action ids there are: fixed for the game and its options, so every state
+        of one setup agrees (ids run from 0 to this less one)."""
+        raise NotImplementedError(f"{self.game.id} has no action encoding")
+
+    def action_id(self, action: Action, player: int | None = None) -> int:
+        """The id of `action` (for `player`, in a simultaneous turn). An action that has no
+        id raises `IllegalAction` saying why."""
+        raise NotImplementedError(f"{self.game.id} has no action encoding")
+
+    def id_action(self, action_id: int, player: int | None = None) -> Action:
+        """The action an id stands for. An id out of range, or one that means nothing here,
+        raises `IllegalAction` saying so (never an IndexError)."""
+        raise NotImplementedError(f"{self.game.id} has no action encoding")
+
+    def legal_ids(self, player: int | None = None) -> list[int]:
+        """The ids of the legal actions, ascending: a learner's action mask. For every game
+        whose actions are whole turns exactly `{action_id(a) for a in legal_actions(player)}`
+        (Force Field Factions numbers the steps of a turn instead)."""
+        return sorted({self.action_id(a, player) for a in self.legal_actions(player)})
+
+    def apply_id(self, action_id: int, player: int | None = None) -> list[Event]:
+        """Carry out the action an id stands for (`apply` of `id_action`); FFF overrides it to
+        take one step of a turn."""
+        return self.apply(self.id_action(action_id, player), player)
+
+    def observation_shape(self) -> tuple[int, ...]:
+        """The shape of `observation_tensor`: fixed for the game and its options."""
+        raise NotImplementedError(f"{self.game.id} has no observation tensor")
+
+    def observation_tensor(self, player: int) -> list[float]:
+        """What `player` observes now as a flat list of finite floats, as long as the product
+        of `observation_shape`. Built only from `view(player)`: two states that differ only in
+        what `player` cannot see give the same tensor."""
+        raise NotImplementedError(f"{self.game.id} has no observation tensor")
+
+    def observation_string(self, player: int) -> str:
+        """What `player` observes now, as text: by default the view as compact JSON with sorted
+        keys (built from the view alone, so it cannot leak either)."""
+        return _view_text(self.view(player))
+
+    def information_state_shape(self) -> tuple[int, ...]:
+        """The shape of `information_state_tensor`. With perfect information the observation
+        is all there is to know; hidden-information games add the player's own history."""
+        if self.game.perfect_information:
+            return self.observation_shape()
+        raise NotImplementedError(f"{self.game.id} has hidden information: it must define "
+                                  "its information-state tensor")
+
+    def information_state_tensor(self, player: int) -> list[float]:
+        """The observation plus what `player` did and saw (hidden-information games; bounded,
+        fixed size). With perfect information: the observation."""
+        if self.game.perfect_information:
+            return self.observation_tensor(player)
+        raise NotImplementedError(f"{self.game.id} has hidden information: it must define "
+                                  "its information-state tensor")
+
+    def information_state_string(self, player: int) -> str:
+        """The information state as text. With perfect information: the observation string."""
+        if self.game.perfect_information:
+            return self.observation_string(player)
+        raise NotImplementedError(f"{self.game.id} has hidden information: it must define "
+                                  "its information-state string")
+
     # -- records -------------------------------------------------------------------------------
     def _push(self, player: int, action: Action) -> None:
         self._hist = (self._hist, player, action)
@@ -508,3 +579,10 @@ class State:
 
     def iter_players(self) -> Iterator[int]:
         return iter(range(len(self.setup.names)))
+
+
+def _view_text(view: dict) -> str:
+    """A view as one line of JSON with sorted keys: the default observation string."""
+    import json
+
+    return json.dumps(view, sort_keys=True, separators=(",", ":"), default=str)

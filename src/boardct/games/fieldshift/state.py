@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from boardct.core.errors import BoardctError, IllegalAction
 from boardct.core.game import MESSAGE, RESUME, SUSPEND, Breach, Event, Outcome, Setup, State
+from boardct.games.fieldshift import encoding as enc
 from boardct.games.fieldshift import notation as nt
 from boardct.games.fieldshift.tables import (
     ARTILLERY,
@@ -942,6 +943,7 @@ class FieldShiftState(State):
         return {
             "game": "fieldshift", "ruleset": RULESETS[self.ruleset],
             "violations": VIOLATION_MODES[self.mode], "turn": self.turn, "to_move": self.cur,
+            "turn_limit": self.limit,
             "players": players, "operators": ops,
             "sectors": [[op_name(i) for i in self.sector(s)] for s in range(10)],
             "pending": None if self.pending is None else {
@@ -1021,6 +1023,26 @@ class FieldShiftState(State):
         if ins == nt.SWC:
             return "SWC" if action >= _TWO else "SWP"
         return nt.INSTRUCTION_NAMES[ins]
+
+    # ---------------------------------------------------------------- for learners (issue 20)
+    def num_distinct_actions(self) -> int:
+        """1100: every command token has an id, in every ruleset (see `encoding`)."""
+        return enc.NUM_ACTIONS
+
+    def action_id(self, action: int, player: int | None = None) -> int:
+        return enc.action_id(action)
+
+    def id_action(self, action_id: int, player: int | None = None) -> int:
+        return enc.id_action(action_id)
+
+    def legal_ids(self, player: int | None = None) -> list[int]:
+        return sorted({a - _TWO if a >= _TWO else a + 100 for a in self.legal_actions(player)})
+
+    def observation_shape(self) -> tuple[int, ...]:
+        return (enc.SIZE,)
+
+    def observation_tensor(self, player: int) -> list[float]:
+        return enc.observation(self.view(player), player)
 
     def resign_action(self, player: int) -> int:
         """Resigning is FieldShift's own concession, 09 (FS-20)."""

@@ -17,6 +17,7 @@ from boardct.core.errors import IllegalAction
 from boardct.core.game import MESSAGE, RESUME, SUSPEND, Event, Game, Outcome, Setup, State
 from boardct.core.rng import Rng
 from boardct.games.hills import actions as A
+from boardct.games.hills import encoding as enc
 from boardct.games.hills.board import (
     AMMO,
     ARTILLERY,
@@ -825,6 +826,34 @@ class HillsState(State):
             "deck_mix": dict(zip(CARD_WORDS, info.deck_mix, strict=True)),
             "outcome": self.out.to_json() if self.out is not None else None,
         }
+
+    # -- for learners (issue 20; encoding.py, docs/hills.md "For learners") -----------------
+    def num_distinct_actions(self) -> int:
+        return enc.NUM_ACTIONS
+
+    def action_id(self, action: int, player: int | None = None) -> int:
+        return enc.action_id(action)
+
+    def id_action(self, action_id: int, player: int | None = None) -> int:
+        return enc.id_action(action_id)
+
+    def observation_shape(self) -> tuple[int, ...]:
+        return (enc.SIZE,)
+
+    def observation_tensor(self, player: int) -> list[float]:
+        return enc.observation(self.view(player), player)
+
+    def information_state_shape(self) -> tuple[int, ...]:
+        return (enc.INFO_SIZE,)
+
+    def information_state_tensor(self, player: int) -> list[float]:
+        return enc.information_state(self.view(player), self.history(), player)
+
+    def information_state_string(self, player: int) -> str:
+        """The observation string and the last actions (every Hills action is public)."""
+        recent = self.history()[-enc.HISTORY:]
+        moves = "; ".join(f"Player {who + 1}: {self.notation(a)}" for who, a in recent)
+        return f"{self.observation_string(player)}\nlast actions: {moves}"
 
     def render(self, player: int | None = None) -> str:
         from boardct.games.hills.render import segments

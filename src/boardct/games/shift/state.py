@@ -22,6 +22,7 @@ from typing import ClassVar
 from boardct.core.errors import IllegalAction
 from boardct.core.game import Event, Game, Outcome, Setup, State
 from boardct.core.rng import Rng
+from boardct.games.shift import encoding as enc
 from boardct.games.shift.actions import (  # noqa: F401 - re-exported for callers and tests
     ATTACK,
     DEFENCES,
@@ -638,6 +639,22 @@ class ShiftState(ShiftNotation, ShiftText, State):
                          f"{mask.bit_count()} spirit and you have {self.lit[d]}")
 
     # -- the end -------------------------------------------------------------------------------
+    # -- for learners (issue 20; encoding.py, docs/shift.md "For learners") ----------------
+    def num_distinct_actions(self) -> int:
+        return enc.NUM_ACTIONS
+
+    def action_id(self, action, player: int | None = None) -> int:
+        return enc.action_id(action)
+
+    def id_action(self, action_id: int, player: int | None = None) -> int:
+        return enc.id_action(action_id)
+
+    def observation_shape(self) -> tuple[int, ...]:
+        return (enc.SIZE,)
+
+    def observation_tensor(self, player: int) -> list[float]:
+        return enc.observation(self.view(player), player)
+
     def describe_action(self, action, player: int | None = None) -> str:
         """The command in words, with its cost where it has one."""
         if 0 <= action < ATTACK:

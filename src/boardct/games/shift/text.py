@@ -142,6 +142,13 @@ class ShiftText:
                 "burnt": self.burnt[p],
                 "skip_shift_phase": self.skip_shift[p],
                 "skip_next_turn": self.skip_turn[p],
+                # the card's printed gears (cards are public data, SH-1): what a learner
+                # needs to tell one card from another
+                "gears": [{"level": g.level, "power": g.power, "guard": g.guard,
+                           "attacks": [None if m is None else
+                                       {"pattern": m.pattern, "cost": m.cost}
+                                       for m in g.attacks]}
+                          for g in self.cards[p].gears],
             } for p in (0, 1)],
             "flips": [list(f) for f in self.flip_log()[-12:]],
             "legal": [self.notation(a) for a in self.legal_actions()],

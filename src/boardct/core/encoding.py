@@ -1,0 +1,94 @@
+"""Small helpers the games share to build their action encodings and observation tensors
+(issue 20). No numpy here: tensors are plain lists of floats, which adapters convert."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from boardct.core.errors import IllegalAction
+
+RULE = "encoding"  # the "rule" an IllegalAction about an id names
+
+
+def check_id(action_id: Any, count: int, game_id: str) -> int:
+    """`action_id` as an int in 0..count-1, or an `IllegalAction` saying what is wrong with it
+    (a bool, a float, a string, or a number out of range are all refused: never an IndexError
+    further down)."""
+    if type(action_id) is not int:
+        try:
+            import operator
+
+            value = operator.index(action_id)  # numpy integers are welcome
+        except TypeError:
+            raise IllegalAction(RULE, f"{game_id}: an action id is a whole number, not "
+                                      f"{type(action_id).__name__} {action_id!r:.40}") from None
+        if isinstance(action_id, bool):
+            raise IllegalAction(RULE, f"{game_id}: an action id is a whole number, not "
+                                      f"{action_id!r}")
+        action_id = int(value)
+    if not 0 <= action_id < count:
+        raise IllegalAction(RULE, f"{game_id}: action id {action_id} is out of range "
+                                  f"0..{count - 1}")
+    return action_id
+
+
+def one_hot(out: list[float], index: int, size: int) -> None:
+    """Append `size` floats to `out`, 1.0 at `index` (none when index is out of 0..size-1)."""
+    block = [0.0] * size
+    if 0 <= index < size:
+        block[index] = 1.0
+    out.extend(block)
+
+
+def scaled(value: float, top: float) -> float:
+    """`value / top`, clipped to [0, 1] so that a tensor stays bounded and finite."""
+    if top <= 0 or not math.isfinite(value):
+        return 0.0
+    return min(1.0, max(0.0, value / top))
+
+
+def flag(value: Any) -> float:
+    return 1.0 if value else 0.0
+
+
+def product(shape: Sequence[int]) -> int:
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+def signed(value: float, top: float) -> float:
+    """`value / top`, clipped to [-1, 1] (a bonus that may be negative)."""
+    if top <= 0 or not math.isfinite(value):
+        return 0.0
+    return min(1.0, max(-1.0, value / top))
+
+
+def history_planes(history: Sequence[tuple[int, Any]], player: int,
+                   encode: Callable[[int, Any], int | None], ids: int, slots: int
+                   ) -> list[float]:
+    """The last `slots` actions `player` knows of, oldest first, each as a one-hot of its id
+    (`ids` wide) and a flag "it was mine": `slots * (ids + 1)` floats, empty slots all 0.
+
+    `encode(who, action)` gives the id `player` may know an action by, or None for an action
+    they may not see (another player's secret orders): those are left out. The information
+    state of a hidden-information game adds these to the observation, so a learner has a
+    bounded memory of what it did and saw."""
+    known: list[tuple[int, int]] = []
+    for who, action in reversed(history):
+        if len(known) == slots:
+            break
+        i = encode(who, action)
+        if i is not None:
+            known.append((who, i))
+    known.reverse()
+    out: list[float] = [0.0] * (slots * (ids + 1))
+    start = slots - len(known)
+    for k, (who, i) in enumerate(known):
+        base = (start + k) * (ids + 1)
+        out[base + i] = 1.0
+        out[base + ids] = 1.0 if who == player else 0.0
+    return out
