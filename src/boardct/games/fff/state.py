@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from boardct.core.encoding import check_id
 from boardct.core.errors import IllegalAction
 from boardct.core.game import Outcome, State
 from boardct.games.fff import encoding, steps
@@ -198,10 +199,7 @@ class FFFState(State):
 
     def id_action(self, action_id: int, player: int | None = None) -> str:
         """The step an id stands for, as its text (`"d4~"`, `"m"`, `"end"`)."""
-        if action_id.__class__ is not int or not 0 <= action_id < steps.NUM_STEP_IDS:
-            raise IllegalAction("FFF-30", f"{action_id!r} is not an FFF step id "
-                                f"(0..{steps.NUM_STEP_IDS - 1})")
-        return steps.STEP_TEXT[action_id]
+        return steps.STEP_TEXT[check_id(action_id, steps.NUM_STEP_IDS, "fff")]
 
     def legal_ids(self, player: int | None = None) -> list[int]:
         """The steps open now, ascending: at a turn's start the selections, then the steps of
@@ -223,6 +221,8 @@ class FFFState(State):
         if player is not None and player != me:
             raise IllegalAction("FFF-1", f"it is {OWNER_NAMES[me]}'s turn "
                                 f"(Player {me + 1}), not Player {player + 1}'s")
+        if action_id.__class__ is not int:  # numpy integers from adapters; bools refused
+            action_id = check_id(action_id, steps.NUM_STEP_IDS, "fff")
         t = self.part
         if t is None:
             self.part = steps.start(self.main, self.ghost, self.pool, self.lost, self.cnt, me,
