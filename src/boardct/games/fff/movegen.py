@@ -294,6 +294,17 @@ _CONV1 = tuple(tuple((T_CONVERT[d][e],) for d in range(9)) for e in range(9))
 _ADD1 = tuple((T_ADD[c],) for c in range(7))
 _R9 = tuple(range(9))
 _OTHERS = tuple(tuple(d for d in range(9) if d != f) for f in range(9))
+_ADDS_BY_MASK = [tuple(_ADD1[c] for c in range(7) if m >> c & 1) for m in range(128)]
+
+
+def _adds(pool, slot):
+    """The additions a piece taking fields of size `slot` may make (one-token tuples, colour
+    order, clear last), and whether clear is among them."""
+    m = 0
+    for c in range(7):
+        if pool[c * 2 + slot] > 0:
+            m |= 1 << c
+    return _ADDS_BY_MASK[m], m >= 64
 
 
 def legal_turns(main, ghost, pool, lost, cnt, me) -> list[tuple[int, ...]]:
@@ -323,6 +334,7 @@ def legal_turns(main, ghost, pool, lost, cnt, me) -> list[tuple[int, ...]]:
                 out[i] = toks
 
     gsq = [g for g in range(64) if ghost[g]]
+    adds_base = (_adds(pool, 0), _adds(pool, 1))
     base_m = main[:]  # the mover is lifted off these and put back, piece by piece
     base_g = ghost[:]
     for sq0 in range(64):
@@ -335,7 +347,8 @@ def legal_turns(main, ghost, pool, lost, cnt, me) -> list[tuple[int, ...]]:
                 base_g[sq0] = 0
             else:
                 base_m[sq0] = 0
-            _piece(me, sq0, code0, q, base_m, base_g, pool, lost, cnt, out, boffer, gsq)
+            _piece(me, sq0, code0, q, base_m, base_g, pool, lost, cnt, out, boffer, gsq,
+                   adds_base)
             if slot:
                 base_g[sq0] = code0
             else:
@@ -343,11 +356,12 @@ def legal_turns(main, ghost, pool, lost, cnt, me) -> list[tuple[int, ...]]:
     return out
 
 
-def _piece(me, sq0, code0, q, base_m, base_g, pool, lost, cnt, out, boffer, gsq) -> None:
+def _piece(me, sq0, code0, q, base_m, base_g, pool, lost, cnt, out, boffer, gsq,
+           adds_base) -> None:
     """The turns of one piece, lifted off `base_m`/`base_g` (the caller puts it back)."""
     head = (q,)
     seen1 = _fast_search(me, sq0, code0, code0, head, base_m, base_g, pool, lost, cnt,
-                         out, boffer, None, -1, gsq)
+                         out, boffer, None, -1, gsq, adds_base)
     if not NFIELDS[code0]:
         return
     rem = FIELDS[code0][-1]
@@ -364,12 +378,13 @@ def _piece(me, sq0, code0, q, base_m, base_g, pool, lost, cnt, out, boffer, gsq)
         leave(other, pl, lo, cn)
         boffer((tuple(m), tuple(base_g), tuple(lo)), head)
         return
+    # The released field changes which additions are open only if its size was used up.
     _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out,
-                 boffer, seen1, rem, gsq)
+                 boffer, seen1, rem, gsq, adds_base if pool[RELEASE[code0][-1]] else None)
 
 
 def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out, boffer,
-                 seen1, rem, gsq):
+                 seen1, rem, gsq, adds_base):
     """`_search` for one piece and removal choice, appending mover-only results to `out`.
     `seen1`: the first (no-removal) search's visited nodes, when this is the removal search
     (`rem` the removed colour); `gsq` the squares with an out-of-phase piece. Returns this
@@ -398,6 +413,7 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
     for _depth in range(POINTS[c1]):
         nxt: dict = {}
         nxt_get = nxt.get
+        newly: list = []
         for node in layer:
             prefix = visited[node]
             f = node % 9
@@ -405,6 +421,7 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
             if rest >= 64 and envs[rest // 64][4]:
                 continue  # FFF-27: the game is decided, nothing may follow
             if rest not in expanded:
+                newly.append(rest)
                 base = node - f
                 for d in _OTHERS[f]:
                     child = base + d
@@ -482,7 +499,7 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
                     nxt[child] = p
         if not nxt:
             break
-        expanded.update({node // 9 for node in layer})
+        expanded.update(newly)
         visited.update(nxt)
         layer = list(nxt)
         if envs[0][4]:  # pragma: no cover - the position is not over
@@ -497,14 +514,12 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
     slot = ADDABLE[face0]
     ghost_m = GHOST[face0]
     if slot >= 0:
-        adds_all = tuple(_ADD1[c] for c in range(CLEAR) if pool1[c * 2 + slot] > 0)
-        adds_norem = tuple(_ADD1[c] for c in range(CLEAR) if pool1[c * 2 + slot] > 0
-                           and c != rem)
-        clear_av = pool1[CLEAR * 2 + slot] > 0
+        adds_all, clear_av = adds_base[slot] if adds_base is not None else _adds(pool1, slot)
+        adds_norem = adds_all
+        if rem >= 0:
+            gone = _ADD1[rem]
+            adds_norem = tuple(a for a in adds_all if a is not gone)
         clear1 = _ADD1[CLEAR]
-    if slot >= 0 and clear_av:
-        adds_all += (clear1,)
-        adds_norem += (clear1,) if rem != CLEAR else ()
     # Going out of phase on a square where an out-of-phase piece stands destroys both
     # (FFF-26): only then does a node's addition need its square looked at.
     special = False
