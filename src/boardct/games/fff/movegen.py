@@ -410,6 +410,7 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
     ghosty = GHOST[c1]
     expanded: set = set()  # squares (eid * 64 + sq) whose nine facings are all visited
     turn1 = _TURN1
+    first = True
     for _depth in range(POINTS[c1]):
         nxt: dict = {}
         nxt_get = nxt.get
@@ -423,17 +424,21 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
             if rest not in expanded:
                 newly.append(rest)
                 base = node - f
-                for d in _OTHERS[f]:
-                    child = base + d
-                    if child in visited:
-                        continue
-                    old = nxt_get(child)
-                    if old is None:
-                        nxt[child] = prefix + turn1[d]
-                    else:
-                        p = prefix + turn1[d]
-                        if p < old:
-                            nxt[child] = p
+                if first:  # the start, alone: its eight turns are new
+                    for d in _OTHERS[f]:
+                        nxt[base + d] = prefix + turn1[d]
+                else:
+                    for d in _OTHERS[f]:
+                        child = base + d
+                        if child in visited:
+                            continue
+                        old = nxt_get(child)
+                        if old is None:
+                            nxt[child] = prefix + turn1[d]
+                        else:
+                            p = prefix + turn1[d]
+                            if p < old:
+                                nxt[child] = p
             if ghosty or f == 8:
                 continue
             sq = rest % 64
@@ -497,6 +502,7 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
                 old = nxt.get(child)
                 if old is None or p < old:
                     nxt[child] = p
+        first = False
         if not nxt:
             break
         expanded.update(newly)
