@@ -17,6 +17,9 @@ text, is kept (FFF-31). The result equal to the untouched position is the action
 
 from __future__ import annotations
 
+from itertools import product, starmap
+from operator import add
+
 from boardct.games.fff.pieces import (
     ADDABLE,
     CLEAR,
@@ -544,9 +547,19 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
             out.extend(values)
             return visited
         out.extend(map(first.__add__, adds_all))
-        for toks in values:
-            append(toks)
-            out.extend(map(toks.__add__, adds_all))
+        # Each node, then the node with each addition: one C-level pass (`t + ()` is `t`).
+        out.extend(starmap(add, product(values, ((),) + adds_all)))
+        return visited
+    if len(envs) == 1 and not special:
+        # The removal search: a node the first search reached loses the removed colour's
+        # addition (the first search has that result in fewer tokens).
+        if slot < 0:
+            out.extend(visited.values())
+            return visited
+        suf_all = ((),) + adds_all
+        suf_norem = ((),) + adds_norem
+        out.extend([t + x for node, t in visited.items()
+                    for x in (suf_norem if node in seen1 else suf_all)])
         return visited
     if special:  # the clear addition is looked at node by node below
         adds_all = adds_all[:-1]
@@ -790,8 +803,8 @@ def canonical_mover(main0, ghost0, pool0, sq0, slot0, code0, sq, code) -> tuple[
         path = _path(main, sq0, f0, ghosty, POINTS[cm], sq, f1)
         if path is None:
             continue
-        for add in adds:
-            toks = head + path + add
+        for tail in adds:
+            toks = head + path + tail
             if best is None or len(toks) < len(best) or (len(toks) == len(best)
                                                          and toks < best):
                 best = toks
