@@ -33,13 +33,18 @@ OPTION_SETS: dict[str, list[dict]] = {
               {"card1": "quill-of-ash", "card2": "glass-cartographer", "turn_limit": 20}],
     "ctf2187": [{}, {"bots_per_team": 2}, {"teams": 3},
                 {"designs": "Scout,Titan", "bots_per_team": 2, "turn_limit": 3}],
+    "fff": [{}, {"turn_limit": 0}, {"turn_limit": 5}],
 }
+# Games whose ids number the steps of a turn, not whole turns (FFF: whole turns are far too
+# many to number): their legal ids are the steps open now, and a state may be part way
+# through a turn (tests/fff/test_fff_steps.py checks that steps compose exactly the turns).
+STEP_GAMES = {"fff"}
 NAMES = {"ctf2187": {"teams": 3}}
 # Commands outside `legal_actions` that still make states a learner meets (a ruleset change
 # or a draw asked and waiting for the answer): tried now and then on the way to a state.
 EXTRAS = {"fieldshift": ["05", "08"]}
 # Games whose encoding is built on another branch of issue 20, merged later.
-PENDING = {"fff": "Force Field Factions' step encoding is issue 20's `fffstep` part"}
+PENDING: dict[str, str] = {}
 GAMES = sorted(OPTION_SETS)
 
 
@@ -70,6 +75,11 @@ def random_state(game_id: str, options: dict, seed: int, steps: int) -> State:
             continue
         player = rnd.choice(state.current_players())
         state.apply(rnd.choice(state.legal_actions(player)), player)
+    if game_id in STEP_GAMES:  # now and then part way through a turn
+        for _ in range(rnd.randrange(4)):
+            if state.is_over:
+                break
+            state.apply_id(rnd.choice(state.legal_ids()))
     return state
 
 
@@ -88,7 +98,17 @@ def check_state(state: State) -> None:
     n = state.num_distinct_actions()
     assert isinstance(n, int) and n > 0
     seats = range(len(state.setup.names))
-    for player in state.current_players():
+    if state.game.id in STEP_GAMES:
+        for player in state.current_players():
+            ids = state.legal_ids(player)
+            assert ids and ids == sorted(set(ids)) and all(0 <= i < n for i in ids)
+            for i in ids:
+                assert state.action_id(state.id_action(i, player), player) == i
+                state.clone().apply_id(i, player)  # every legal step is taken
+            for i in sorted(set(range(n)) - set(ids))[::7]:
+                with pytest.raises(IllegalAction):
+                    state.clone().apply_id(i, player)
+    for player in () if state.game.id in STEP_GAMES else state.current_players():
         legal = state.legal_actions(player)
         ids = state.legal_ids(player)
         assert ids == sorted(set(ids)), "legal ids are ascending, without repeats"
@@ -200,6 +220,8 @@ def test_a_game_played_by_ids_replays_from_its_record(game_id):
             break
         player = rnd.choice(state.current_players())
         state.apply_id(rnd.choice(state.legal_ids(player)), player)
+    while game_id in STEP_GAMES and not state.is_over and not state.legal_actions():
+        state.apply_id(state.legal_ids()[-1])  # a turn part way: end it (the last id)
     replayed = replay(state.record())
     for p in range(len(state.setup.names)):
         assert replayed.observation_tensor(p) == state.observation_tensor(p)

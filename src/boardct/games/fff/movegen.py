@@ -17,6 +17,9 @@ text, is kept (FFF-31). The result equal to the untouched position is the action
 
 from __future__ import annotations
 
+from itertools import product, starmap
+from operator import add
+
 from boardct.games.fff.pieces import (
     ADDABLE,
     CLEAR,
@@ -281,6 +284,530 @@ def _search(me, sq0, code0, c1, head, piece_base, base_m, base_g, pool1, lost, c
                     offer((tuple(fm), base_g_t, tuple(l_env)), toks2)
 
 
-def legal_turns(main, ghost, pool, lost, cnt, me) -> list[tuple[int, ...]]:
-    """Every distinct whole turn, canonical form, `pass` (the empty tuple) first."""
+def legal_turns_reference(main, ghost, pool, lost, cnt, me) -> list[tuple[int, ...]]:
+    """`legal_turns` as `generate` gives it: the slower reference the fast one is tested
+    against (same turns, same order)."""
     return [v[1] for v in generate(main, ghost, pool, lost, cnt, me).values()]
+
+
+_TURN1 = tuple((T_TURN[d],) for d in range(9))
+_STEP1 = (T_STEP,)
+_HIT1 = tuple((T_HIT[d],) for d in range(9))
+_CONV1 = tuple(tuple((T_CONVERT[d][e],) for d in range(9)) for e in range(9))
+_ADD1 = tuple((T_ADD[c],) for c in range(7))
+_R9 = tuple(range(9))
+_OTHERS = tuple(tuple(d for d in range(9) if d != f) for f in range(9))
+_ADDS_BY_MASK = [tuple(_ADD1[c] for c in range(7) if m >> c & 1) for m in range(128)]
+
+
+def _adds(pool, slot):
+    """The additions a piece taking fields of size `slot` may make (one-token tuples, colour
+    order, clear last), and whether clear is among them."""
+    m = 0
+    for c in range(7):
+        if pool[c * 2 + slot] > 0:
+            m |= 1 << c
+    return _ADDS_BY_MASK[m], m >= 64
+
+
+def legal_turns(main, ghost, pool, lost, cnt, me) -> list[tuple[int, ...]]:
+    """Every distinct whole turn, canonical form, `pass` (the empty tuple) first: exactly
+    `generate`'s turns in `generate`'s order, built faster.
+
+    `generate` files every candidate in one dict by result key. Here most candidates need no
+    key: while only the mover changed, candidates of one piece cannot meet another piece's,
+    and within a piece they are distinct by construction (a node is visited once; an
+    addition adds a field), except one case: after removing colour C, adding C back gives a
+    result the no-removal search already reached with fewer tokens (same node, no removal,
+    at most as many points needed) unless that search could not reach the node (an
+    out-of-phase piece stands still). So those are appended directly, in generate's order, and
+    only results that changed other pieces (attacks, destruction) go through a dict, which
+    keeps the first position and the best text as `generate`'s `offer` does."""
+    out: list[tuple[int, ...]] = [()]
+    bidx: dict = {}
+
+    def boffer(key, toks):
+        i = bidx.get(key)
+        if i is None:
+            bidx[key] = len(out)
+            out.append(toks)
+        else:
+            old = out[i]
+            if len(toks) < len(old) or (len(toks) == len(old) and toks < old):
+                out[i] = toks
+
+    gsq = [g for g in range(64) if ghost[g]]
+    adds_base = (_adds(pool, 0), _adds(pool, 1))
+    base_m = main[:]  # the mover is lifted off these and put back, piece by piece
+    base_g = ghost[:]
+    for sq0 in range(64):
+        for slot in (0, 1):
+            code0 = ghost[sq0] if slot else main[sq0]
+            if not code0 or OWNER[code0] != me:
+                continue
+            q = qcode(sq0, GHOST[code0])
+            if slot:
+                base_g[sq0] = 0
+            else:
+                base_m[sq0] = 0
+            _piece(me, sq0, code0, q, base_m, base_g, pool, lost, cnt, out, boffer, gsq,
+                   adds_base)
+            if slot:
+                base_g[sq0] = code0
+            else:
+                base_m[sq0] = code0
+    return out
+
+
+def _piece(me, sq0, code0, q, base_m, base_g, pool, lost, cnt, out, boffer, gsq,
+           adds_base) -> None:
+    """The turns of one piece, lifted off `base_m`/`base_g` (the caller puts it back)."""
+    head = (q,)
+    seen1 = _fast_search(me, sq0, code0, code0, head, base_m, base_g, pool, lost, cnt,
+                         out, boffer, None, -1, gsq, adds_base)
+    if not NFIELDS[code0]:
+        return
+    rem = FIELDS[code0][-1]
+    c1 = without_outer(code0)
+    head = (q, T_REMOVE[rem])
+    pool1 = pool[:]
+    pool1[RELEASE[code0][-1]] += 1
+    if GHOST[code0] and not GHOST[c1] and base_m[sq0]:
+        m = base_m[:]
+        lo, cn, pl = lost[:], cnt[:], pool1[:]
+        other = m[sq0]
+        m[sq0] = 0
+        leave(c1, pl, lo, cn)
+        leave(other, pl, lo, cn)
+        boffer((tuple(m), tuple(base_g), tuple(lo)), head)
+        return
+    # The released field changes which additions are open only if its size was used up.
+    _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out,
+                 boffer, seen1, rem, gsq, adds_base if pool[RELEASE[code0][-1]] else None)
+
+
+def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out, boffer,
+                 seen1, rem, gsq, adds_base):
+    """`_search` for one piece and removal choice, appending mover-only results to `out`.
+    `seen1`: the first (no-removal) search's visited nodes, when this is the removal search
+    (`rem` the removed colour); `gsq` the squares with an out-of-phase piece. Returns this
+    search's visited nodes."""
+    envs = [(base_m, pool1, lost, cnt, False)]
+    interned: dict = {}
+
+    def intern(m2, p2, l2, c2) -> int:
+        if not interned:
+            interned[(tuple(base_m), tuple(lost))] = 0
+        key = (tuple(m2), tuple(l2))
+        eid = interned.get(key)
+        if eid is None:
+            eid = interned[key] = len(envs)
+            envs.append((m2, p2, l2, c2, any_eliminated(c2)))
+        return eid
+
+    face0 = FACE0[c1]
+    f0 = (c1 - face0) // 6
+    start = sq0 * 9 + f0
+    visited = {start: head}  # node -> its whole token tuple (selection and removal first)
+    layer = [start]
+    ghosty = GHOST[c1]
+    expanded: set = set()  # squares (eid * 64 + sq) whose nine facings are all visited
+    turn1 = _TURN1
+    first = True
+    for _depth in range(POINTS[c1]):
+        nxt: dict = {}
+        nxt_get = nxt.get
+        newly: list = []
+        for node in layer:
+            prefix = visited[node]
+            f = node % 9
+            rest = node // 9
+            if rest >= 64 and envs[rest // 64][4]:
+                continue  # FFF-27: the game is decided, nothing may follow
+            if rest not in expanded:
+                newly.append(rest)
+                base = node - f
+                if first:  # the start, alone: its eight turns are new
+                    for d in _OTHERS[f]:
+                        nxt[base + d] = prefix + turn1[d]
+                else:
+                    for d in _OTHERS[f]:
+                        child = base + d
+                        if child in visited:
+                            continue
+                        old = nxt_get(child)
+                        if old is None:
+                            nxt[child] = prefix + turn1[d]
+                        else:
+                            p = prefix + turn1[d]
+                            if p < old:
+                                nxt[child] = p
+            if ghosty or f == 8:
+                continue
+            sq = rest % 64
+            t = NEXT[sq * 9 + f]
+            if t < 0:
+                continue
+            eid = rest // 64
+            env = envs[eid]
+            em = env[0]
+            occ = em[t]
+            if occ == 0:
+                child = (rest - sq + t) * 9 + f
+                if child not in visited:
+                    old = nxt_get(child)
+                    if old is None:
+                        nxt[child] = prefix + _STEP1
+                    else:
+                        p = prefix + _STEP1
+                        if p < old:
+                            nxt[child] = p
+                continue
+            if OWNER[occ] == me:
+                continue
+            kind = attack_kind(face0 + 6 * f, occ, env[2])
+            if kind == O_FAIL:
+                continue
+            if kind == O_CONVERT:
+                for e in _R9:
+                    m2, p2, l2, c2 = em[:], env[1][:], env[2][:], env[3][:]
+                    convert(m2, p2, l2, c2, t, me, e)
+                    eid2 = intern(m2, p2, l2, c2)
+                    row = _CONV1[e]
+                    cbase = (eid2 * 64 + sq) * 9
+                    for d in _R9:
+                        child = cbase + d
+                        if child in visited:
+                            continue
+                        p = prefix + row[d]
+                        old = nxt.get(child)
+                        if old is None or p < old:
+                            nxt[child] = p
+                continue
+            m2, p2, l2, c2 = em[:], env[1][:], env[2][:], env[3][:]
+            if kind == O_CAPTURE:
+                m2[t] = 0
+                leave(occ, p2, l2, c2)
+                dest = t
+            elif kind == O_PUSH:
+                push(m2, p2, l2, c2, t, f)
+                dest = t
+            else:
+                strip(m2, p2, t)
+                dest = sq
+            eid2 = intern(m2, p2, l2, c2)
+            cbase = (eid2 * 64 + dest) * 9
+            for d in _R9:
+                child = cbase + d
+                if child in visited:
+                    continue
+                p = prefix + _HIT1[d]
+                old = nxt.get(child)
+                if old is None or p < old:
+                    nxt[child] = p
+        first = False
+        if not nxt:
+            break
+        expanded.update(newly)
+        visited.update(nxt)
+        layer = list(nxt)
+        if envs[0][4]:  # pragma: no cover - the position is not over
+            break
+
+    # Candidates, in generate's order: each node, with no addition, then each colour.
+    append = out.append
+    if envs[0][4]:  # pragma: no cover
+        return visited
+    # While only the mover changed, the addable size and phase are the same at every node
+    # (they do not depend on the facing): the additions of a node are one map over a list.
+    slot = ADDABLE[face0]
+    ghost_m = GHOST[face0]
+    if slot >= 0:
+        adds_all, clear_av = adds_base[slot] if adds_base is not None else _adds(pool1, slot)
+        adds_norem = adds_all
+        if rem >= 0:
+            gone = _ADD1[rem]
+            adds_norem = tuple(a for a in adds_all if a is not gone)
+        clear1 = _ADD1[CLEAR]
+    # Going out of phase on a square where an out-of-phase piece stands destroys both
+    # (FFF-26): only then does a node's addition need its square looked at.
+    special = False
+    if slot >= 0 and clear_av and not ghost_m:
+        reach = POINTS[c1]
+        row = sq0 * 64
+        for g in gsq:
+            if base_g[g] and CHEB[row + g] <= reach:
+                special = True
+                break
+    if len(envs) == 1 and seen1 is None and not special:
+        # The common case: nothing but the mover changes, no removal, no destruction.
+        values = iter(visited.values())
+        first = next(values)  # the start, unchanged: the pass, but additions to it count
+        if slot < 0:
+            out.extend(values)
+            return visited
+        out.extend(map(first.__add__, adds_all))
+        # Each node, then the node with each addition: one C-level pass (`t + ()` is `t`).
+        out.extend(starmap(add, product(values, ((),) + adds_all)))
+        return visited
+    if len(envs) == 1 and not special:
+        # The removal search: a node the first search reached loses the removed colour's
+        # addition (the first search has that result in fewer tokens).
+        if slot < 0:
+            out.extend(visited.values())
+            return visited
+        suf_all = ((),) + adds_all
+        suf_norem = ((),) + adds_norem
+        out.extend([t + x for node, t in visited.items()
+                    for x in (suf_norem if node in seen1 else suf_all)])
+        return visited
+    if special:  # the clear addition is looked at node by node below
+        adds_all = adds_all[:-1]
+        adds_norem = adds_norem[:-1] if rem != CLEAR else adds_norem
+    base_g_t = None
+    for node, toks in visited.items():
+        rest = node // 9
+        if rest < 64:  # nothing changed but the mover
+            if seen1 is None:
+                if node != start:  # the start itself, unchanged, is the pass
+                    append(toks)
+                in1 = False
+            else:
+                append(toks)
+                in1 = node in seen1
+            if slot < 0:
+                continue
+            out.extend(map(toks.__add__, adds_norem if in1 else adds_all))
+            if special:
+                if base_g[rest]:
+                    # FFF-26: going out of phase on a shared square destroys both.
+                    mc2 = WITH_FIELD[CLEAR][face0 + 6 * (node % 9)]
+                    fm = base_m[:]
+                    fg = base_g[:]
+                    lo, cn, pl = lost[:], cnt[:], pool1[:]
+                    other = fg[rest]
+                    fg[rest] = 0
+                    leave(mc2, pl, lo, cn)
+                    leave(other, pl, lo, cn)
+                    boffer((tuple(fm), tuple(fg), tuple(lo)), toks + clear1)
+                elif not (rem == CLEAR and in1):  # else: the no-removal search has it
+                    append(toks + clear1)
+            continue
+        mc = face0 + 6 * (node % 9)
+        sq = rest % 64
+        m_env, p_env, l_env, c_env, over = envs[rest // 64]
+        if base_g_t is None:
+            base_g_t = tuple(base_g)
+        fm = m_env[:]
+        fm[sq] = mc
+        boffer((tuple(fm), base_g_t, tuple(l_env)), toks)
+        if over or slot < 0:
+            continue
+        for col in range(7):
+            if p_env[col * 2 + slot] <= 0:
+                continue
+            mc2 = WITH_FIELD[col][mc]
+            toks2 = toks + _ADD1[col]
+            if col == CLEAR and not GHOST[mc] and base_g[sq]:
+                fm = m_env[:]
+                fg = base_g[:]
+                lo, cn, pl = l_env[:], c_env[:], p_env[:]
+                other = fg[sq]
+                fg[sq] = 0
+                leave(mc2, pl, lo, cn)
+                leave(other, pl, lo, cn)
+                boffer((tuple(fm), tuple(fg), tuple(lo)), toks2)
+            else:
+                fm = m_env[:]
+                if GHOST[mc2]:
+                    fg = base_g[:]
+                    fg[sq] = mc2
+                    boffer((tuple(fm), tuple(fg), tuple(l_env)), toks2)
+                else:
+                    fm[sq] = mc2
+                    boffer((tuple(fm), base_g_t, tuple(l_env)), toks2)
+    return visited
+
+
+def result_key(main0, ghost0, lost0, sq0, slot0, code0, main, ghost, lost, sq, code,
+               destroyed):
+    """The key `generate` files a turn's result under, for a turn played out elsewhere (the
+    step encoding): `main`/`ghost` are the boards with the mover lifted off (as `rules.play`
+    lifts it) and the mover now `code` on `sq` (unless `destroyed`).
+
+    While nothing but the mover changed the key is the small int (piece, square, code), or
+    PASS_KEY for the unchanged position; otherwise the whole board, mover placed."""
+    if not destroyed and lost == lost0:
+        if slot0:
+            same = main == main0 and ghost[sq0] == 0 and _equal_but(ghost, ghost0, sq0)
+        else:
+            same = ghost == ghost0 and main[sq0] == 0 and _equal_but(main, main0, sq0)
+        if same:
+            if sq == sq0 and code == code0:
+                return PASS_KEY
+            return ((sq0 * 2 + slot0) * 64 + sq) * NCODES + code
+    m, g = main[:], ghost[:]
+    if not destroyed:
+        if GHOST[code]:
+            g[sq] = code
+        else:
+            m[sq] = code
+    return (tuple(m), tuple(g), tuple(lost))
+
+
+def _equal_but(a: list[int], b: list[int], i: int) -> bool:
+    return a[:i] == b[:i] and a[i + 1:] == b[i + 1:]
+
+
+def canonical(main0, ghost0, pool0, lost0, cnt0, me, key) -> tuple[int, ...]:
+    """The canonical turn (FFF-31) whose result has `key` (see `result_key`)."""
+    if key == PASS_KEY:
+        return ()
+    found = generate(main0, ghost0, pool0, lost0, cnt0, me).get(key)
+    if found is None:  # pragma: no cover - every legal token sequence's result is listed
+        raise AssertionError("a turn's result is missing from the turn generator")
+    return found[1]
+
+
+# ---- the canonical text of a turn that changed only its mover (the step encoding's end) ------
+# CHEB[a * 64 + b]: king distance between squares; RAY[sq * 9 + f]: the squares ahead of `sq`
+# along facing f (empty for U), as a set.
+CHEB = [max(abs(a % 8 - b % 8), abs(a // 8 - b // 8)) for a in range(64) for b in range(64)]
+RAY: list[frozenset[int]] = []
+for _sq in range(64):
+    for _f in range(9):
+        _ray = []
+        _x = NEXT[_sq * 9 + _f]
+        while _x >= 0:
+            _ray.append(_x)
+            _x = NEXT[_x * 9 + _f]
+        RAY.append(frozenset(_ray))
+
+
+def _path(main: list[int], sq0: int, f0: int, ghosty: bool, points: int, target: int,
+          f1: int) -> tuple[int, ...] | None:
+    """The fewest, then ASCII-smallest, point tokens (turns and steps only) taking a mover
+    from (sq0, facing f0) to (target, facing f1) within `points`, on the board `main` (the
+    mover lifted); None if there is none. A breadth-first search like `_search`'s, keeping
+    the ASCII-smallest prefix of each node at its first depth (every node of a shortest path
+    is at its first depth), pruned by a lower bound on the points still needed: the king
+    distance, plus one turn unless the target is straight ahead along the final facing. A
+    pruned node lies on no path that arrives in time, so the answer is unchanged."""
+    if sq0 == target:
+        if f0 == f1:
+            return ()
+        if points >= 1:
+            return (T_TURN[f1],)
+        return None
+    if ghosty or points < CHEB[sq0 * 64 + target]:
+        return None
+    layer = {sq0 * 9 + f0: ()}
+    seen = {sq0 * 9 + f0}
+    goal = target * 9 + f1
+    base_t = target * 64
+    for depth in range(1, points + 1):
+        left = points - depth
+        nxt: dict = {}
+        for node, prefix in layer.items():
+            f = node % 9
+            sq = node // 9
+            # turns (to another facing)
+            base = node - f
+            for d in range(9):
+                if d == f:
+                    continue
+                child = base + d
+                if child in seen:
+                    continue
+                if sq == target:
+                    if d != f1:
+                        continue
+                elif CHEB[base_t + sq] + (d != f1 or target not in RAY[child]) > left:
+                    continue
+                p = prefix + (T_TURN[d],)
+                old = nxt.get(child)
+                if old is None or p < old:
+                    nxt[child] = p
+            if f == 8:
+                continue
+            t = NEXT[sq * 9 + f]
+            if t < 0 or main[t]:
+                continue
+            child = t * 9 + f
+            if child in seen:
+                continue
+            if t == target:
+                if f != f1 and left < 1:
+                    continue
+            elif CHEB[base_t + t] + (f != f1 or target not in RAY[child]) > left:
+                continue
+            p = prefix + (T_STEP,)
+            old = nxt.get(child)
+            if old is None or p < old:
+                nxt[child] = p
+        if goal in nxt:
+            return nxt[goal]
+        if not nxt:
+            return None
+        seen.update(nxt)
+        layer = nxt
+    return None
+
+
+def canonical_mover(main0, ghost0, pool0, sq0, slot0, code0, sq, code) -> tuple[int, ...]:
+    """The canonical turn (FFF-31) whose only change is the mover: the piece selected on
+    `sq0` (code `code0`, out of phase when `slot0`) now `code` on `sq`, nothing else changed.
+
+    Such a turn holds no attack (an attack that changes nothing is dominated by a turn, which
+    writes before it in ASCII), so it is: the selection, at most a removal, turns and steps,
+    at most an addition. Each of the four field choices that can give the final fields is
+    tried with its shortest, ASCII-smallest path (`_path`); the smallest whole turn wins. No
+    other piece can give a position in which only this mover changed, so no other piece's
+    turns need comparing (an attack changes its target; a destruction removes pieces)."""
+    q = qcode(sq0, slot0 == 1)
+    f1 = (code - FACE0[code]) // 6
+    want = FACE0[code]
+    f0 = (code0 - FACE0[code0]) // 6
+    if slot0:
+        main = main0
+    else:
+        main = main0[:]
+        main[sq0] = 0
+    best = None
+    options = [(False, code0)]
+    if NFIELDS[code0]:
+        options.append((True, without_outer(code0)))
+    for removed, cm in options:
+        base = FACE0[cm]
+        ghosty = GHOST[cm]
+        if removed and ghosty is False and GHOST[code0] and main[sq0]:
+            continue  # back in phase on a shared square: destroyed, not this result
+        head = (q, T_REMOVE[FIELDS[code0][-1]]) if removed else (q,)
+        adds: list[tuple[int, ...]] = []
+        if base == want:
+            adds.append(())
+        slot = ADDABLE[base]
+        if slot >= 0:
+            for col in range(7):
+                if FACE0[WITH_FIELD[col][base]] != want:
+                    continue
+                avail = pool0[col * 2 + slot] + (
+                    1 if removed and RELEASE[code0][-1] == col * 2 + slot else 0)
+                if avail <= 0:
+                    continue
+                if col == CLEAR and not ghosty and ghost0[sq] and not (slot0 and sq == sq0):
+                    continue  # out of phase on a shared square: destroyed
+                adds.append((T_ADD[col],))
+        if not adds:
+            continue
+        path = _path(main, sq0, f0, ghosty, POINTS[cm], sq, f1)
+        if path is None:
+            continue
+        for tail in adds:
+            toks = head + path + tail
+            if best is None or len(toks) < len(best) or (len(toks) == len(best)
+                                                         and toks < best):
+                best = toks
+    if best is None:  # pragma: no cover - the steps reached this result somehow
+        raise AssertionError("no turn gives this result")
+    return best

@@ -4,10 +4,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from boardct.core.encoding import check_id
 from boardct.core.errors import IllegalAction
 from boardct.core.game import Outcome, State
+from boardct.games.fff import encoding, steps
 from boardct.games.fff import position as posmod
-from boardct.games.fff.movegen import legal_turns
+from boardct.games.fff.movegen import (
+    PASS_KEY,
+    canonical,
+    canonical_mover,
+    legal_turns,
+    result_key,
+)
 from boardct.games.fff.notation import format_turn, parse_turn
 from boardct.games.fff.pieces import (
     COLOUR_NAMES,
@@ -38,7 +46,8 @@ def _nice(text: str) -> str:
 
 
 class FFFState(State):
-    __slots__ = ("main", "ghost", "pool", "lost", "cnt", "turn", "count", "limit", "result")
+    __slots__ = ("main", "ghost", "pool", "lost", "cnt", "turn", "count", "limit", "result",
+                 "part")
 
     def __init__(self, setup: Setup, board: posmod.Board):
         self.setup = setup
@@ -52,6 +61,7 @@ class FFFState(State):
         self.count = board.count
         self.limit = int(setup.options.get("turn_limit", 200))
         self.result: Outcome | None = None
+        self.part: steps.StepTurn | None = None  # a turn under way in steps (learners)
         self._judge()
 
     # -- the end (FFF-15, FFF-16, FFF-27, FFF-28) ------------------------------------------------
@@ -79,6 +89,8 @@ class FFFState(State):
     def legal_actions(self, player: int | None = None) -> list[tuple[int, ...]]:
         if self.result is not None or (player is not None and player != self.turn):
             return []
+        if self.part is not None:  # a turn under way in steps: only steps may go on
+            return []
         return legal_turns(self.main, self.ghost, self.pool, self.lost, self.cnt, self.turn)
 
     def _check_turn(self, action, player: int | None) -> None:
@@ -89,6 +101,9 @@ class FFFState(State):
                                 f"(Player {self.turn + 1}), not Player {player + 1}'s")
         if not isinstance(action, tuple):
             raise IllegalAction("FFF-30", f"{action!r} is not a turn (a tuple of token codes)")
+        if self.part is not None:
+            raise IllegalAction("FFF-4", f"a turn is under way in steps ({self.part.text()}): "
+                                "finish it with apply_id (end: step 243) before a whole turn")
 
     def _play(self, action, events=None):
         return play(self.main, self.ghost, self.pool, self.lost, self.cnt, self.turn, action,
@@ -170,6 +185,80 @@ class FFFState(State):
 
     def _set_outcome(self, outcome: Outcome) -> None:
         self.result = outcome
+        self.part = None
+
+    # -- for learners: the step encoding (issue 20; steps.py, encoding.py, docs/fff.md) ------
+    def num_distinct_actions(self) -> int:
+        """Step ids, not whole turns: see `steps` for the table."""
+        return steps.NUM_STEP_IDS
+
+    def action_id(self, action, player: int | None = None) -> int:
+        """The id of a step, given as its text (`"d4"`, `"NE"`, `"xN/E"`, `"+r"`, `"end"`). A
+        whole turn has no id: it is a sequence of steps."""
+        return steps.step_id(action)
+
+    def id_action(self, action_id: int, player: int | None = None) -> str:
+        """The step an id stands for, as its text (`"d4~"`, `"m"`, `"end"`)."""
+        return steps.STEP_TEXT[check_id(action_id, steps.NUM_STEP_IDS, "fff")]
+
+    def legal_ids(self, player: int | None = None) -> list[int]:
+        """The steps open now, ascending: at a turn's start the selections, then the steps of
+        the turn under way."""
+        if self.result is not None or (player is not None and player != self.turn):
+            return []
+        if self.part is None:
+            return steps.select_ids(self.main, self.ghost, self.turn)
+        return steps.legal_step_ids(self.part, self.turn)
+
+    def apply_id(self, action_id: int, player: int | None = None) -> list[tuple]:
+        """Take one step. The step that ends the turn (the end step, an addition, or one
+        after which FFF-27 allows nothing more) composes the whole turn, writes it canonically
+        (FFF-31) and applies it through `apply`, returning its events; other steps return no
+        events. A refused step raises `IllegalAction` and changes nothing."""
+        if self.result is not None:
+            raise IllegalAction("FFF-27", "the game is over: no step may follow")
+        me = self.turn
+        if player is not None and player != me:
+            raise IllegalAction("FFF-1", f"it is {OWNER_NAMES[me]}'s turn "
+                                f"(Player {me + 1}), not Player {player + 1}'s")
+        if action_id.__class__ is not int:  # numpy integers from adapters; bools refused
+            action_id = check_id(action_id, steps.NUM_STEP_IDS, "fff")
+        t = self.part
+        if t is None:
+            self.part = steps.start(self.main, self.ghost, self.pool, self.lost, self.cnt, me,
+                                    action_id)
+            return []
+        if not steps.take(t, me, action_id):
+            return []
+        key = result_key(self.main, self.ghost, self.lost, t.sq0, t.slot0, t.code0, t.main,
+                         t.ghost, t.lost, t.sq, t.code, t.destroyed)
+        if key.__class__ is int and key != PASS_KEY:  # only the mover changed: the fast way
+            action = canonical_mover(self.main, self.ghost, self.pool, t.sq0, t.slot0, t.code0,
+                                     t.sq, t.code)
+        else:
+            action = canonical(self.main, self.ghost, self.pool, self.lost, self.cnt, me, key)
+        self.part = None
+        return self.apply(action, player)
+
+    def observation_shape(self) -> tuple[int, ...]:
+        return encoding.OBS_SHAPE
+
+    def observation_tensor(self, player: int) -> list[float]:
+        """Built from `view(player)` (see `encoding` for the layout)."""
+        return encoding.observation(self.view(player), player)
+
+    def observation_string(self, player: int) -> str:
+        return encoding.observation_string(self.view(player))
+
+    # Perfect information: the information state is the observation.
+    def information_state_shape(self) -> tuple[int, ...]:
+        return self.observation_shape()
+
+    def information_state_tensor(self, player: int) -> list[float]:
+        return self.observation_tensor(player)
+
+    def information_state_string(self, player: int) -> str:
+        return self.observation_string(player)
 
     def describe(self, event: tuple) -> str:
         kind = event[0]
@@ -229,7 +318,7 @@ class FFFState(State):
                         "out_of_phase": GHOST[c],
                     })
         out = self.result
-        return {
+        view = {
             "game": "fff",
             "position": self.position(),
             "pieces": pieces,
@@ -239,6 +328,35 @@ class FFFState(State):
             "no_capture_turns": self.count,
             "turn_limit": self.limit,
             "outcome": out.to_json() if out is not None else None,
+        }
+        if self.part is not None:
+            view["steps"] = self._steps_view()
+        return view
+
+    def _steps_view(self) -> dict:
+        """The turn under way in steps (only while there is one): its tokens so far, the
+        selected piece's squares, points, and the board as the steps left it."""
+        t = self.part
+        assert t is not None
+        main, ghost = t.placed()
+        pieces = []
+        for sq in range(64):
+            for c in (ghost[sq], main[sq]):
+                if c:
+                    pieces.append({
+                        "square": SQUARE_NAMES[sq], "owner": OWNER[c], "size": SIZE[c],
+                        "facing": FACINGS[FACING[c]],
+                        "fields": [COLOURS[f] for f in FIELDS[c]],
+                        "out_of_phase": GHOST[c],
+                    })
+        return {
+            "turn": t.text(),
+            "square": SQUARE_NAMES[t.sq],
+            "from": SQUARE_NAMES[t.sq0],
+            "points_left": t.points - t.used,
+            "points_spent": t.used,
+            "may_remove": t.phase == steps.PHASE_SELECTED and bool(FIELDS[t.code]),
+            "pieces": pieces,
         }
 
     def render(self, player: int | None = None) -> str:
@@ -274,6 +392,7 @@ class FFFState(State):
         s.count = self.count
         s.limit = self.limit
         s.result = self.result
+        s.part = self.part.copy() if self.part is not None else None
         return s
 
     def __repr__(self) -> str:
