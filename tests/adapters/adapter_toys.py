@@ -292,3 +292,21 @@ OrdersState.game = OrdersGame()
 # iterates the registry) does not see them.
 CARDS: Game = CardsState.game
 ORDERS: Game = OrdersState.game
+
+
+# Small options per registered game, so that the libraries' own test functions (which play
+# whole games) stay quick; a game not named here is tested at its defaults.
+SMALL: dict[str, dict] = {
+    "fieldshift": {"turn_limit": 20},
+    "fff": {"turn_limit": 10},
+    "hills": {"turn_limit": 10},
+    "shift": {"turn_limit": 20},
+    "ctf2187": {"turn_limit": 3},
+}
+
+
+def game_ids() -> list[str]:
+    """Every registered game: a new game is covered by the adapter tests by existing."""
+    from boardct.core import registry
+
+    return [g.id for g in registry.all_games()]
