@@ -156,3 +156,10 @@ def test_unknown_parameter_is_refused():
 def test_register_an_unknown_game_is_refused():
     with pytest.raises(BoardctError, match="unknown game"):
         openspiel.register(["chess"])
+
+
+def test_four_players_general_sum():
+    game = _load("ctf2187", players=4, turn_limit=2)
+    assert game.num_players() == 4
+    assert game.get_type().utility == GT.Utility.GENERAL_SUM
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)

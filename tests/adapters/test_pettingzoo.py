@@ -238,3 +238,12 @@ def test_information_state_observation_option():
     assert e.observe("player_0")["observation"].tolist() == pytest.approx(
         e.state.information_state_tensor(0))
     assert e.observation_space("player_0")["observation"].shape == (10,)
+
+
+def test_four_players_in_two_teams():
+    """CTF 2187 seats up to 16: every seat is an agent, each rewarded with its team's share."""
+    _quiet(api_test, env("ctf2187", players=4, turn_limit=2), num_cycles=100)
+    _quiet(parallel_api_test, parallel_env("ctf2187", players=4, turn_limit=2), num_cycles=100)
+    e = env("ctf2187", players=4, turn_limit=2)
+    _play(e, seed=3)
+    assert len(e.possible_agents) == 4
