@@ -2,17 +2,19 @@
 plain numpy on boardct's Gymnasium environment (docs/rl.md).
 
     pip install "boardct[rl]"
-    python examples/learn_to_beat_random.py            # Shift, about 3 CPU minutes
+    python examples/learn_to_beat_random.py            # Shift, about 2 CPU minutes
     python examples/learn_to_beat_random.py --game fieldshift --option turn_limit=60
 
 The policy is a small network (one hidden layer of tanh units) from the observation tensor to
 one logit per action id; illegal ids are masked out of the softmax with `info["action_mask"]`.
 It learns by REINFORCE with a running baseline: after each batch of episodes, every choice is
 made more likely in proportion to how much better than usual its episode ended (the reward is
-the learner's own return: 1 win, 0.5 draw, 0 loss). The learner plays a seat drawn at random
-each episode, so it learns both. Every few batches the current policy plays a fixed set of
-evaluation games against `random` (the same seeds each time), and the win rate of those games
-is the learning curve, saved as a PNG with the random-against-random rate for comparison.
+the learner's own return: 1 win, 0 loss; a draw, 0.5 in the environment, counts
+`--draw-reward`, 0 by default, so that the learner plays to win rather than to stall). The
+learner plays a seat drawn at random each episode, so it learns both. Every few batches the
+current policy plays a fixed set of evaluation games against `random` (the same seeds each
+time), and the win rate of those games is the learning curve, saved as a PNG with the
+random-against-random rate for comparison.
 """
 
 from __future__ import annotations
@@ -110,9 +112,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--game", default="shift")
     ap.add_argument("--option", action="append", default=[], help="a game option NAME=VALUE")
-    ap.add_argument("--batches", type=int, default=120)
+    ap.add_argument("--batches", type=int, default=300)
     ap.add_argument("--batch", type=int, default=32, help="episodes per policy update")
-    ap.add_argument("--eval-every", type=int, default=10)
+    ap.add_argument("--eval-every", type=int, default=20)
     ap.add_argument("--eval-games", type=int, default=200)
     ap.add_argument("--hidden", type=int, default=64)
     ap.add_argument("--lr", type=float, default=0.01)
