@@ -118,6 +118,9 @@ def check_state(state: State) -> None:
         assert set(decoded) == set(legal), "legal ids decode to exactly the legal actions"
         for i, a in zip(ids, decoded, strict=True):
             assert state.action_id(a, player) == i
+    for player in seats:
+        if player not in state.current_players():  # an environment's mask for a waiting seat
+            assert state.legal_ids(player) == [], f"Player {player + 1} is not to decide"
     shape = state.observation_shape()
     ishape = state.information_state_shape()
     for player in seats:

@@ -506,7 +506,7 @@ class CtfState(State):
         return f"Bot {action[1]}'s orders for turn {self.turn}"
 
     def moves_note(self) -> str:
-        return ("These are the menu's sheets: any sheet that passes CTF-37 may be handed in "
+        return ("These are the menu's sample sheets: any sheet that passes CTF-37 may be handed in "
                 "('help' shows how to write one; 'default' keeps the standing orders).")
 
     def action_group(self, action: tuple) -> str:
