@@ -340,22 +340,25 @@ def legal_turns(main, ghost, pool, lost, cnt, me) -> list[tuple[int, ...]]:
     adds_base = (_adds(pool, 0), _adds(pool, 1))
     base_m = main[:]  # the mover is lifted off these and put back, piece by piece
     base_g = ghost[:]
-    for sq0 in range(64):
-        for slot in (0, 1):
-            code0 = ghost[sq0] if slot else main[sq0]
-            if not code0 or OWNER[code0] != me:
-                continue
-            q = qcode(sq0, GHOST[code0])
-            if slot:
-                base_g[sq0] = 0
-            else:
-                base_m[sq0] = 0
-            _piece(me, sq0, code0, q, base_m, base_g, pool, lost, cnt, out, boffer, gsq,
-                   adds_base)
-            if slot:
-                base_g[sq0] = code0
-            else:
-                base_m[sq0] = code0
+    # Own pieces in the order a1, a1~, b1, ... (square, then in-phase before out-of-phase).
+    pieces = [sq * 2 for sq, c in enumerate(main) if c and OWNER[c] == me]
+    if gsq:
+        pieces += [g * 2 + 1 for g in gsq if OWNER[ghost[g]] == me]
+        pieces.sort()
+    for k in pieces:
+        sq0 = k >> 1
+        if k & 1:
+            code0 = ghost[sq0]
+            base_g[sq0] = 0
+            _piece(me, sq0, code0, qcode(sq0, True), base_m, base_g, pool, lost, cnt, out,
+                   boffer, gsq, adds_base)
+            base_g[sq0] = code0
+        else:
+            code0 = main[sq0]
+            base_m[sq0] = 0
+            _piece(me, sq0, code0, qcode(sq0, GHOST[code0]), base_m, base_g, pool, lost, cnt,
+                   out, boffer, gsq, adds_base)
+            base_m[sq0] = code0
     return out
 
 
@@ -386,25 +389,28 @@ def _piece(me, sq0, code0, q, base_m, base_g, pool, lost, cnt, out, boffer, gsq,
                  boffer, seen1, rem, gsq, adds_base if pool[RELEASE[code0][-1]] else None)
 
 
+def _intern(envs, interned, base_m, lost, m2, p2, l2, c2) -> int:
+    """The id of the board an attack left (`m2`, lost counts `l2`), by content: two attack
+    orders reaching one board share it (0: the board before any attack)."""
+    if not interned:
+        interned[(tuple(base_m), tuple(lost))] = 0
+    key = (tuple(m2), tuple(l2))
+    eid = interned.get(key)
+    if eid is None:
+        eid = interned[key] = len(envs)
+        envs.append((m2, p2, l2, c2, any_eliminated(c2)))
+    return eid
+
+
 def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out, boffer,
                  seen1, rem, gsq, adds_base):
     """`_search` for one piece and removal choice, appending mover-only results to `out`.
     `seen1`: the first (no-removal) search's visited nodes, when this is the removal search
-    (`rem` the removed colour); `gsq` the squares with an out-of-phase piece. Returns this
+    (`rem` the removed colour); `gsq` the squares with an out-of-phase piece; `adds_base` what
+    `_adds(pool1, slot)` gives for slots 0 and 1, when known (None: work it out). Returns this
     search's visited nodes."""
     envs = [(base_m, pool1, lost, cnt, False)]
     interned: dict = {}
-
-    def intern(m2, p2, l2, c2) -> int:
-        if not interned:
-            interned[(tuple(base_m), tuple(lost))] = 0
-        key = (tuple(m2), tuple(l2))
-        eid = interned.get(key)
-        if eid is None:
-            eid = interned[key] = len(envs)
-            envs.append((m2, p2, l2, c2, any_eliminated(c2)))
-        return eid
-
     face0 = FACE0[c1]
     f0 = (c1 - face0) // 6
     start = sq0 * 9 + f0
@@ -472,7 +478,7 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
                 for e in _R9:
                     m2, p2, l2, c2 = em[:], env[1][:], env[2][:], env[3][:]
                     convert(m2, p2, l2, c2, t, me, e)
-                    eid2 = intern(m2, p2, l2, c2)
+                    eid2 = _intern(envs, interned, base_m, lost, m2, p2, l2, c2)
                     row = _CONV1[e]
                     cbase = (eid2 * 64 + sq) * 9
                     for d in _R9:
@@ -495,7 +501,7 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
             else:
                 strip(m2, p2, t)
                 dest = sq
-            eid2 = intern(m2, p2, l2, c2)
+            eid2 = _intern(envs, interned, base_m, lost, m2, p2, l2, c2)
             cbase = (eid2 * 64 + dest) * 9
             for d in _R9:
                 child = cbase + d
