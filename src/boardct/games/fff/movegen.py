@@ -415,28 +415,35 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
     f0 = (c1 - face0) // 6
     start = sq0 * 9 + f0
     visited = {start: head}  # node -> its whole token tuple (selection and removal first)
-    layer = [start]
-    ghosty = GHOST[c1]
-    expanded: set = set()  # squares (eid * 64 + sq) whose nine facings are all visited
     turn1 = _TURN1
-    first = True
-    for _depth in range(POINTS[c1]):
-        nxt: dict = {}
+    points = POINTS[c1]
+    if GHOST[c1]:
+        # Out of phase: no step, no attack (FFF-14); the turns from the start are all.
+        if points:
+            base = start - f0
+            for d in _OTHERS[f0]:
+                visited[base + d] = head + turn1[d]
+        points = 0
+    else:
+        # The start, alone on its square: its eight turns are new.
+        nxt = {}
+        base = start - f0
+        for d in _OTHERS[f0]:
+            nxt[base + d] = head + turn1[d]
+        expanded = {sq0}  # squares (eid * 64 + sq) whose nine facings are all visited
+        layer = [(start, head)]
+    for _depth in range(points):
+        if _depth:
+            nxt = {}
         nxt_get = nxt.get
         newly: list = []
-        for node in layer:
-            prefix = visited[node]
+        for node, prefix in layer:
             f = node % 9
             rest = node // 9
-            if rest >= 64 and envs[rest // 64][4]:
-                continue  # FFF-27: the game is decided, nothing may follow
-            if rest not in expanded:
-                newly.append(rest)
-                base = node - f
-                if first:  # the start, alone: its eight turns are new
-                    for d in _OTHERS[f]:
-                        nxt[base + d] = prefix + turn1[d]
-                else:
+            if rest < 64:  # the board before any attack: node is sq * 9 + f
+                if rest not in expanded:
+                    newly.append(rest)
+                    base = node - f
                     for d in _OTHERS[f]:
                         child = base + d
                         if child in visited:
@@ -448,29 +455,62 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
                             p = prefix + turn1[d]
                             if p < old:
                                 nxt[child] = p
-            if ghosty or f == 8:
-                continue
-            sq = rest % 64
-            t = NEXT[sq * 9 + f]
-            if t < 0:
-                continue
-            eid = rest // 64
-            env = envs[eid]
+                t = NEXT[node]
+                if t < 0:
+                    continue
+                occ = base_m[t]
+                if occ == 0:
+                    child = t * 9 + f
+                    if child not in visited:
+                        old = nxt_get(child)
+                        if old is None:
+                            nxt[child] = prefix + _STEP1
+                        else:
+                            p = prefix + _STEP1
+                            if p < old:
+                                nxt[child] = p
+                    continue
+                if OWNER[occ] == me:
+                    continue
+                sq = rest
+                env = envs[0]
+            else:
+                env = envs[rest // 64]
+                if env[4]:
+                    continue  # FFF-27: the game is decided, nothing may follow
+                if rest not in expanded:
+                    newly.append(rest)
+                    base = node - f
+                    for d in _OTHERS[f]:
+                        child = base + d
+                        if child in visited:
+                            continue
+                        old = nxt_get(child)
+                        if old is None:
+                            nxt[child] = prefix + turn1[d]
+                        else:
+                            p = prefix + turn1[d]
+                            if p < old:
+                                nxt[child] = p
+                sq = rest % 64
+                t = NEXT[sq * 9 + f]
+                if t < 0:
+                    continue
+                occ = env[0][t]
+                if occ == 0:
+                    child = (rest - sq + t) * 9 + f
+                    if child not in visited:
+                        old = nxt_get(child)
+                        if old is None:
+                            nxt[child] = prefix + _STEP1
+                        else:
+                            p = prefix + _STEP1
+                            if p < old:
+                                nxt[child] = p
+                    continue
+                if OWNER[occ] == me:
+                    continue
             em = env[0]
-            occ = em[t]
-            if occ == 0:
-                child = (rest - sq + t) * 9 + f
-                if child not in visited:
-                    old = nxt_get(child)
-                    if old is None:
-                        nxt[child] = prefix + _STEP1
-                    else:
-                        p = prefix + _STEP1
-                        if p < old:
-                            nxt[child] = p
-                continue
-            if OWNER[occ] == me:
-                continue
             kind = attack_kind(face0 + 6 * f, occ, env[2])
             if kind == O_FAIL:
                 continue
@@ -486,7 +526,7 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
                         if child in visited:
                             continue
                         p = prefix + row[d]
-                        old = nxt.get(child)
+                        old = nxt_get(child)
                         if old is None or p < old:
                             nxt[child] = p
                 continue
@@ -508,17 +548,14 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
                 if child in visited:
                     continue
                 p = prefix + _HIT1[d]
-                old = nxt.get(child)
+                old = nxt_get(child)
                 if old is None or p < old:
                     nxt[child] = p
-        first = False
         if not nxt:
             break
         expanded.update(newly)
         visited.update(nxt)
-        layer = list(nxt)
-        if envs[0][4]:  # pragma: no cover - the position is not over
-            break
+        layer = list(nxt.items())
 
     # Candidates, in generate's order: each node, with no addition, then each colour.
     append = out.append
