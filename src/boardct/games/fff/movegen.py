@@ -555,7 +555,7 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
             break
         expanded.update(newly)
         visited.update(nxt)
-        layer = list(nxt.items())
+        layer = nxt.items()  # a view of the finished layer (a new dict is built next)
 
     # Candidates, in generate's order: each node, with no addition, then each colour.
     append = out.append
@@ -601,8 +601,13 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
             return visited
         suf_all = ((),) + adds_all
         suf_norem = ((),) + adds_norem
-        out.extend([t + x for node, t in visited.items()
-                    for x in (suf_norem if node in seen1 else suf_all)])
+        known = visited.keys() & seen1.keys()
+        if not known or len(known) == len(visited):  # one kind of node: one C-level pass
+            out.extend(starmap(add, product(visited.values(),
+                                            suf_norem if known else suf_all)))
+        else:
+            for node, t in visited.items():
+                out.extend(map(t.__add__, suf_norem if node in known else suf_all))
         return visited
     if special:  # the clear addition is looked at node by node below
         adds_all = adds_all[:-1]
