@@ -350,26 +350,27 @@ def legal_turns(main, ghost, pool, lost, cnt, me) -> list[tuple[int, ...]]:
         if k & 1:
             code0 = ghost[sq0]
             base_g[sq0] = 0
-            _piece(me, sq0, code0, qcode(sq0, True), base_m, base_g, pool, lost, cnt, out,
-                   boffer, gsq, adds_base)
-            base_g[sq0] = code0
         else:
             code0 = main[sq0]
             base_m[sq0] = 0
-            _piece(me, sq0, code0, qcode(sq0, GHOST[code0]), base_m, base_g, pool, lost, cnt,
-                   out, boffer, gsq, adds_base)
+        q = qcode(sq0, GHOST[code0])
+        head = (q,)
+        seen1 = _fast_search(me, sq0, code0, code0, head, base_m, base_g, pool, lost, cnt,
+                             out, boffer, None, -1, gsq, adds_base)
+        if NFIELDS[code0]:
+            _removal(me, sq0, code0, q, base_m, base_g, pool, lost, cnt, out, boffer, gsq,
+                     adds_base, seen1)
+        if k & 1:
+            base_g[sq0] = code0
+        else:
             base_m[sq0] = code0
     return out
 
 
-def _piece(me, sq0, code0, q, base_m, base_g, pool, lost, cnt, out, boffer, gsq,
-           adds_base) -> None:
-    """The turns of one piece, lifted off `base_m`/`base_g` (the caller puts it back)."""
-    head = (q,)
-    seen1 = _fast_search(me, sq0, code0, code0, head, base_m, base_g, pool, lost, cnt,
-                         out, boffer, None, -1, gsq, adds_base)
-    if not NFIELDS[code0]:
-        return
+def _removal(me, sq0, code0, q, base_m, base_g, pool, lost, cnt, out, boffer, gsq,
+             adds_base, seen1) -> None:
+    """The turns of one piece, lifted off `base_m`/`base_g`, that start by removing its
+    outermost field (`seen1`: the nodes of its turns without the removal)."""
     rem = FIELDS[code0][-1]
     c1 = without_outer(code0)
     head = (q, T_REMOVE[rem])
