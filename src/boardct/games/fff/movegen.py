@@ -559,13 +559,17 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
         layer = nxt.items()  # a view of the finished layer (a new dict is built next)
 
     # Candidates, in generate's order: each node, with no addition, then each colour.
-    append = out.append
-    if envs[0][4]:  # pragma: no cover
-        return visited
     # While only the mover changed, the addable size and phase are the same at every node
     # (they do not depend on the facing): the additions of a node are one map over a list.
     slot = ADDABLE[face0]
+    if slot < 0 and len(envs) == 1:  # no addition anywhere: the nodes are the turns
+        values = iter(visited.values())
+        if seen1 is None:
+            next(values)  # the start, unchanged: the pass
+        out.extend(values)
+        return visited
     ghost_m = GHOST[face0]
+    clear_av = False
     if slot >= 0:
         adds_all, clear_av = adds_base[slot] if adds_base is not None else _adds(pool1, slot)
         adds_norem = adds_all
@@ -576,7 +580,7 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
     # Going out of phase on a square where an out-of-phase piece stands destroys both
     # (FFF-26): only then does a node's addition need its square looked at.
     special = False
-    if slot >= 0 and clear_av and not ghost_m:
+    if gsq and clear_av and not ghost_m:
         reach = POINTS[c1]
         row = sq0 * 64
         for g in gsq:
@@ -587,9 +591,6 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
         # The common case: nothing but the mover changes, no removal, no destruction.
         values = iter(visited.values())
         first = next(values)  # the start, unchanged: the pass, but additions to it count
-        if slot < 0:
-            out.extend(values)
-            return visited
         out.extend(map(first.__add__, adds_all))
         # Each node, then the node with each addition: one C-level pass (`t + ()` is `t`).
         out.extend(starmap(add, product(values, ((),) + adds_all)))
@@ -597,9 +598,6 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
     if len(envs) == 1 and not special:
         # The removal search: a node the first search reached loses the removed colour's
         # addition (the first search has that result in fewer tokens).
-        if slot < 0:
-            out.extend(visited.values())
-            return visited
         suf_all = ((),) + adds_all
         suf_norem = ((),) + adds_norem
         known = visited.keys() & seen1.keys()
@@ -613,6 +611,7 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
     if special:  # the clear addition is looked at node by node below
         adds_all = adds_all[:-1]
         adds_norem = adds_norem[:-1] if rem != CLEAR else adds_norem
+    append = out.append
     base_g_t = None
     for node, toks in visited.items():
         rest = node // 9
