@@ -17,7 +17,7 @@ text, is kept (FFF-31). The result equal to the untouched position is the action
 
 from __future__ import annotations
 
-from itertools import product, starmap
+from itertools import islice, product, starmap
 from operator import add
 
 from boardct.games.fff.pieces import (
@@ -403,6 +403,54 @@ def _intern(envs, interned, base_m, lost, m2, p2, l2, c2) -> int:
     return eid
 
 
+def _attack(me, face0, f, sq, t, occ, env, prefix, envs, interned, base_m, lost, visited,
+            nxt) -> None:
+    """The children of a search node (mover on `sq` facing `f`, board `env`) attacking the
+    enemy piece `occ` on `t` (FFF-8, FFF-22): none when it fails (it only burns a point),
+    else the mover's nine facings after it on the board it leaves."""
+    em = env[0]
+    kind = attack_kind(face0 + 6 * f, occ, env[2])
+    if kind == O_FAIL:
+        return
+    if kind == O_CONVERT:
+        for e in _R9:
+            m2, p2, l2, c2 = em[:], env[1][:], env[2][:], env[3][:]
+            convert(m2, p2, l2, c2, t, me, e)
+            eid2 = _intern(envs, interned, base_m, lost, m2, p2, l2, c2)
+            row = _CONV1[e]
+            cbase = (eid2 * 64 + sq) * 9
+            for d in _R9:
+                child = cbase + d
+                if child in visited:
+                    continue
+                p = prefix + row[d]
+                old = nxt.get(child)
+                if old is None or p < old:
+                    nxt[child] = p
+        return
+    m2, p2, l2, c2 = em[:], env[1][:], env[2][:], env[3][:]
+    if kind == O_CAPTURE:
+        m2[t] = 0
+        leave(occ, p2, l2, c2)
+        dest = t
+    elif kind == O_PUSH:
+        push(m2, p2, l2, c2, t, f)
+        dest = t
+    else:
+        strip(m2, p2, t)
+        dest = sq
+    eid2 = _intern(envs, interned, base_m, lost, m2, p2, l2, c2)
+    cbase = (eid2 * 64 + dest) * 9
+    for d in _R9:
+        child = cbase + d
+        if child in visited:
+            continue
+        p = prefix + _HIT1[d]
+        old = nxt.get(child)
+        if old is None or p < old:
+            nxt[child] = p
+
+
 def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out, boffer,
                  seen1, rem, gsq, adds_base):
     """`_search` for one piece and removal choice, appending mover-only results to `out`.
@@ -438,6 +486,21 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
             nxt = {}
         nxt_get = nxt.get
         newly: list = []
+        if _depth == 1:
+            # The start's eight turns come first in this layer; each steps (or attacks) into
+            # a different square, none reached before: no checks needed.
+            it = iter(layer)
+            for node, prefix in islice(it, 8):
+                t = NEXT[node]
+                if t < 0:
+                    continue
+                occ = base_m[t]
+                if occ == 0:
+                    nxt[t * 9 + node % 9] = prefix + _STEP1
+                elif OWNER[occ] != me:
+                    _attack(me, face0, node % 9, sq0, t, occ, envs[0], prefix, envs, interned,
+                            base_m, lost, visited, nxt)
+            layer = it
         for node, prefix in layer:
             f = node % 9
             rest = node // 9
@@ -511,47 +574,8 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
                     continue
                 if OWNER[occ] == me:
                     continue
-            em = env[0]
-            kind = attack_kind(face0 + 6 * f, occ, env[2])
-            if kind == O_FAIL:
-                continue
-            if kind == O_CONVERT:
-                for e in _R9:
-                    m2, p2, l2, c2 = em[:], env[1][:], env[2][:], env[3][:]
-                    convert(m2, p2, l2, c2, t, me, e)
-                    eid2 = _intern(envs, interned, base_m, lost, m2, p2, l2, c2)
-                    row = _CONV1[e]
-                    cbase = (eid2 * 64 + sq) * 9
-                    for d in _R9:
-                        child = cbase + d
-                        if child in visited:
-                            continue
-                        p = prefix + row[d]
-                        old = nxt_get(child)
-                        if old is None or p < old:
-                            nxt[child] = p
-                continue
-            m2, p2, l2, c2 = em[:], env[1][:], env[2][:], env[3][:]
-            if kind == O_CAPTURE:
-                m2[t] = 0
-                leave(occ, p2, l2, c2)
-                dest = t
-            elif kind == O_PUSH:
-                push(m2, p2, l2, c2, t, f)
-                dest = t
-            else:
-                strip(m2, p2, t)
-                dest = sq
-            eid2 = _intern(envs, interned, base_m, lost, m2, p2, l2, c2)
-            cbase = (eid2 * 64 + dest) * 9
-            for d in _R9:
-                child = cbase + d
-                if child in visited:
-                    continue
-                p = prefix + _HIT1[d]
-                old = nxt_get(child)
-                if old is None or p < old:
-                    nxt[child] = p
+            _attack(me, face0, f, sq, t, occ, env, prefix, envs, interned, base_m, lost, visited,
+                    nxt)
         if not nxt:
             break
         expanded.update(newly)
