@@ -629,8 +629,8 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
             out.extend(starmap(add, product(visited.values(),
                                             suf_norem if known else suf_all)))
         else:
-            for node, t in visited.items():
-                out.extend(map(t.__add__, suf_norem if node in known else suf_all))
+            out.extend([t + x for node, t in visited.items()
+                        for x in (suf_norem if node in known else suf_all)])
         return visited
     if special:  # the clear addition is looked at node by node below
         adds_all = adds_all[:-1]
