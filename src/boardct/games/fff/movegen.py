@@ -17,7 +17,7 @@ text, is kept (FFF-31). The result equal to the untouched position is the action
 
 from __future__ import annotations
 
-from itertools import product, starmap
+from itertools import islice, product, starmap
 from operator import add
 
 from boardct.games.fff.pieces import (
@@ -340,33 +340,37 @@ def legal_turns(main, ghost, pool, lost, cnt, me) -> list[tuple[int, ...]]:
     adds_base = (_adds(pool, 0), _adds(pool, 1))
     base_m = main[:]  # the mover is lifted off these and put back, piece by piece
     base_g = ghost[:]
-    for sq0 in range(64):
-        for slot in (0, 1):
-            code0 = ghost[sq0] if slot else main[sq0]
-            if not code0 or OWNER[code0] != me:
-                continue
-            q = qcode(sq0, GHOST[code0])
-            if slot:
-                base_g[sq0] = 0
-            else:
-                base_m[sq0] = 0
-            _piece(me, sq0, code0, q, base_m, base_g, pool, lost, cnt, out, boffer, gsq,
-                   adds_base)
-            if slot:
-                base_g[sq0] = code0
-            else:
-                base_m[sq0] = code0
+    # Own pieces in the order a1, a1~, b1, ... (square, then in-phase before out-of-phase).
+    pieces = [sq * 2 for sq, c in enumerate(main) if c and OWNER[c] == me]
+    if gsq:
+        pieces += [g * 2 + 1 for g in gsq if OWNER[ghost[g]] == me]
+        pieces.sort()
+    for k in pieces:
+        sq0 = k >> 1
+        if k & 1:
+            code0 = ghost[sq0]
+            base_g[sq0] = 0
+        else:
+            code0 = main[sq0]
+            base_m[sq0] = 0
+        q = qcode(sq0, GHOST[code0])
+        head = (q,)
+        seen1 = _fast_search(me, sq0, code0, code0, head, base_m, base_g, pool, lost, cnt,
+                             out, boffer, None, -1, gsq, adds_base)
+        if NFIELDS[code0]:
+            _removal(me, sq0, code0, q, base_m, base_g, pool, lost, cnt, out, boffer, gsq,
+                     adds_base, seen1)
+        if k & 1:
+            base_g[sq0] = code0
+        else:
+            base_m[sq0] = code0
     return out
 
 
-def _piece(me, sq0, code0, q, base_m, base_g, pool, lost, cnt, out, boffer, gsq,
-           adds_base) -> None:
-    """The turns of one piece, lifted off `base_m`/`base_g` (the caller puts it back)."""
-    head = (q,)
-    seen1 = _fast_search(me, sq0, code0, code0, head, base_m, base_g, pool, lost, cnt,
-                         out, boffer, None, -1, gsq, adds_base)
-    if not NFIELDS[code0]:
-        return
+def _removal(me, sq0, code0, q, base_m, base_g, pool, lost, cnt, out, boffer, gsq,
+             adds_base, seen1) -> None:
+    """The turns of one piece, lifted off `base_m`/`base_g`, that start by removing its
+    outermost field (`seen1`: the nodes of its turns without the removal)."""
     rem = FIELDS[code0][-1]
     c1 = without_outer(code0)
     head = (q, T_REMOVE[rem])
@@ -386,51 +390,124 @@ def _piece(me, sq0, code0, q, base_m, base_g, pool, lost, cnt, out, boffer, gsq,
                  boffer, seen1, rem, gsq, adds_base if pool[RELEASE[code0][-1]] else None)
 
 
+def _intern(envs, interned, base_m, lost, m2, p2, l2, c2) -> int:
+    """The id of the board an attack left (`m2`, lost counts `l2`), by content: two attack
+    orders reaching one board share it (0: the board before any attack)."""
+    if not interned:
+        interned[(tuple(base_m), tuple(lost))] = 0
+    key = (tuple(m2), tuple(l2))
+    eid = interned.get(key)
+    if eid is None:
+        eid = interned[key] = len(envs)
+        envs.append((m2, p2, l2, c2, any_eliminated(c2)))
+    return eid
+
+
+def _attack(me, face0, f, sq, t, occ, env, prefix, envs, interned, base_m, lost, visited,
+            nxt) -> None:
+    """The children of a search node (mover on `sq` facing `f`, board `env`) attacking the
+    enemy piece `occ` on `t` (FFF-8, FFF-22): none when it fails (it only burns a point),
+    else the mover's nine facings after it on the board it leaves."""
+    em = env[0]
+    kind = attack_kind(face0 + 6 * f, occ, env[2])
+    if kind == O_FAIL:
+        return
+    if kind == O_CONVERT:
+        for e in _R9:
+            m2, p2, l2, c2 = em[:], env[1][:], env[2][:], env[3][:]
+            convert(m2, p2, l2, c2, t, me, e)
+            eid2 = _intern(envs, interned, base_m, lost, m2, p2, l2, c2)
+            row = _CONV1[e]
+            cbase = (eid2 * 64 + sq) * 9
+            for d in _R9:
+                child = cbase + d
+                if child in visited:
+                    continue
+                p = prefix + row[d]
+                old = nxt.get(child)
+                if old is None or p < old:
+                    nxt[child] = p
+        return
+    m2, p2, l2, c2 = em[:], env[1][:], env[2][:], env[3][:]
+    if kind == O_CAPTURE:
+        m2[t] = 0
+        leave(occ, p2, l2, c2)
+        dest = t
+    elif kind == O_PUSH:
+        push(m2, p2, l2, c2, t, f)
+        dest = t
+    else:
+        strip(m2, p2, t)
+        dest = sq
+    eid2 = _intern(envs, interned, base_m, lost, m2, p2, l2, c2)
+    cbase = (eid2 * 64 + dest) * 9
+    for d in _R9:
+        child = cbase + d
+        if child in visited:
+            continue
+        p = prefix + _HIT1[d]
+        old = nxt.get(child)
+        if old is None or p < old:
+            nxt[child] = p
+
+
 def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out, boffer,
                  seen1, rem, gsq, adds_base):
     """`_search` for one piece and removal choice, appending mover-only results to `out`.
     `seen1`: the first (no-removal) search's visited nodes, when this is the removal search
-    (`rem` the removed colour); `gsq` the squares with an out-of-phase piece. Returns this
+    (`rem` the removed colour); `gsq` the squares with an out-of-phase piece; `adds_base` what
+    `_adds(pool1, slot)` gives for slots 0 and 1, when known (None: work it out). Returns this
     search's visited nodes."""
     envs = [(base_m, pool1, lost, cnt, False)]
     interned: dict = {}
-
-    def intern(m2, p2, l2, c2) -> int:
-        if not interned:
-            interned[(tuple(base_m), tuple(lost))] = 0
-        key = (tuple(m2), tuple(l2))
-        eid = interned.get(key)
-        if eid is None:
-            eid = interned[key] = len(envs)
-            envs.append((m2, p2, l2, c2, any_eliminated(c2)))
-        return eid
-
     face0 = FACE0[c1]
     f0 = (c1 - face0) // 6
     start = sq0 * 9 + f0
     visited = {start: head}  # node -> its whole token tuple (selection and removal first)
-    layer = [start]
-    ghosty = GHOST[c1]
-    expanded: set = set()  # squares (eid * 64 + sq) whose nine facings are all visited
     turn1 = _TURN1
-    first = True
-    for _depth in range(POINTS[c1]):
-        nxt: dict = {}
+    points = POINTS[c1]
+    if GHOST[c1]:
+        # Out of phase: no step, no attack (FFF-14); the turns from the start are all.
+        if points:
+            base = start - f0
+            for d in _OTHERS[f0]:
+                visited[base + d] = head + turn1[d]
+        points = 0
+    else:
+        # The start, alone on its square: its eight turns are new.
+        nxt = {}
+        base = start - f0
+        for d in _OTHERS[f0]:
+            nxt[base + d] = head + turn1[d]
+        expanded = {sq0}  # squares (eid * 64 + sq) whose nine facings are all visited
+        layer = [(start, head)]
+    for _depth in range(points):
+        if _depth:
+            nxt = {}
         nxt_get = nxt.get
         newly: list = []
-        for node in layer:
-            prefix = visited[node]
+        if _depth == 1:
+            # The start's eight turns come first in this layer; each steps (or attacks) into
+            # a different square, none reached before: no checks needed.
+            it = iter(layer)
+            for node, prefix in islice(it, 8):
+                t = NEXT[node]
+                if t < 0:
+                    continue
+                occ = base_m[t]
+                if occ == 0:
+                    nxt[t * 9 + node % 9] = prefix + _STEP1
+                elif OWNER[occ] != me:
+                    _attack(me, face0, node % 9, sq0, t, occ, envs[0], prefix, envs, interned,
+                            base_m, lost, visited, nxt)
+            layer = it
+        for node, prefix in layer:
             f = node % 9
             rest = node // 9
-            if rest >= 64 and envs[rest // 64][4]:
-                continue  # FFF-27: the game is decided, nothing may follow
-            if rest not in expanded:
-                newly.append(rest)
-                base = node - f
-                if first:  # the start, alone: its eight turns are new
-                    for d in _OTHERS[f]:
-                        nxt[base + d] = prefix + turn1[d]
-                else:
+            if rest < 64:  # the board before any attack: node is sq * 9 + f
+                if rest not in expanded:
+                    newly.append(rest)
+                    base = node - f
                     for d in _OTHERS[f]:
                         child = base + d
                         if child in visited:
@@ -442,86 +519,81 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
                             p = prefix + turn1[d]
                             if p < old:
                                 nxt[child] = p
-            if ghosty or f == 8:
-                continue
-            sq = rest % 64
-            t = NEXT[sq * 9 + f]
-            if t < 0:
-                continue
-            eid = rest // 64
-            env = envs[eid]
-            em = env[0]
-            occ = em[t]
-            if occ == 0:
-                child = (rest - sq + t) * 9 + f
-                if child not in visited:
-                    old = nxt_get(child)
-                    if old is None:
-                        nxt[child] = prefix + _STEP1
-                    else:
-                        p = prefix + _STEP1
-                        if p < old:
-                            nxt[child] = p
-                continue
-            if OWNER[occ] == me:
-                continue
-            kind = attack_kind(face0 + 6 * f, occ, env[2])
-            if kind == O_FAIL:
-                continue
-            if kind == O_CONVERT:
-                for e in _R9:
-                    m2, p2, l2, c2 = em[:], env[1][:], env[2][:], env[3][:]
-                    convert(m2, p2, l2, c2, t, me, e)
-                    eid2 = intern(m2, p2, l2, c2)
-                    row = _CONV1[e]
-                    cbase = (eid2 * 64 + sq) * 9
-                    for d in _R9:
-                        child = cbase + d
+                t = NEXT[node]
+                if t < 0:
+                    continue
+                occ = base_m[t]
+                if occ == 0:
+                    child = t * 9 + f
+                    if child not in visited:
+                        old = nxt_get(child)
+                        if old is None:
+                            nxt[child] = prefix + _STEP1
+                        else:
+                            p = prefix + _STEP1
+                            if p < old:
+                                nxt[child] = p
+                    continue
+                if OWNER[occ] == me:
+                    continue
+                sq = rest
+                env = envs[0]
+            else:
+                env = envs[rest // 64]
+                if env[4]:
+                    continue  # FFF-27: the game is decided, nothing may follow
+                if rest not in expanded:
+                    newly.append(rest)
+                    base = node - f
+                    for d in _OTHERS[f]:
+                        child = base + d
                         if child in visited:
                             continue
-                        p = prefix + row[d]
-                        old = nxt.get(child)
-                        if old is None or p < old:
-                            nxt[child] = p
-                continue
-            m2, p2, l2, c2 = em[:], env[1][:], env[2][:], env[3][:]
-            if kind == O_CAPTURE:
-                m2[t] = 0
-                leave(occ, p2, l2, c2)
-                dest = t
-            elif kind == O_PUSH:
-                push(m2, p2, l2, c2, t, f)
-                dest = t
-            else:
-                strip(m2, p2, t)
-                dest = sq
-            eid2 = intern(m2, p2, l2, c2)
-            cbase = (eid2 * 64 + dest) * 9
-            for d in _R9:
-                child = cbase + d
-                if child in visited:
+                        old = nxt_get(child)
+                        if old is None:
+                            nxt[child] = prefix + turn1[d]
+                        else:
+                            p = prefix + turn1[d]
+                            if p < old:
+                                nxt[child] = p
+                sq = rest % 64
+                t = NEXT[sq * 9 + f]
+                if t < 0:
                     continue
-                p = prefix + _HIT1[d]
-                old = nxt.get(child)
-                if old is None or p < old:
-                    nxt[child] = p
-        first = False
+                occ = env[0][t]
+                if occ == 0:
+                    child = (rest - sq + t) * 9 + f
+                    if child not in visited:
+                        old = nxt_get(child)
+                        if old is None:
+                            nxt[child] = prefix + _STEP1
+                        else:
+                            p = prefix + _STEP1
+                            if p < old:
+                                nxt[child] = p
+                    continue
+                if OWNER[occ] == me:
+                    continue
+            _attack(me, face0, f, sq, t, occ, env, prefix, envs, interned, base_m, lost, visited,
+                    nxt)
         if not nxt:
             break
         expanded.update(newly)
         visited.update(nxt)
-        layer = list(nxt)
-        if envs[0][4]:  # pragma: no cover - the position is not over
-            break
+        layer = nxt.items()  # a view of the finished layer (a new dict is built next)
 
     # Candidates, in generate's order: each node, with no addition, then each colour.
-    append = out.append
-    if envs[0][4]:  # pragma: no cover
-        return visited
     # While only the mover changed, the addable size and phase are the same at every node
     # (they do not depend on the facing): the additions of a node are one map over a list.
     slot = ADDABLE[face0]
+    if slot < 0 and len(envs) == 1:  # no addition anywhere: the nodes are the turns
+        values = iter(visited.values())
+        if seen1 is None:
+            next(values)  # the start, unchanged: the pass
+        out.extend(values)
+        return visited
     ghost_m = GHOST[face0]
+    clear_av = False
     if slot >= 0:
         adds_all, clear_av = adds_base[slot] if adds_base is not None else _adds(pool1, slot)
         adds_norem = adds_all
@@ -532,7 +604,7 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
     # Going out of phase on a square where an out-of-phase piece stands destroys both
     # (FFF-26): only then does a node's addition need its square looked at.
     special = False
-    if slot >= 0 and clear_av and not ghost_m:
+    if gsq and clear_av and not ghost_m:
         reach = POINTS[c1]
         row = sq0 * 64
         for g in gsq:
@@ -543,9 +615,6 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
         # The common case: nothing but the mover changes, no removal, no destruction.
         values = iter(visited.values())
         first = next(values)  # the start, unchanged: the pass, but additions to it count
-        if slot < 0:
-            out.extend(values)
-            return visited
         out.extend(map(first.__add__, adds_all))
         # Each node, then the node with each addition: one C-level pass (`t + ()` is `t`).
         out.extend(starmap(add, product(values, ((),) + adds_all)))
@@ -553,17 +622,20 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
     if len(envs) == 1 and not special:
         # The removal search: a node the first search reached loses the removed colour's
         # addition (the first search has that result in fewer tokens).
-        if slot < 0:
-            out.extend(visited.values())
-            return visited
         suf_all = ((),) + adds_all
         suf_norem = ((),) + adds_norem
-        out.extend([t + x for node, t in visited.items()
-                    for x in (suf_norem if node in seen1 else suf_all)])
+        known = visited.keys() & seen1.keys()
+        if not known or len(known) == len(visited):  # one kind of node: one C-level pass
+            out.extend(starmap(add, product(visited.values(),
+                                            suf_norem if known else suf_all)))
+        else:
+            out.extend([t + x for node, t in visited.items()
+                        for x in (suf_norem if node in known else suf_all)])
         return visited
     if special:  # the clear addition is looked at node by node below
         adds_all = adds_all[:-1]
         adds_norem = adds_norem[:-1] if rem != CLEAR else adds_norem
+    append = out.append
     base_g_t = None
     for node, toks in visited.items():
         rest = node // 9
