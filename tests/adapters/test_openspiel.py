@@ -163,3 +163,21 @@ def test_four_players_general_sum():
     assert game.num_players() == 4
     assert game.get_type().utility == GT.Utility.GENERAL_SUM
     pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+
+
+def test_openspiel_ismcts_plays_a_hidden_information_game_through_determinize():
+    """OpenSpiel's information-set MCTS samples states with `resample_from_infostate` (the
+    game's `determinize`): it plays the bridged Hills to the end."""
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = _load("hills", turn_limit=6, seed=2)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)), 1.4,
+                           10, random_state=np.random.RandomState(1))
+    rng = np.random.RandomState(3)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.current_player() == 0:
+            state.apply_action(bot.step(state))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert sum(state.returns()) == pytest.approx(1.0)
