@@ -1,7 +1,7 @@
 """What the learners' adapters cost, and OpenSpiel's MCTS against boardct's (issue 20).
 
     PYTHONPATH=src python benchmarks/adapters.py [--seconds 2] [--games 20] [--move-cpu 0.05]
-                                                 [--json] [--skip-match]
+                                                 [--json] [--skip-match] [--skip-steps]
 
 1. Random-playout steps per CPU second, per game at its default options, through:
    - `raw`: the engine's encoding API alone, `legal_ids` + `apply_id` (no observation);
@@ -241,10 +241,13 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--move-cpu", type=float, default=0.05, help="CPU seconds per move")
     ap.add_argument("--skip-match", action="store_true")
+    ap.add_argument("--skip-steps", action="store_true", help="only the MCTS part")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON at the end")
     args = ap.parse_args()
-    print("random-playout steps per CPU second")
-    report: dict[str, Any] = {"steps_per_cpu_s": steps_table(args.seconds)}
+    report: dict[str, Any] = {}
+    if not args.skip_steps:
+        print("random-playout steps per CPU second")
+        report["steps_per_cpu_s"] = steps_table(args.seconds)
     rates = mcts_rates(args.turn_limit, args.sims)
     report["mcts"] = rates
     print(f"FieldShift (turn limit {args.turn_limit}), from the start: OpenSpiel MCTSBot "
