@@ -31,7 +31,8 @@ OPTION_SETS: dict[str, list[dict]] = {
               {"turn_limit": 0, "stars": 0}],
     "shift": [{}, {"card1": "iron-lantern", "card2": "moth-regent"},
               {"card1": "quill-of-ash", "card2": "glass-cartographer", "turn_limit": 20}],
-    "ctf2187": [{}, {"bots_per_team": 2}, {"teams": 3}],
+    "ctf2187": [{}, {"bots_per_team": 2}, {"teams": 3},
+                {"designs": "Scout,Titan", "bots_per_team": 2, "turn_limit": 3}],
     "fff": [{}, {"turn_limit": 0}, {"turn_limit": 5}],
 }
 # Games whose ids number the steps of a turn, not whole turns (FFF: whole turns are far too
@@ -43,7 +44,7 @@ NAMES = {"ctf2187": {"teams": 3}}
 # or a draw asked and waiting for the answer): tried now and then on the way to a state.
 EXTRAS = {"fieldshift": ["05", "08"]}
 # Games whose encoding is built on another branch of issue 20, merged later.
-PENDING = {"ctf2187": "encoding not yet built"}
+PENDING: dict[str, str] = {}
 GAMES = sorted(OPTION_SETS)
 
 
@@ -117,6 +118,9 @@ def check_state(state: State) -> None:
         assert set(decoded) == set(legal), "legal ids decode to exactly the legal actions"
         for i, a in zip(ids, decoded, strict=True):
             assert state.action_id(a, player) == i
+    for player in seats:
+        if player not in state.current_players():  # an environment's mask for a waiting seat
+            assert state.legal_ids(player) == [], f"Player {player + 1} is not to decide"
     shape = state.observation_shape()
     ishape = state.information_state_shape()
     for player in seats:

@@ -117,3 +117,12 @@ def test_out_of_range_ids_name_the_range():
         s.id_action(1100)
     with pytest.raises(IllegalAction, match="not a FieldShift command token"):
         s.action_id(5000)
+
+
+def test_the_seat_not_to_decide_has_no_legal_ids():
+    """An environment asks for every seat's mask: only the player to decide has moves (FS-1),
+    and while a request waits only the one who must answer (FS-37)."""
+    s = new()
+    assert s.legal_ids(0) and s.legal_ids(1) == [] and s.legal_actions(1) == []
+    s.apply(s.parse("05"))
+    assert s.legal_ids(0) == [] and s.legal_ids(1) == [0, 1, 5]

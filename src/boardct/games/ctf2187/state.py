@@ -154,6 +154,23 @@ def public_event(event: tuple, every: int) -> bool:
             and getattr(event, "seen", 0) & every == every)
 
 
+EJECT_PLAN = (19, 0, 0, 0, 0) * 5  # eject, the engines left as they are (CTF-37 order 19)
+_MENU_INDEX: dict[tuple[int, int], dict[tuple, int]] = {}
+
+
+def _menu_index(nw: int, size: int) -> dict[tuple, int]:
+    """(kind, *orders) -> menu entry, for a Bot with `nw` weapons in menus of `size`."""
+    key = (nw, size)
+    index = _MENU_INDEX.get(key)
+    if index is None:
+        index = {(MISSING,): 0}
+        for k, orders in enumerate(CtfState.sample_plans(nw)):
+            index.setdefault((TURN, *orders), k + 1)
+        index.setdefault((TURN, *EJECT_PLAN), size - 1)
+        _MENU_INDEX[key] = index
+    return index
+
+
 class CtfState(State):
     __slots__ = ("tables", "map", "bots", "cps", "occ", "rng", "turn", "turns", "teams",
                  "over", "log", "log_turn", "roster")
@@ -264,8 +281,12 @@ class CtfState(State):
 
     # -- actions ---------------------------------------------------------------------------------
     def legal_actions(self, player: int | None = None) -> list[tuple]:
-        """A sample of sensible order sheets for each Bot the player still owes (the full
-        product of five phases of orders is far too large to list; see docs/ctf2187.md)."""
+        """The menu of order sheets (`menu`) for each Bot the player still owes, in Bot and
+        menu order: `default` (the standing orders, handed in as `BOT <n> TURN <t> MISSING`,
+        CTF-14), the sample plans, and the eject sheet for a Bot with four engines or fewer.
+        The full product of five phases of orders is far too large to list, so this fixed menu
+        is what agents choose from and what learners' action ids number (docs/ctf2187.md, "For
+        learners"); any other sheet that passes CTF-37 may still be typed and handed in."""
         if player is None:
             cur = self.current_players()
             if not cur:
@@ -274,23 +295,107 @@ class CtfState(State):
         out: list[tuple] = []
         for num in self.owed(player):
             out.extend(self.sample_sheets(num))
-        return list(dict.fromkeys(out))  # a fresh list: callers may change it
+        return out  # a fresh list: callers may change it
 
     def sample_sheets(self, num: int) -> list[tuple]:
+        """The menu's sheets that Bot `num` may hand in now (see `legal_actions`)."""
         b = self.bots[num - 1]
         nw = len(b.design.weapons)
-        key = (num, nw, b.standing, b.functional_engines() <= 4)
+        key = (num, nw, b.functional_engines() <= 4)
         cached = _SAMPLES.get(key)
         if cached is not None:
-            return cached
+            return list(cached)
         if len(_SAMPLES) > 4096:
             _SAMPLES.clear()
-        out = [(TURN, num, *b.standing)]
+        out = [(MISSING, num)]
         out += [(TURN, num, *orders) for orders in self.sample_plans(nw)]
-        if key[3]:
-            out.append((TURN, num, *([19, 0, 0, 0, 0] * 5)))
+        if key[2]:
+            out.append((TURN, num, *EJECT_PLAN))
         _SAMPLES[key] = out
+        return list(out)
+
+    def menu_size(self) -> int:
+        """Entries in each Bot's menu: `default`, the 11 fixed plans, one "weapon w" plan per
+        weapon of the best-armed design in the game, and the eject sheet."""
+        return 13 + max(len(b.design.weapons) for b in self.bots)
+
+    def menu(self, num: int) -> list[tuple | None]:
+        """Bot `num`'s whole menu, in id order: None where the entry is no sheet for this Bot
+        (a weapon it does not have)."""
+        b = self.bots[num - 1]
+        nw = len(b.design.weapons)
+        plans = self.sample_plans(nw)
+        out: list[tuple | None] = [(MISSING, num)]
+        out += [(TURN, num, *orders) for orders in plans]
+        out += [None] * (self.menu_size() - 1 - len(out))
+        out.append((TURN, num, *EJECT_PLAN))
         return out
+
+    # -- for learners (issue 20; encoding.py, docs/ctf2187.md "For learners") ---------------
+    def num_distinct_actions(self) -> int:
+        """Every Bot's menu, Bot after Bot: id = (Bot - 1) x menu size + menu entry."""
+        return len(self.bots) * self.menu_size()
+
+    def action_id(self, action: Any, player: int | None = None) -> int:
+        if (not isinstance(action, tuple) or len(action) < 2 or type(action[1]) is not int
+                or not 1 <= action[1] <= len(self.bots)):
+            raise IllegalAction("CTF-37", f"{action!r:.60} is not an order sheet of this game")
+        num = action[1]
+        size = self.menu_size()
+        b = self.bots[num - 1]
+        if player is not None and player != b.player:
+            raise IllegalAction("CTF-1", f"Bot {num} is commanded by Player {b.player + 1}, "
+                                f"not Player {player + 1}")
+        entry = _menu_index(len(b.design.weapons), size).get(action[:1] + action[2:])
+        if entry is None:
+            raise IllegalAction("CTF-37", f"this order sheet for Bot {num} is not on the menu "
+                                "of numbered sheets (docs/ctf2187.md, 'For learners'): it can "
+                                "be handed in as text but has no action id")
+        return (num - 1) * size + entry
+
+    def id_action(self, action_id: int, player: int | None = None) -> tuple:
+        from boardct.core.encoding import check_id
+
+        i = check_id(action_id, self.num_distinct_actions(), "ctf2187")
+        size = self.menu_size()
+        num, entry = i // size + 1, i % size
+        b = self.bots[num - 1]
+        if player is not None and player != b.player:
+            raise IllegalAction("CTF-1", f"action id {i} is an order for Bot {num}, commanded "
+                                f"by Player {b.player + 1}, not Player {player + 1}")
+        action = self.menu(num)[entry]
+        if action is None:
+            raise IllegalAction("CTF-37", f"action id {i} means a plan with weapon "
+                                f"{entry - 11}, and Bot {num} ({b.design.name}) has "
+                                f"{len(b.design.weapons)} weapons")
+        return action
+
+    def legal_ids(self, player: int | None = None) -> list[int]:
+        return sorted(self.action_id(a) for a in self.legal_actions(player))
+
+    def observation_shape(self) -> tuple[int, ...]:
+        from boardct.games.ctf2187 import encoding as enc
+
+        return (enc.Layout.of(self).size,)
+
+    def observation_tensor(self, player: int) -> list[float]:
+        from boardct.games.ctf2187 import encoding as enc
+
+        return enc.observation(enc.Layout.of(self), self.view(player), player)
+
+    def information_state_shape(self) -> tuple[int, ...]:
+        from boardct.games.ctf2187 import encoding as enc
+
+        return (enc.Layout.of(self).info_size,)
+
+    def information_state_tensor(self, player: int) -> list[float]:
+        from boardct.games.ctf2187 import encoding as enc
+
+        return enc.information_state(enc.Layout.of(self), self.view(player), player)
+
+    def information_state_string(self, player: int) -> str:
+        """The view as text: it holds the player's own sheets and what their Bots saw."""
+        return self.observation_string(player)
 
     _PLANS: ClassVar[dict[int, tuple[tuple[int, ...], ...]]] = {}  # by number of weapons
 
@@ -401,7 +506,7 @@ class CtfState(State):
         return f"Bot {action[1]}'s orders for turn {self.turn}"
 
     def moves_note(self) -> str:
-        return ("These are sample sheets: any sheet that passes CTF-37 may be handed in "
+        return ("These are the menu's sample sheets: any sheet that passes CTF-37 may be handed in "
                 "('help' shows how to write one; 'default' keeps the standing orders).")
 
     def action_group(self, action: tuple) -> str:
@@ -567,6 +672,9 @@ class CtfState(State):
         out["contacts"] = [contact(self, o) for o in seen]
         out["visual"] = [visual_display(self, b) for b in mine]
         out["submitted"] = [b.num for b in mine if b.sheet is not None]
+        # the player's own sheets handed in this turn (they wrote them; nobody else sees them)
+        out["sheets"] = {str(b.num): self.notation((TURN, b.num, *b.sheet))
+                         for b in mine if b.sheet is not None}
         return out
 
     def known_teams(self, player: int | None) -> list[int]:

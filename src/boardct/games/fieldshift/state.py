@@ -223,8 +223,12 @@ class FieldShiftState(State):
     # ---------------------------------------------------------------- legal commands
     def legal_actions(self, player: int | None = None) -> list[int]:
         """Every command that plays the game (FS-20 requests, suspend and concede are left to
-        the front end), as canonical tokens; answers while a request is pending."""
+        the front end), as canonical tokens; answers while a request is pending. For a
+        `player` whose decision it is not: none (a learner's mask for the other seat is empty)."""
         if self._outcome is not None:
+            return []
+        if player is not None and player != (
+                self.cur if self.pending is None else 1 - self.pending[1]):
             return []
         if self.pending is not None:
             kind, _, target = self.pending
