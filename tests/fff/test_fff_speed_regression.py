@@ -39,7 +39,7 @@ def test_legal_actions_equal_the_old_generators_in_order(chunk):
 def test_fast_generator_equals_the_reference_generator_on_fresh_positions():
     """Beyond the recorded digests: `legal_turns` equals `legal_turns_reference` (the
     dictionary-keyed `generate`, kept in movegen for `canonical`) turn for turn and in order,
-    on positions from other random games and on the hand-made small positions."""
+    on 400 positions from other random games and on the hand-made small positions."""
     import random
 
     from test_fff_movegen import MID, SMALL
@@ -48,14 +48,15 @@ def test_fast_generator_equals_the_reference_generator_on_fresh_positions():
 
     rng = random.Random(4242)
     texts = list(SMALL.values()) + list(MID)
-    while len(texts) < 150:
+    while len(texts) < 400:  # a position every 7 to 30 turns of each random game
         s = GAME.new(seed=rng.randrange(1 << 30))
-        for _ in range(rng.randrange(1, 300)):
-            if s.is_over:
-                break
-            s.apply(rng.choice(s.legal_actions()))
-        if not s.is_over:
-            texts.append(s.position())
+        while not s.is_over and len(texts) < 400:
+            for _ in range(rng.randrange(7, 31)):
+                if s.is_over:
+                    break
+                s.apply(rng.choice(s.legal_actions()))
+            if not s.is_over:
+                texts.append(s.position())
     for text in texts:
         s = GAME.new(seed=0, position=text)
         args = (s.main, s.ghost, s.pool, s.lost, s.cnt, s.turn)

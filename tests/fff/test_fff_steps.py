@@ -80,7 +80,7 @@ def random_positions(n: int, seed: int) -> list[str]:
 
 POSITIONS = ({"start": GAME.new(seed=0).position()} | {f"small: {k}": v for k, v in SMALL.items()}
              | {f"mid {i}": t for i, t in enumerate(sorted(MID))}
-             | {f"random {i}": t for i, t in enumerate(random_positions(12, 2026))})
+             | {f"random {i}": t for i, t in enumerate(random_positions(24, 2026))})
 
 
 @pytest.mark.parametrize("name", sorted(POSITIONS))

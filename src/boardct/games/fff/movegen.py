@@ -355,11 +355,11 @@ def legal_turns(main, ghost, pool, lost, cnt, me) -> list[tuple[int, ...]]:
             base_m[sq0] = 0
         q = qcode(sq0, GHOST[code0])
         head = (q,)
-        seen1 = _fast_search(me, sq0, code0, code0, head, base_m, base_g, pool, lost, cnt,
-                             out, boffer, None, -1, gsq, adds_base)
+        seen1, simple = _fast_search(me, sq0, code0, code0, head, base_m, base_g, pool, lost,
+                                     cnt, out, boffer, None, -1, gsq, adds_base)
         if NFIELDS[code0]:
             _removal(me, sq0, code0, q, base_m, base_g, pool, lost, cnt, out, boffer, gsq,
-                     adds_base, seen1)
+                     adds_base, seen1, simple)
         if k & 1:
             base_g[sq0] = code0
         else:
@@ -368,14 +368,34 @@ def legal_turns(main, ghost, pool, lost, cnt, me) -> list[tuple[int, ...]]:
 
 
 def _removal(me, sq0, code0, q, base_m, base_g, pool, lost, cnt, out, boffer, gsq,
-             adds_base, seen1) -> None:
+             adds_base, seen1, simple) -> None:
     """The turns of one piece, lifted off `base_m`/`base_g`, that start by removing its
-    outermost field (`seen1`: the nodes of its turns without the removal)."""
+    outermost field (`seen1`: the nodes of its turns without the removal; `simple`: that
+    search met no attack that does anything and no destruction)."""
     rem = FIELDS[code0][-1]
     c1 = without_outer(code0)
     head = (q, T_REMOVE[rem])
+    released = RELEASE[code0][-1]
     pool1 = pool[:]
-    pool1[RELEASE[code0][-1]] += 1
+    pool1[released] += 1
+    if simple and POINTS[c1] == POINTS[code0] and GHOST[c1] == GHOST[code0]:
+        # The same points and phase, and a weaker attacker (a removal takes red, green,
+        # purple or orange away, never adds them): where the first search's attacks all
+        # failed, these fail too, so this search is the first one, the removal token
+        # inserted. Every node is one the first search reached: no addition of the removed
+        # colour (the first search has that result in fewer tokens).
+        slot = ADDABLE[FACE0[c1]]
+        toks = [head + v[1:] for v in seen1.values()]
+        if slot < 0:
+            out.extend(toks)
+            return
+        adds, clear_av = adds_base[slot] if pool[released] else _adds(pool1, slot)
+        if not (clear_av and not GHOST[c1] and _ghost_in_reach(gsq, base_g, sq0,
+                                                                POINTS[c1])):
+            gone = _ADD1[rem]
+            out.extend(starmap(add, product(toks, ((),) + tuple(a for a in adds
+                                                                if a is not gone))))
+            return
     if GHOST[code0] and not GHOST[c1] and base_m[sq0]:
         m = base_m[:]
         lo, cn, pl = lost[:], cnt[:], pool1[:]
@@ -387,7 +407,14 @@ def _removal(me, sq0, code0, q, base_m, base_g, pool, lost, cnt, out, boffer, gs
         return
     # The released field changes which additions are open only if its size was used up.
     _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out,
-                 boffer, seen1, rem, gsq, adds_base if pool[RELEASE[code0][-1]] else None)
+                 boffer, seen1, rem, gsq, adds_base if pool[released] else None)
+
+
+def _ghost_in_reach(gsq, base_g, sq0, reach) -> bool:
+    """Whether an out-of-phase piece (other than the lifted mover) stands within `reach`
+    king steps of `sq0`: where the mover could go out of phase on its square (FFF-26)."""
+    row = sq0 * 64
+    return any(base_g[g] and CHEB[row + g] <= reach for g in gsq)
 
 
 def _intern(envs, interned, base_m, lost, m2, p2, l2, c2) -> int:
@@ -404,14 +431,14 @@ def _intern(envs, interned, base_m, lost, m2, p2, l2, c2) -> int:
 
 
 def _attack(me, face0, f, sq, t, occ, env, prefix, envs, interned, base_m, lost, visited,
-            nxt) -> None:
+            nxt) -> bool:
     """The children of a search node (mover on `sq` facing `f`, board `env`) attacking the
     enemy piece `occ` on `t` (FFF-8, FFF-22): none when it fails (it only burns a point),
-    else the mover's nine facings after it on the board it leaves."""
+    else the mover's nine facings after it on the board it leaves. True unless it fails."""
     em = env[0]
     kind = attack_kind(face0 + 6 * f, occ, env[2])
     if kind == O_FAIL:
-        return
+        return False
     if kind == O_CONVERT:
         for e in _R9:
             m2, p2, l2, c2 = em[:], env[1][:], env[2][:], env[3][:]
@@ -427,7 +454,7 @@ def _attack(me, face0, f, sq, t, occ, env, prefix, envs, interned, base_m, lost,
                 old = nxt.get(child)
                 if old is None or p < old:
                     nxt[child] = p
-        return
+        return True
     m2, p2, l2, c2 = em[:], env[1][:], env[2][:], env[3][:]
     if kind == O_CAPTURE:
         m2[t] = 0
@@ -449,6 +476,7 @@ def _attack(me, face0, f, sq, t, occ, env, prefix, envs, interned, base_m, lost,
         old = nxt.get(child)
         if old is None or p < old:
             nxt[child] = p
+    return True
 
 
 def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out, boffer,
@@ -466,6 +494,7 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
     visited = {start: head}  # node -> its whole token tuple (selection and removal first)
     turn1 = _TURN1
     points = POINTS[c1]
+    hit = False  # an attack that does something was met
     if GHOST[c1]:
         # Out of phase: no step, no attack (FFF-14); the turns from the start are all.
         if points:
@@ -497,9 +526,10 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
                 occ = base_m[t]
                 if occ == 0:
                     nxt[t * 9 + node % 9] = prefix + _STEP1
-                elif OWNER[occ] != me:
-                    _attack(me, face0, node % 9, sq0, t, occ, envs[0], prefix, envs, interned,
-                            base_m, lost, visited, nxt)
+                elif OWNER[occ] != me and _attack(me, face0, node % 9, sq0, t, occ, envs[0],
+                                                  prefix, envs, interned, base_m, lost,
+                                                  visited, nxt):
+                    hit = True
             layer = it
         for node, prefix in layer:
             f = node % 9
@@ -574,8 +604,9 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
                     continue
                 if OWNER[occ] == me:
                     continue
-            _attack(me, face0, f, sq, t, occ, env, prefix, envs, interned, base_m, lost, visited,
-                    nxt)
+            if _attack(me, face0, f, sq, t, occ, env, prefix, envs, interned, base_m, lost,
+                       visited, nxt):
+                hit = True
         if not nxt:
             break
         expanded.update(newly)
@@ -591,7 +622,7 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
         if seen1 is None:
             next(values)  # the start, unchanged: the pass
         out.extend(values)
-        return visited
+        return visited, not hit
     ghost_m = GHOST[face0]
     clear_av = False
     if slot >= 0:
@@ -603,14 +634,8 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
         clear1 = _ADD1[CLEAR]
     # Going out of phase on a square where an out-of-phase piece stands destroys both
     # (FFF-26): only then does a node's addition need its square looked at.
-    special = False
-    if gsq and clear_av and not ghost_m:
-        reach = POINTS[c1]
-        row = sq0 * 64
-        for g in gsq:
-            if base_g[g] and CHEB[row + g] <= reach:
-                special = True
-                break
+    special = bool(gsq) and clear_av and not ghost_m and _ghost_in_reach(gsq, base_g, sq0,
+                                                                          POINTS[c1])
     if len(envs) == 1 and seen1 is None and not special:
         # The common case: nothing but the mover changes, no removal, no destruction.
         values = iter(visited.values())
@@ -618,7 +643,7 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
         out.extend(map(first.__add__, adds_all))
         # Each node, then the node with each addition: one C-level pass (`t + ()` is `t`).
         out.extend(starmap(add, product(values, ((),) + adds_all)))
-        return visited
+        return visited, not hit
     if len(envs) == 1 and not special:
         # The removal search: a node the first search reached loses the removed colour's
         # addition (the first search has that result in fewer tokens).
@@ -631,7 +656,7 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
         else:
             out.extend([t + x for node, t in visited.items()
                         for x in (suf_norem if node in known else suf_all)])
-        return visited
+        return visited, not hit
     if special:  # the clear addition is looked at node by node below
         adds_all = adds_all[:-1]
         adds_norem = adds_norem[:-1] if rem != CLEAR else adds_norem
@@ -698,7 +723,7 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
                 else:
                     fm[sq] = mc2
                     boffer((tuple(fm), base_g_t, tuple(l_env)), toks2)
-    return visited
+    return visited, False
 
 
 def result_key(main0, ghost0, lost0, sq0, slot0, code0, main, ghost, lost, sq, code,
