@@ -213,6 +213,8 @@ def test_parallel_env_is_only_for_simultaneous_games():
     ({"observation": "everything"}, "not one of"),
     ({"turn_limit": "many"}, "turn_limit"),
     ({"colour": "red"}, "no option 'colour'"),
+    ({"players": 3}, "played by 2-2 players"),
+    ({"players": "2"}, "whole number"),
 ])
 def test_bad_construction_says_what_was_wrong(kwargs, message):
     with pytest.raises(BoardctError, match=message):

@@ -109,6 +109,8 @@ def probe(game: Game, players: int | None, options: dict[str, Any]) -> Spaces:
     """The fixed sizes of `game` with these options, read from one new state (every state
     of one setup agrees on them). The options are checked here, so a wrong one fails when
     the environment is made, not at its first reset."""
+    if players is not None and (isinstance(players, bool) or not isinstance(players, int)):
+        raise BoardctError(f"players {players!r:.40}: the number of seats is a whole number")
     n = game.min_players if players is None else players
     state = game.new(seed=0, names=[""] * n, **options)
     info = state.information_state_shape()
