@@ -569,6 +569,8 @@ class GameService:
                 entry = f"resign {seat + 1}"
             try:
                 events = trial.resign(seat)
+            except IllegalAction as exc:
+                raise ServiceError("rejected", exc.reason, exc.rule) from None
             except BoardctError as exc:
                 raise ServiceError("rejected", str(exc)) from None
             ack = await self._commit(live, seat, entry, move_id, trial, events)
