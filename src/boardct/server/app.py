@@ -114,3 +114,19 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
 
     app.add_middleware(BodyLimit, limit=config.max_body)
     return app
+
+
+ENV_AGENT_WORKERS = "BOARDCT_AGENT_WORKERS"
+
+
+def app_from_env() -> FastAPI:
+    """The app of one of several server processes (`boardct serve --workers N`, which uvicorn
+    starts by this import path): its settings come from the environment (BOARDCT_DB,
+    BOARDCT_AGENT_WORKERS) that `boardct serve` sets before starting them."""
+    import os
+
+    config = ServerConfig()
+    agents = os.environ.get(ENV_AGENT_WORKERS, "")
+    if agents.isdigit():
+        config.agent_workers = int(agents)
+    return create_app(config)
