@@ -499,7 +499,7 @@ class GameService:
         if live is not None:
             async with live.lock:
                 await self._catch_up(live)
-            await self._after_change(live, first=live.version + 1)
+            await self._after_change(live, resync=True)
         return {"game_id": gid, "seat": seat, "token": token}
 
     # -- moves ---------------------------------------------------------------------------------
@@ -527,6 +527,8 @@ class GameService:
             again = self._again(live, move_id)
             if again is not None:
                 return again
+            if not isinstance(seat, int) or not 0 <= seat < len(live.seats):
+                raise ServiceError("bad_request", f"no seat {seat}")
             if not by_server and live.seats[seat].kind != "human":
                 raise ServiceError("forbidden", f"seat {seat} is played by the server")
             self._check_turn(live, seat, version)
@@ -642,20 +644,25 @@ class GameService:
         live.entries.append(e)
         return {"ack": True, "version": live.version, "events": e.lines.get(seat, [])}
 
-    async def _after_change(self, live: Live, first: int | None = None, notify: bool = True
-                            ) -> None:
+    async def _after_change(self, live: Live, first: int | None = None, notify: bool = True,
+                            resync: bool = False) -> None:
         """After a commit (or a load): in a background task, so the mover's acknowledgement
         goes out first, push the updates from version `first` on to this process's clients,
         tell the listeners, and let agents move. The tasks of one game run in the order they
         were started (`notify_lock` is first come, first served), so updates keep their
-        order."""
-        task = asyncio.get_running_loop().create_task(self._notify(live, first, notify))
+        order. `resync`: no new entry but the seats changed (a claim): every client gets a
+        fresh state message."""
+        task = asyncio.get_running_loop().create_task(self._notify(live, first, notify,
+                                                                   resync))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _notify(self, live: Live, first: int | None, notify: bool) -> None:
+    async def _notify(self, live: Live, first: int | None, notify: bool, resync: bool = False
+                      ) -> None:
         async with live.notify_lock:
             try:
+                if resync and self.hub is not None:
+                    await self.hub.send_to(live.id, lambda seat: self.state_message(live, seat))
                 if notify and first is not None and first <= live.version \
                         and self.hub is not None:
                     await self.hub.broadcast(self, live, first)
@@ -669,6 +676,11 @@ class GameService:
                     self.agents.kick(self, live)
             except Exception:
                 log.exception("after a change of game %s", live.id)
+
+    async def push_state(self, game_id: str) -> None:
+        """Send every client of the game a fresh state message (after a change that is not a
+        log entry: a claimed seat, an offer, a deadline set)."""
+        await self._after_change(await self.get(game_id), resync=True)
 
     async def settle(self) -> None:
         """Wait until every background task (broadcasts, listeners) has finished: for tests
