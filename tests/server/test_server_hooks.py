@@ -93,3 +93,23 @@ def test_spectators_get_the_spectators_view(api):
     st = api.state(gid)
     assert st["seat"] is None and st["view"]["viewer"] is None and st["view"]["hands"] == {}
     assert st["legal"] == [] and not st["my_turn"]
+
+
+def test_finished_games_leave_the_cache_and_come_back(api):
+    service = api.client.app.state.service
+    service.max_cached = 1
+    made = api.create("fieldshift")
+    gid, t0 = made["game_id"], made["seats"][0]["token"]
+    api.post(f"/games/{gid}/resign", token=t0)
+    other = api.create("fieldshift")["game_id"]
+    service._live.pop(other)  # loaded again from the database: the finished game goes
+    api.state(other)
+    assert gid not in service._live and other in service._live
+    assert api.state(gid)["over"]  # and comes back when asked for
+
+
+def test_openapi_describes_the_bodies(api):
+    doc = api.client.get("/openapi.json").json()
+    moves = doc["paths"]["/api/v1/games/{game_id}/moves"]["post"]["requestBody"]
+    assert moves["content"]["application/json"]["schema"]["required"] == ["text"]
+    assert "/api/v1/catalog" in doc["paths"]

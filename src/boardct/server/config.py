@@ -24,6 +24,7 @@ class ServerConfig:
     agent_workers: int = 1
     max_body: int = MAX_BODY
     migrate: bool = True  # run the migrations to head at start-up
+    web_pages: bool = True  # serve the browser pages (boardct.server.web) where installed
 
     @property
     def is_sqlite(self) -> bool:

@@ -48,6 +48,7 @@ log = logging.getLogger("boardct.server")
 
 MAX_MOVE_TEXT = 16 * 1024  # characters of one action's text (a CTF order sheet is far smaller)
 MAX_MOVE_ID = 100
+MAX_CACHED = 5000  # games kept in memory (finished, unwatched ones are dropped beyond it)
 STATUS_OPEN, STATUS_PLAYING, STATUS_OVER = "open", "playing", "over"
 END_KINDS = ("resign", "timeout")
 
@@ -213,6 +214,7 @@ class GameService:
         self.agents = agents
         self.hub = hub
         self.listeners: list[Listener] = []
+        self.max_cached = MAX_CACHED
         # functions (live, seat) -> dict of fields added to every state message for that
         # seat (offers, chat, deadlines); each must use only what that seat may know
         self.state_extras: list[Callable[[Live, int | None], dict[str, Any]]] = []
@@ -341,8 +343,24 @@ class GameService:
                 return cached
             live = await self._load(game_id)
             self._live[game_id] = live
+            self._evict()
         await self._after_change(live, notify=False)  # an agent to move after a restart
         return live
+
+    def _evict(self) -> None:
+        """Keep at most `max_cached` games in memory: finished games nobody watches go first,
+        oldest loaded first (they are loaded again from the database when asked for)."""
+        excess = len(self._live) - self.max_cached
+        if excess <= 0:
+            return
+        for gid in list(self._live):
+            live = self._live[gid]
+            watched = self.hub is not None and self.hub.count(gid)
+            if live.over and not watched and not live.lock.locked():
+                del self._live[gid]
+                excess -= 1
+                if excess <= 0:
+                    return
 
     async def _load(self, game_id: str) -> Live:
         def read(session: Session):
