@@ -68,7 +68,7 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
-        engine = make_engine(config.db_url)
+        engine = make_engine(config.db_url, config.sqlite_sync)
         if config.migrate:
             migrate(engine)
         hub = Hub()
