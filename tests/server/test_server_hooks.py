@@ -113,3 +113,15 @@ def test_openapi_describes_the_bodies(api):
     moves = doc["paths"]["/api/v1/games/{game_id}/moves"]["post"]["requestBody"]
     assert moves["content"]["application/json"]["schema"]["required"] == ["text"]
     assert "/api/v1/catalog" in doc["paths"]
+
+
+def test_a_seat_claimed_through_another_process_is_known_here(db_path):
+    with make_client(db_path) as one, make_client(db_path) as two:
+        a, b = Api(one), Api(two)
+        made = a.create("fieldshift")
+        gid = made["game_id"]
+        assert b.state(gid)["version"] == 0  # the second process has the game cached
+        got = a.post(f"/invites/{made['seats'][1]['invite']}", {"name": "Ed"}).json()
+        st = b.state(gid, got["token"])  # the new token works there too
+        assert st["seat"] == 1 and st["names"][1] == "Ed"
+        assert b.get(f"/games/{gid}", made["seats"][1]["token"]).status_code == 401

@@ -264,7 +264,8 @@ class GameService:
             made.append(self._seat_from_json(i, spec))
         names = tuple(s.name or (s.agent or "") for s in made)
         seed = fresh_seed()
-        setup = Setup(seed, resolved, names)
+        created = utcnow().replace(microsecond=0)
+        setup = Setup(seed, resolved, names, iso(created) or "")
         try:
             state = game.initial_state(setup)
         except BoardctError as exc:
@@ -280,7 +281,6 @@ class GameService:
                 shown_seat["agent"] = s.agent
             out_seats.append(shown_seat)
         gid = new_game_id()
-        created = utcnow()
         live = Live(gid, game, setup, bool(public), created, made, state, 0,
                     move_time=move_time, on_timeout=on_timeout, turn_deadline=turn_deadline)
         live.result = result_json(state)
@@ -427,12 +427,22 @@ class GameService:
             return list(seats), list(actions)
 
         seats, actions = await self._db(read)
-        for s in seats:
+        self._set_seats(live, seats)
+        self._replay_into(live, actions)
+
+    @staticmethod
+    def _set_seats(live: Live, rows: list[SeatRow]) -> None:
+        for s in rows:
             if s.seat < len(live.seats):
                 mine = live.seats[s.seat]
                 mine.claimed, mine.name = s.claimed, s.name
                 mine.token_hash, mine.invite_hash = s.token_hash, s.invite_hash
-        self._replay_into(live, actions)
+
+    async def _reload_seats(self, live: Live) -> None:
+        def read(session: Session) -> list[SeatRow]:
+            return list(session.scalars(select(SeatRow).where(SeatRow.game == live.id)))
+
+        self._set_seats(live, await self._db(read))
 
     # -- seats ---------------------------------------------------------------------------------
     async def authorize(self, game_id: str, token: str | None) -> tuple[Live, int | None]:
@@ -440,7 +450,13 @@ class GameService:
         seat's creation token takes the seat (its invite is then void), so the lobby no longer
         offers it."""
         live = await self.get(game_id)
-        seat = self.seat_of(live, token)
+        try:
+            seat = self.seat_of(live, token)
+        except ServiceError:
+            # the seat may have been claimed through another server process: read the seats
+            # again before refusing
+            await self._reload_seats(live)
+            seat = self.seat_of(live, token)
         if seat is not None and not live.seats[seat].claimed:
             mine = live.seats[seat]
 
