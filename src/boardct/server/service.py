@@ -146,6 +146,8 @@ class Live:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     notify_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     extra: dict[str, Any] = field(default_factory=dict)  # other modules' per-game data
+    # (version, seat) -> the seat's legal actions as messages list them, for this version
+    legal_cache: dict[tuple[int, int], list[dict]] = field(default_factory=dict)
 
     @property
     def over(self) -> bool:
