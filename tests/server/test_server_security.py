@@ -197,7 +197,9 @@ def test_agent_seats_cannot_be_moved_for_by_a_person(api):
     assert "token" not in made["seats"][0]
     api.settle()
     st = api.state(made["game_id"])
-    assert st["version"] == 1 and st["to_move"] == [1]
+    # the agent played its turn (one action or more) and the person is to move
+    assert st["version"] >= 1 and st["to_move"] == [1]
+    assert {e["seat"] for e in st["log"]} == {0}
 
 
 def test_racing_moves_one_ack_one_conflict(api, game):
@@ -239,3 +241,20 @@ def test_compare_and_set_guards_the_database_too(api, game):
     with engine.begin() as conn:
         conn.execute(update(GameRow).where(GameRow.id == gid).values(version=0))
     assert api.move(gid, tokens[0], text).status_code == 200
+
+
+def test_another_seats_move_id_gives_nothing_away(api):
+    """A move id names one seat's move: another seat resending it learns nothing of that
+    move's private events, and the server's own ids (agents) cannot be used by clients."""
+    made = api.create("hills", seats=[{"kind": "human", "name": "A"},
+                                      {"kind": "human", "name": "B"}])
+    gid = made["game_id"]
+    tokens = [s["token"] for s in made["seats"]]
+    seat = api.state(gid)["to_move"][0]
+    text = api.state(gid, tokens[seat])["legal"][0]["text"]
+    assert api.move(gid, tokens[seat], text, move_id="mine").status_code == 200
+    err = error_of(api.move(gid, tokens[1 - seat], text, move_id="mine"), 409, "conflict")
+    assert "another seat" in err["message"]
+    error_of(api.move(gid, tokens[1 - seat], text, move_id="agent:1:1"), 400, "bad_request")
+    error_of(api.move(gid, tokens[1 - seat], text, move_id="server:x"), 400, "bad_request")
+    assert api.state(gid)["version"] == 1

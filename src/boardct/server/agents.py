@@ -135,6 +135,8 @@ class AgentRunner:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
     def close(self) -> None:
+        """Stop the pool and wait for its processes to end (a move being chosen is let
+        finish), so that no worker outlives the server."""
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
