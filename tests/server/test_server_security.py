@@ -187,6 +187,10 @@ def test_bad_create_requests(api):
         {"kind": "agent", "agent": "nosuch"}, {"kind": "human"}]}), 400, "bad_request")
     error_of(api.post("/games", {"game": "fieldshift", "seats": [
         {"kind": "robot"}, {"kind": "human"}]}), 400, "bad_request")
+    for spec in ("mcts:time=100000", "mcts:iters=100000000", "mcts:cpu=500"):
+        err = error_of(api.post("/games", {"game": "fieldshift", "seats": [
+            {"kind": "agent", "agent": spec}, {"kind": "human"}]}), 400, "bad_request")
+        assert "at most" in err["message"]
     error_of(api.post("/games", {"game": "fieldshift", "seats": [
         {"kind": "human", "name": "a\x00b"}, {"kind": "human"}]}), 400, "bad_request")
 
