@@ -78,6 +78,7 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
         app.state.service = service
         for start in startups:
             await start(app)
+        await service.resume_agents()
         try:
             yield
         finally:

@@ -449,6 +449,25 @@ class GameService:
 
         self._set_seats(live, await self._db(read))
 
+    async def resume_agents(self, limit: int = 1000) -> int:
+        """At start-up: load the unfinished games that have an agent seat, so an agent whose
+        turn it was when the server stopped moves without waiting for someone to look.
+        Returns how many games were loaded."""
+
+        def read(session: Session) -> list[str]:
+            q = (select(GameRow.id).join(SeatRow, SeatRow.game == GameRow.id)
+                 .where(GameRow.status != STATUS_OVER, SeatRow.kind == "agent")
+                 .distinct().limit(limit))
+            return list(session.scalars(q))
+
+        ids = await self._db(read)
+        for gid in ids:
+            try:
+                await self.get(gid)
+            except Exception:  # one broken game never stops the server from starting
+                log.exception("game %s could not be loaded", gid)
+        return len(ids)
+
     # -- seats ---------------------------------------------------------------------------------
     async def authorize(self, game_id: str, token: str | None) -> tuple[Live, int | None]:
         """The game and the seat `token` holds in it (None: a spectator). The first use of a
