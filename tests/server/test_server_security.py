@@ -262,3 +262,15 @@ def test_another_seats_move_id_gives_nothing_away(api):
     error_of(api.move(gid, tokens[1 - seat], text, move_id="agent:1:1"), 400, "bad_request")
     error_of(api.move(gid, tokens[1 - seat], text, move_id="server:x"), 400, "bad_request")
     assert api.state(gid)["version"] == 1
+
+
+def test_a_sheet_for_another_players_bot_is_rejected(api):
+    """In a simultaneous turn every seat may act, but only for its own Bots (CTF-37)."""
+    made = api.create("ctf2187", seats=[{"kind": "human", "name": f"P{i}"} for i in range(4)])
+    gid = made["game_id"]
+    tokens = [s["token"] for s in made["seats"]]
+    theirs = api.state(gid, tokens[2])["legal"][0]["text"]
+    err = error_of(api.move(gid, tokens[0], theirs), 422, "rejected")
+    assert err["message"]
+    assert api.state(gid)["version"] == 0
+    assert api.move(gid, tokens[2], theirs).status_code == 200
