@@ -13,7 +13,6 @@ import contextlib
 import os
 import secrets
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -21,9 +20,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from server_live import SRC, free_port
 
 PG_ENV = "BOARDCT_TEST_PG_URL"
-SRC = Path(__file__).resolve().parents[2] / "src"
 START_TIMEOUT = 90.0  # seconds: eight developers share two cores; a cold start can be slow
 
 
@@ -84,13 +83,6 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return f"sqlite:///{(tmp_path / 'boardct.db').as_posix()}"
     return request.getfixturevalue("pg_url")
-
-
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 nobody listens on right now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class ServerProcess:

@@ -6,13 +6,23 @@ from __future__ import annotations
 
 import contextlib
 import json
+import socket
 import time
 import uuid
+from pathlib import Path
 from typing import Any
 
 import httpx
 
+SRC = Path(__file__).resolve().parents[2] / "src"
 WAIT = 30.0  # seconds a test waits for a message from a loaded machine
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 nobody listens on right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 class Seat:
