@@ -6,10 +6,13 @@ over websockets on 127.0.0.1; prints moves/s and the p50/p99 acknowledgement lat
 
 Each game has two seats, each a client of its own on its own websocket (protocol.md, version 1):
 it says hello with its seat token, and whenever an update says it is to move, it sends a random
-legal action (from the update's `legal` list) with a fresh move id and the version it saw. The
-latency is the time from sending a move to reading its `ack`. The benchmark starts its own
-server process on a free port (a fresh SQLite file in a temporary folder unless `--db` is
-given) so the clients and the server do not share an event loop, and stops it at the end.
+legal action (from the update's `legal` list) with a fresh move id and the version it saw,
+after a think time (`--think` seconds on average, uniform between half and one and a half
+times it; 0: at once, which measures the most moves/s the server can do, not the latency a
+player sees). The latency is the time from sending a move to reading its `ack`. The benchmark
+starts its own server process on a free port (a fresh SQLite file in a temporary folder unless
+`--db` is given) so the clients and the server do not share an event loop, and stops it at the
+end.
 
 This is a benchmark, not a test: nothing here asserts a figure. The target on the 2-core
 development machine is 200 games with p99 below 50 ms on SQLite.
@@ -90,7 +93,7 @@ async def create_games(base: str, n: int) -> list[tuple[str, list[str]]]:
 
 async def seat_client(ws_base: str, game_id: str, token: str, rng: random.Random,
                       stats: Stats, stop_box: list[float], ready: asyncio.Event,
-                      connected: list[int]) -> None:
+                      connected: list[int], think: float) -> None:
     import websockets
 
     url = f"{ws_base}/api/v1/games/{game_id}/ws"
@@ -109,6 +112,8 @@ async def seat_client(ws_base: str, game_id: str, token: str, rng: random.Random
                 return
             if not state.get("my_turn") or not state.get("legal"):
                 return
+            if think > 0:
+                await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
             move_id = uuid.uuid4().hex
             text = rng.choice(state["legal"])["text"]
             pending[move_id] = time.perf_counter()
@@ -145,7 +150,8 @@ async def seat_client(ws_base: str, game_id: str, token: str, rng: random.Random
                 await maybe_move(last_state)
 
 
-async def run_round(base: str, ws_base: str, games: int, seconds: float, seed: int) -> dict:
+async def run_round(base: str, ws_base: str, games: int, seconds: float, seed: int,
+                    think: float) -> dict:
     created = await create_games(base, games)
     stats = Stats()
     ready = asyncio.Event()
@@ -157,7 +163,7 @@ async def run_round(base: str, ws_base: str, games: int, seconds: float, seed: i
     async def client(game_id: str, token: str, k: int) -> None:
         try:
             await seat_client(ws_base, game_id, token, random.Random(rng.random() + k), stats,
-                              stop_box, ready, connected)
+                              stop_box, ready, connected, think)
         except Exception as exc:  # a client's failure is reported, the round goes on
             stats.errors.append(f"{type(exc).__name__}: {exc}"[:200])
 
@@ -198,6 +204,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file)")
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--think", type=float, default=1.0,
+                    help="average seconds a bot thinks before each move (0: none)")
     ap.add_argument("--url", default=None,
                     help="use a running server at this base URL instead of starting one")
     ap.add_argument("--json", action="store_true", help="one JSON line per round")
@@ -215,9 +223,10 @@ def main(argv: list[str] | None = None) -> int:
         ws_base = "ws" + base[4:]
         try:
             print(f"server {base}, db {args.db or 'sqlite (temporary file)'}, "
-                  f"{args.seconds:g} s a round", flush=True)
+                  f"{args.seconds:g} s a round, think time {args.think:g} s", flush=True)
             for games in args.games:
-                res = asyncio.run(run_round(base, ws_base, games, args.seconds, args.seed))
+                res = asyncio.run(run_round(base, ws_base, games, args.seconds, args.seed,
+                                            args.think))
                 if args.json:
                     print(json.dumps(res), flush=True)
                 else:
