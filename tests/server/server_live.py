@@ -32,7 +32,7 @@ class Seat:
         from websockets.sync.client import connect
 
         self.ws = connect(f"{ws_base}/api/v1/games/{game_id}/ws", open_timeout=WAIT,
-                          max_size=2**22)
+                          max_size=2**22).__enter__()  # closed by close()
         self.ws.send(json.dumps({"type": "hello", "v": 1, "token": token, "since": since}))
         self.messages: list[dict] = []
         self.welcome = self.wait_for(lambda m: m.get("type") == "welcome")

@@ -5,10 +5,7 @@ restart, and several processes acting on one due deadline exactly once."""
 
 from __future__ import annotations
 
-import pytest
 from srvx_helpers import expire, run, service_for, started
-
-from boardct.server.deadlines import LimitError, check_limits
 
 
 def test_the_clock_starts_when_every_seat_is_taken_and_is_in_the_state_message(db_url):
@@ -135,18 +132,3 @@ def test_two_processes_act_on_one_deadline_once(db_url):
         fresh, _, _ = await service_for(db_url, engine)
         assert (await fresh.get(gid)).version == 1
     run(go())
-
-
-@pytest.mark.parametrize(("args", "message"), [
-    ((0, None, None), "move_time"), ((-5, None, None), "move_time"),
-    (("10", None, None), "move_time"), ((True, None, None), "move_time"),
-    ((None, None, 10**9), "turn_deadline"), ((10, "draw", None), "on_timeout"),
-])
-def test_bad_limits_are_refused_with_the_field_named(args, message):
-    with pytest.raises(LimitError, match=message):
-        check_limits(*args)
-
-
-def test_limits_default_to_loss():
-    assert check_limits(30, None, None) == (30.0, "loss", None)
-    assert check_limits(None, None, 3600) == (None, None, 3600.0)

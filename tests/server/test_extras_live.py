@@ -40,17 +40,21 @@ def test_ctf2187_turn_with_a_missing_sheet_at_the_deadline(serve, sqlite_url):
     sheets = {}
     for seat in range(3):  # three sheets in; player 4's is missing
         legal = httpx.get(f"{base}/api/v1/games/{gid}/legal", headers=_auth(tokens[seat]))
-        text = legal.json()["actions"][0]["text"].replace("; ", "\n")
-        sheets[seat] = text
+        line = legal.json()["actions"][0]["text"]  # "BOT 1 TURN 1; P1 6 - 2 - 0; ..."
+        text = line.replace("; ", "\n")  # handed in as lines, as on paper
+        sheets[seat] = line
         r = httpx.post(f"{base}/api/v1/games/{gid}/sheets", headers=_auth(tokens[seat]),
                        json={"text": text})
         assert r.status_code == 200, r.text
         assert r.json()["ack"] is True
-    # sealed: nothing another seat or a spectator reads shows a sheet's orders
-    for reader in (tokens[3], None):
-        body = httpx.get(f"{base}/api/v1/games/{gid}", headers=_auth(reader)).text
-        for text in sheets.values():
-            assert text.split("\n")[1] not in body
+    # sealed: nothing another seat or a spectator reads shows another Bot's sheet
+    for reader in (3, None):
+        body = httpx.get(f"{base}/api/v1/games/{gid}",
+                         headers=_auth(None if reader is None else tokens[reader])).text
+        for seat, line in sheets.items():
+            assert line.split(";")[0] + ";" not in body, (reader, seat)
+    own = httpx.get(f"{base}/api/v1/games/{gid}", headers=_auth(tokens[0])).json()
+    assert own["version"] == 3
     # the deadline passes: the turn is processed with Bot 4's standing orders
     done = _poll(lambda: (s := get_state(base, gid, tokens[0]))["version"] >= 4 and s,
                  timeout=60)

@@ -44,39 +44,11 @@ from boardct.server.models import GameRow
 
 log = logging.getLogger("boardct.server.deadlines")
 
-ON_TIMEOUT = ("loss", "default")
-MAX_LIMIT = 30 * 24 * 3600.0  # seconds: a month is the longest move or turn time
-MIN_LIMIT = 0.5
 POLL = 0.5  # seconds between looks for due games
 # True while this process replays another process's change (see notify.py): the process that
 # committed the change sets the deadline, the others leave it alone
 FROM_PEER: contextvars.ContextVar[bool] = contextvars.ContextVar("boardct_from_peer",
                                                                 default=False)
-
-
-class LimitError(ValueError):
-    """A bad move_time, on_timeout or turn_deadline; the message says which and why."""
-
-
-def check_limits(move_time: Any, on_timeout: Any, turn_deadline: Any
-                 ) -> tuple[float | None, str | None, float | None]:
-    """The limits of a new game, checked: each time None or a number of seconds in
-    [MIN_LIMIT, MAX_LIMIT]; on_timeout None (= "loss" when move_time is set) or one of
-    ON_TIMEOUT."""
-    out: list[float | None] = []
-    for name, value in (("move_time", move_time), ("turn_deadline", turn_deadline)):
-        if value is None:
-            out.append(None)
-            continue
-        if isinstance(value, bool) or not isinstance(value, int | float) \
-                or not MIN_LIMIT <= float(value) <= MAX_LIMIT:
-            raise LimitError(f"{name}: seconds, from {MIN_LIMIT:g} to {MAX_LIMIT:,.0f}, or null")
-        out.append(float(value))
-    if on_timeout is not None and on_timeout not in ON_TIMEOUT:
-        raise LimitError(f"on_timeout: one of {', '.join(ON_TIMEOUT)}, or null")
-    if on_timeout is None and out[0] is not None:
-        on_timeout = "loss"
-    return out[0], on_timeout, out[1]
 
 
 def limit_of(live: Any) -> float | None:

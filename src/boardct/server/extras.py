@@ -20,52 +20,20 @@ from fastapi import APIRouter, Request
 from sqlalchemy.orm import Session
 
 from boardct.core.errors import BoardctError
-from boardct.core.inputs import InputError, parse_json
 from boardct.server import social
+from boardct.server.api import caller, field, read_object
 from boardct.server.deadlines import FROM_PEER, DeadlineKeeper
 from boardct.server.notify import NullNotifier, PgNotifier, make_notifier
+from boardct.server.service import ServiceError, apply_text
 
 log = logging.getLogger("boardct.server.extras")
 
-MAX_BODY = 64 * 1024
 SHEET_GAMES = ("ctf2187",)  # games whose own extras are order sheets and turn reports
+MAX_SHEET = 16 * 1024  # characters of one order sheet (the CLI's bound is far larger than any)
 
 
-def _service_error(code: str, message: str, rule: str | None = None) -> Exception:
-    from boardct.server.service import ServiceError
-
-    return ServiceError(code, message, rule)
-
-
-def _from_social(exc: social.SocialError) -> Exception:
-    return _service_error(exc.code, exc.message)
-
-
-def bearer(request: Request) -> str | None:
-    """The seat token of `Authorization: Bearer <token>` (None: a spectator)."""
-    header = request.headers.get("authorization")
-    if not header:
-        return None
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        raise _service_error("unauthorized", "Authorization: Bearer <seat token>")
-    return token.strip()
-
-
-async def body_json(request: Request) -> dict:
-    """The request body as a JSON object, read with a bound."""
-    data = b""
-    async for chunk in request.stream():
-        data += chunk
-        if len(data) > MAX_BODY:
-            raise _service_error("too_large", f"a request body is at most {MAX_BODY:,} bytes")
-    try:
-        value = parse_json(data.decode("utf-8", errors="strict"), "the request body")
-    except (InputError, UnicodeDecodeError) as exc:
-        raise _service_error("bad_request", str(exc).splitlines()[0][:300]) from None
-    if not isinstance(value, dict):
-        raise _service_error("bad_request", "the request body is a JSON object")
-    return value
+def _from_social(exc: social.SocialError) -> ServiceError:
+    return ServiceError(exc.code, exc.message)
 
 
 class Extras:
@@ -83,6 +51,8 @@ class Extras:
         self.service.listeners.append(self._notify_peers)
         self.service.state_extras.append(self.deadlines.state_extra)
         self.service.state_extras.append(self._social_extra)
+        for kind in ("chat", "offer", "answer"):
+            self.service.ws_handlers[kind] = self._ws_handler
 
     async def start(self) -> None:
         await self.notifier.start()
@@ -203,8 +173,6 @@ class Extras:
     async def answer(self, game_id: str, offer_id: Any, seat: int | None, accept: Any) -> dict:
         """Answer an offer; when everyone accepted, carry it out (a draw ends the game, an
         undo takes the moves back) as a record entry committed like a move."""
-        from boardct.server.service import ServiceError
-
         live = await self.service.get(game_id)
 
         def write(session: Session) -> dict:
@@ -230,93 +198,90 @@ class Extras:
         return out
 
     # -- websocket messages --------------------------------------------------------------------
-    async def ws_message(self, game_id: str, seat: int | None, msg: dict) -> dict | None:
-        """Handle a websocket message of type offer, answer or chat; returns the reply to the
-        sender (None: nothing to say; chat reaches everyone through the hub)."""
-        from boardct.server.service import ServiceError
-
-        kind = msg.get("type")
+    async def _ws_handler(self, service: Any, live: Any, client: Any, msg: dict) -> None:
+        """`service.ws_handlers` for chat, offer and answer. A refusal is a ServiceError, which
+        the websocket loop answers (reject with the message's id, else error)."""
+        kind = msg["type"]
         mid = msg.get("id")
-        try:
-            if kind == "chat":
-                await self.chat(game_id, seat, msg.get("text"), msg.get("to", "all"))
-                return None
-            if kind == "offer":
-                out = await self.offer(game_id, seat, msg.get("kind"))
-                return {"type": "ack", "id": mid, "offer": out}
-            if kind == "answer":
-                out = await self.answer(game_id, msg.get("offer"), seat, msg.get("accept"))
-                return {"type": "ack", "id": mid, "offer": out}
-        except ServiceError as exc:
-            return {"type": "reject", "id": mid, "rule": exc.rule, "message": exc.message,
-                    "code": exc.code}
-        return None
+        if kind == "chat":
+            await self.chat(live.id, client.seat, msg.get("text"), msg.get("to", "all"))
+        elif kind == "offer":
+            out = await self.offer(live.id, client.seat, msg.get("kind"))
+            await client.send({"type": "ack", "id": mid, "version": live.version, "offer": out})
+        else:
+            out = await self.answer(live.id, msg.get("offer"), client.seat, msg.get("accept"))
+            await client.send({"type": "ack", "id": mid, "version": live.version, "offer": out})
 
 
 # -- REST routes -------------------------------------------------------------------------------
-def router(extras: Extras) -> APIRouter:
-    r = APIRouter(prefix="/api/v1")
-    service = extras.service
+router = APIRouter(prefix="/api/v1")
 
-    async def seat_of(request: Request, game_id: str) -> tuple[Any, int | None]:
-        return await service.authorize(game_id, bearer(request))
 
-    @r.get("/games/{game_id}/chat", tags=["chat"])
-    async def get_chat(game_id: str, request: Request) -> dict:
-        """The chat this seat may read (spectators: the public messages), oldest first."""
-        _live, seat = await seat_of(request, game_id)
-        return {"chat": await extras.read_chat(game_id, seat)}
+def extras_of(request: Request) -> Extras:
+    return request.app.state.extras
 
-    @r.post("/games/{game_id}/chat", tags=["chat"])
-    async def post_chat(game_id: str, request: Request) -> dict:
-        """Say something: `{"text": "...", "to": "all" | "team"}` (team: CTF 2187's teams)."""
-        _live, seat = await seat_of(request, game_id)
-        body = await body_json(request)
-        return await extras.chat(game_id, seat, body.get("text"), body.get("to", "all"))
 
-    @r.post("/games/{game_id}/offers", tags=["offers"])
-    async def post_offer(game_id: str, request: Request) -> dict:
-        """Offer a draw or to take back your last move: `{"kind": "draw" | "undo"}`."""
-        _live, seat = await seat_of(request, game_id)
-        body = await body_json(request)
-        return await extras.offer(game_id, seat, body.get("kind"))
+@router.get("/games/{game_id}/chat", tags=["chat"])
+async def get_chat(game_id: str, request: Request) -> dict:
+    """The chat this seat may read (spectators: the public messages), oldest first."""
+    _live, seat = await caller(request, game_id)
+    return {"chat": await extras_of(request).read_chat(game_id, seat)}
 
-    @r.post("/games/{game_id}/offers/{offer_id}", tags=["offers"])
-    async def answer_offer(game_id: str, offer_id: str, request: Request) -> dict:
-        """Accept or refuse an offer: `{"accept": true | false}`."""
-        _live, seat = await seat_of(request, game_id)
-        body = await body_json(request)
-        return await extras.answer(game_id, offer_id, seat, body.get("accept"))
 
-    @r.post("/games/{game_id}/sheets", tags=["ctf2187"])
-    async def post_sheet(game_id: str, request: Request) -> dict:
-        """CTF 2187: hand in an order sheet (CTF-37 format, as `boardct ctf2187 submit`
-        takes it), sealed until the turn is processed."""
-        live, seat = await seat_of(request, game_id)
-        if live.game.id not in SHEET_GAMES:
-            raise _service_error("not_found", f"{live.game.title} has no order sheets")
-        if seat is None:
-            raise _service_error("forbidden", "a spectator cannot hand in a sheet")
-        body = await body_json(request)
-        text = body.get("text")
-        if not isinstance(text, str) or not text.strip():
-            raise _service_error("bad_request", "text: the order sheet")
-        if len(text) > 16 * 1024:
-            raise _service_error("too_large", "an order sheet is at most 16,384 characters")
-        return await submit_sheet(service, live, seat, text, body.get("move_id"))
+@router.post("/games/{game_id}/chat", tags=["chat"])
+async def post_chat(game_id: str, request: Request) -> dict:
+    """Say something: `{"text": "...", "to": "all" | "team"}` (team: CTF 2187's teams)."""
+    _live, seat = await caller(request, game_id)
+    body = await read_object(request)
+    return await extras_of(request).chat(game_id, seat, body.get("text"), body.get("to", "all"))
 
-    @r.get("/games/{game_id}/report", tags=["ctf2187"])
-    async def get_report(game_id: str, request: Request, turn: int | None = None) -> dict:
-        """CTF 2187: this seat's turn report (one per Bot it commands) of turn `turn` (default:
-        the last processed one); never another seat's."""
-        live, seat = await seat_of(request, game_id)
-        if live.game.id not in SHEET_GAMES:
-            raise _service_error("not_found", f"{live.game.title} has no turn reports")
-        if seat is None:
-            raise _service_error("forbidden", "a turn report is for its player's seat token")
+
+@router.post("/games/{game_id}/offers", tags=["offers"])
+async def post_offer(game_id: str, request: Request) -> dict:
+    """Offer a draw or to take back your last move: `{"kind": "draw" | "undo"}`."""
+    _live, seat = await caller(request, game_id)
+    body = await read_object(request)
+    return await extras_of(request).offer(game_id, seat, body.get("kind"))
+
+
+@router.post("/games/{game_id}/offers/{offer_id}", tags=["offers"])
+async def answer_offer(game_id: str, offer_id: str, request: Request) -> dict:
+    """Accept or refuse an offer: `{"accept": true | false}`."""
+    _live, seat = await caller(request, game_id)
+    body = await read_object(request)
+    return await extras_of(request).answer(game_id, offer_id, seat, body.get("accept"))
+
+
+@router.post("/games/{game_id}/sheets", tags=["ctf2187"])
+async def post_sheet(game_id: str, request: Request) -> dict:
+    """CTF 2187: hand in an order sheet (CTF-37 format, as `boardct ctf2187 submit` takes
+    it), sealed until the turn is processed."""
+    live, seat = await caller(request, game_id)
+    if live.game.id not in SHEET_GAMES:
+        raise ServiceError("not_found", f"{live.game.title} has no order sheets")
+    if seat is None:
+        raise ServiceError("forbidden", "a spectator cannot hand in a sheet")
+    body = await read_object(request)
+    text = field(body, "text", str, None)
+    if text is None or not text.strip():
+        raise ServiceError("bad_request", "text: the order sheet")
+    if len(text) > MAX_SHEET:
+        raise ServiceError("too_large", f"an order sheet is at most {MAX_SHEET:,} characters")
+    return await submit_sheet(request.app.state.service, live, seat, text,
+                              field(body, "move_id", str, None))
+
+
+@router.get("/games/{game_id}/report", tags=["ctf2187"])
+async def get_report(game_id: str, request: Request, turn: int | None = None) -> dict:
+    """CTF 2187: this seat's turn report (one per Bot it commands) of turn `turn` (default:
+    the last processed one); never another seat's."""
+    live, seat = await caller(request, game_id)
+    if live.game.id not in SHEET_GAMES:
+        raise ServiceError("not_found", f"{live.game.title} has no turn reports")
+    if seat is None:
+        raise ServiceError("forbidden", "a turn report is for its player's seat token")
+    async with live.lock:  # a consistent state while the report is built
         return await asyncio.to_thread(turn_reports, live, seat, turn)
-
-    return r
 
 
 async def submit_sheet(service: Any, live: Any, seat: int, text: str, move_id: Any) -> dict:
@@ -327,9 +292,9 @@ async def submit_sheet(service: Any, live: Any, seat: int, text: str, move_id: A
     try:
         action = live.state.parse(text, seat)
     except BoardctError as exc:
-        raise _service_error("rejected", str(exc)[:2000], "CTF-37") from None
+        raise ServiceError("rejected", str(exc)[:2000], "CTF-37") from None
     if action[0] == MISSING:
-        raise _service_error("rejected", "'default' (MISSING) is written by the server at the "
+        raise ServiceError("rejected", "'default' (MISSING) is written by the server at the "
                              "deadline, not handed in", "CTF-37")
     ack = await service.submit(live.id, seat, text, move_id=move_id)
     return ack | {"accepted": live.state.describe_action(action, seat)}
@@ -339,8 +304,6 @@ async def table_entry(service: Any, game_id: str, seat: int, entry: str) -> dict
     """Commit a record table entry ("draw", "undo N") for `seat` the way the service commits a
     move: applied on a copy, compare-and-set of the version with the log entry in one
     transaction, then broadcast. Refused (nothing changed) where the core refuses it."""
-    from boardct.server.service import ServiceError, apply_text
-
     live = await service.get(game_id)
     first = live.version + 1
     async with live.lock:
@@ -360,14 +323,13 @@ def turn_reports(live: Any, seat: int, turn: int | None) -> dict:
     """The reports of `seat`'s Bots for `turn`: the live state for the last processed turn,
     a replay of the log up to the end of `turn` for an earlier one."""
     from boardct.games.ctf2187.report import format_report, turn_report
-    from boardct.server.service import apply_text
 
     state = live.state
     last = state.log_turn
     if turn is None:
         turn = last
     if isinstance(turn, bool) or not 0 <= turn <= last:
-        raise _service_error("not_found", f"turn {turn} has no report yet (processed turns: "
+        raise ServiceError("not_found", f"turn {turn} has no report yet (processed turns: "
                                           f"0-{last})")
     if turn != last:
         state = live.game.initial_state(live.setup)
@@ -385,11 +347,12 @@ def turn_reports(live: Any, seat: int, turn: int | None) -> dict:
             "reports": [rep | {"text": format_report(rep)} for rep in reports]}
 
 
-def install(app: Any, service: Any, db_url: str, poll: float | None = None) -> Extras:
-    """Add the deadlines, the worker fan-out, offers, chat and CTF 2187's extras to `app`.
-    The caller starts and stops them with the app (`await extras.start()` / `stop()`)."""
+async def start(app: Any, service: Any, db_url: str, poll: float | None = None) -> Extras:
+    """Hook the deadlines, the worker fan-out, offers, chat and CTF 2187's extras into
+    `service` and start their background tasks (app.py calls it at start-up; the routes are
+    `router`, included when the app is built). Stop them with `await extras.stop()`."""
     extras = Extras(service, db_url, poll)
     extras.hook()
-    app.include_router(router(extras))
     app.state.extras = extras
+    await extras.start()
     return extras
