@@ -47,6 +47,12 @@ def command(host: str, port: int, db_url: str | None, workers: int, agent_worker
     config = ServerConfig(host=host, port=port, agent_workers=agent_workers)
     if db_url:
         config.db_url = db_url
+    from boardct.server.config import ENV_SQLITE_SYNC
+    from boardct.server.db import SYNC_MODES
+
+    if config.sqlite_sync not in SYNC_MODES:
+        raise BoardctError(f"{ENV_SQLITE_SYNC}: {config.sqlite_sync[:20]!r} is not one of "
+                           f"{', '.join(SYNC_MODES)}")
     try:
         make_url(config.db_url)
     except ArgumentError:

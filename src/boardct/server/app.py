@@ -10,6 +10,7 @@ is JSON: `{"error": {"code", "message", "rule"}}`, never an HTML page or a 500 f
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import logging
 from collections.abc import Awaitable, Callable, Iterable
 
@@ -68,7 +69,7 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
-        engine = make_engine(config.db_url)
+        engine = make_engine(config.db_url, config.sqlite_sync)
         if config.migrate:
             migrate(engine)
         hub = Hub()
@@ -95,6 +96,10 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
     app.include_router(server_extras.router)  # srvx: chat, offers, CTF 2187 sheets and reports
     for router in extra_routers:
         app.include_router(router)
+    if config.web_pages and importlib.util.find_spec("boardct.server.web") is not None:
+        from boardct.server.web import add_web_pages  # the browser pages (issue 19)
+
+        add_web_pages(app)
 
     @app.exception_handler(ServiceError)
     async def _service_error(_request: Request, exc: ServiceError) -> JSONResponse:
