@@ -58,6 +58,7 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
     """The server app for `config` (default: `ServerConfig()`, the database from
     BOARDCT_DB or ./boardct.db)."""
     from boardct.server import api, ws
+    from boardct.server import extras as server_extras
     from boardct.server.agents import AgentRunner
     from boardct.server.db import make_engine, migrate
     from boardct.server.hub import Hub
@@ -79,9 +80,12 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
         for start in startups:
             await start(app)
         await service.resume_agents()
+        # srvx: deadlines, worker fan-out (LISTEN/NOTIFY), offers, chat (server/extras.py)
+        extras = await server_extras.start(app, service, config.db_url)
         try:
             yield
         finally:
+            await extras.stop()  # srvx
             agents.close()
             engine.dispose()
 
@@ -90,6 +94,7 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
     app.state.config = config
     app.include_router(api.router)
     app.include_router(ws.router)
+    app.include_router(server_extras.router)  # srvx: chat, offers, CTF 2187 sheets and reports
     for router in extra_routers:
         app.include_router(router)
     if config.web_pages and importlib.util.find_spec("boardct.server.web") is not None:
