@@ -331,6 +331,10 @@ async function show(st) {
   offers();
   logView();
   endPanel();
+  // For tests and assistive tools: which state this page has drawn.
+  document.body.dataset.version = String(st.version);
+  document.body.dataset.myTurn = st.my_turn ? "1" : "0";
+  document.body.dataset.over = st.over ? "1" : "0";
 }
 
 async function submitSheet(text) {

@@ -1,0 +1,206 @@
+"""Browser tests of the web pages (issue 19): a real `boardct serve` on 127.0.0.1 with a fresh
+SQLite database per test, driven by Playwright for Python through Debian's Chromium.
+
+Playwright's own browser download is not available here, so the tests launch
+/usr/bin/chromium (BOARDCT_CHROMIUM overrides it). Without Playwright or without a Chromium the
+whole folder is skipped with the reason printed in the `-ra` summary, never silently.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SRC = ROOT / "src"
+ARTIFACTS = ROOT / "artifacts" / "screenshots"
+CHROMIUM = Path(os.environ.get("BOARDCT_CHROMIUM", "/usr/bin/chromium"))
+LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+               "--disable-component-update", "--disable-sync", "--no-first-run"]
+TIMEOUT_MS = 15_000
+
+
+def _skip_reason() -> str | None:
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "browser tests skipped: playwright is not installed (pip install 'boardct[web]')"
+    if not CHROMIUM.exists():
+        return (f"browser tests skipped: {CHROMIUM} not found (apt-get install chromium, "
+                f"or set BOARDCT_CHROMIUM)")
+    try:
+        import fastapi  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError:
+        return "browser tests skipped: the server extra (fastapi, uvicorn) is not installed"
+    return None
+
+
+SKIP = _skip_reason()
+
+
+def pytest_collection_modifyitems(config, items):
+    if SKIP is None:
+        return
+    here = Path(__file__).parent
+    mark = pytest.mark.skip(reason=SKIP)
+    for item in items:
+        if Path(str(item.fspath)).parent == here:
+            item.add_marker(mark)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """A running `boardct serve` and a small REST client for setting games up."""
+
+    def __init__(self, proc: subprocess.Popen, base: str, log: Path):
+        self.proc = proc
+        self.base = base
+        self.log = log
+        import httpx
+
+        self.http = httpx.Client(base_url=base + "/api/v1", timeout=20)
+
+    def api(self, method: str, path: str, body=None, token: str | None = None):
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        r = self.http.request(method, path, json=body, headers=headers)
+        return r
+
+    def ok(self, method: str, path: str, body=None, token: str | None = None):
+        r = self.api(method, path, body, token)
+        assert r.status_code < 300, f"{method} {path} -> {r.status_code} {r.text}"
+        return r.json()
+
+    def create(self, game: str, seats: list[dict], **extra) -> dict:
+        body = {"game": game, "options": extra.pop("options", {}), "seats": seats,
+                "public": True, **extra}
+        return self.ok("POST", "/games", body)
+
+    def state(self, game_id: str, token: str | None = None) -> dict:
+        return self.ok("GET", f"/games/{game_id}", token=token)
+
+    def move(self, game_id: str, token: str, text: str) -> dict:
+        return self.ok("POST", f"/games/{game_id}/moves", {"text": text}, token)
+
+    def url(self, path: str) -> str:
+        return self.base + path
+
+
+@pytest.fixture
+def server(tmp_path):
+    port = _free_port()
+    db = tmp_path / "boardct.sqlite"
+    log = tmp_path / "server.log"
+    env = dict(os.environ, PYTHONPATH=str(SRC) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    cmd = [sys.executable, "-m", "boardct", "serve", "--host", "127.0.0.1", "--port", str(port),
+           "--db", f"sqlite:///{db.as_posix()}"]
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=tmp_path)
+    base = f"http://127.0.0.1:{port}"
+    srv = Server(proc, base, log)
+    deadline = time.monotonic() + 30
+    while True:
+        if proc.poll() is not None:
+            raise AssertionError(f"boardct serve exited: {log.read_text(errors='replace')[-3000:]}")
+        try:
+            if srv.http.get("/catalog", timeout=1).status_code == 200:
+                break
+        except Exception:
+            pass
+        if time.monotonic() > deadline:
+            proc.kill()
+            raise AssertionError(f"boardct serve did not start: {log.read_text()[-3000:]}")
+        time.sleep(0.1)
+    yield srv
+    srv.http.close()
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS, headless=True)
+        yield browser
+        browser.close()
+
+
+class Pages:
+    """Opens pages in fresh contexts (one per player: separate localStorage) and records
+    every JavaScript error, so a test fails on a page that threw."""
+
+    def __init__(self, browser):
+        self.browser = browser
+        self.contexts = []
+        self.errors: list[str] = []
+
+    def new(self, width: int = 1280, height: int = 800):
+        ctx = self.browser.new_context(viewport={"width": width, "height": height})
+        ctx.set_default_timeout(TIMEOUT_MS)
+        self.contexts.append(ctx)
+        page = ctx.new_page()
+        page.on("pageerror", lambda e: self.errors.append(f"{page.url}: {e}"))
+        return page
+
+    def close(self):
+        for c in self.contexts:
+            c.close()
+
+
+@pytest.fixture
+def pages(chromium):
+    p = Pages(chromium)
+    yield p
+    p.close()
+    assert not p.errors, f"JavaScript errors on the pages: {p.errors}"
+
+
+def shot(page, name: str) -> Path:
+    """Save a screenshot as a test artifact (artifacts/screenshots/<name>.png)."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def wait_version(page, version: int) -> None:
+    """Wait until the page has drawn the state message of `version` (or a later one)."""
+    page.wait_for_function(
+        "v => Number(document.body.dataset.version || -1) >= v", arg=version, timeout=TIMEOUT_MS)
+
+
+def claim(page, server: Server, game_id: str, invite: str, name: str) -> None:
+    """Open an invite link, take the seat under `name`, and wait for the board."""
+    page.goto(server.url(f"/play/{game_id}?invite={invite}"))
+    page.fill("#claim-name", name)
+    page.click("#claim-go")
+    page.wait_for_selector("#board svg")
+    page.wait_for_selector("#conn.live")
+
+
+def frames_json(frames: list[str]) -> list[dict]:
+    out = []
+    for f in frames:
+        try:
+            out.append(json.loads(f))
+        except (TypeError, ValueError):
+            pass
+    return out
