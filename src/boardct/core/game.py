@@ -45,6 +45,27 @@ class Option:
     type: type = str
     minimum: int | None = None
     maximum: int | None = None  # every number has one, so no record can ask for 10**7 bots
+    # The value may name a file or folder on this machine (a map, tables, a layout, a card
+    # file) that the game reads. A remote client (the server) must never make the machine read
+    # a file, so front ends that take options from the network refuse a value for which
+    # `names_file` is true and offer only `remote_choices` for such an option.
+    local_file: bool = False
+
+    def names_file(self, value: Any) -> bool:
+        """Whether `value`, given for this option, would make the game read a file or folder
+        on this machine. By default, for a `local_file` option, every non-empty value on one
+        line (the games take text with a newline as the content itself); an option that knows
+        its values better (built-in card names) overrides it. Decided from the text alone,
+        without looking at the file system, so asking never touches a file."""
+        if not self.local_file or not isinstance(value, str):
+            return False
+        text = value.strip()
+        return bool(text) and "\n" not in text
+
+    def remote_choices(self) -> tuple[Any, ...] | None:
+        """The values of a `local_file` option that name no file (built-in cards), which a
+        remote client may choose from; None: the option is not offered remotely at all."""
+        return None
 
     def convert(self, value: Any) -> Any:
         """Check (and convert from text) a value given for this option."""
@@ -164,6 +185,19 @@ class Game:
                 return opt
         known = ", ".join(o.name for o in self.options) or "none"
         raise OptionError(f"{self.id} has no option {name!r} (options: {known})")
+
+    def check_remote_options(self, given: dict[str, Any]) -> None:
+        """Refuse, before anything is read, option values a remote client may not give: any
+        that would make this machine read one of its files (`Option.names_file`). The server
+        calls it on every option it is sent, before `resolve_options` (which may read)."""
+        for name, value in given.items():
+            opt = self.option(name)
+            if opt.names_file(value):
+                choices = opt.remote_choices()
+                allowed = (f"one of {', '.join(str(c) for c in choices)}" if choices
+                           else "the content itself, not a file name")
+                raise OptionError(f"option {name}: names a file on the server, which a remote "
+                                  f"game may not read; give {allowed}")
 
     def resolve_options(self, given: dict[str, Any]) -> dict[str, Any]:
         """Defaults overlaid with `given`, each value checked."""
@@ -322,6 +356,11 @@ class State:
         information and no chance; elsewhere every event counts unless the game says which
         do not."""
         return not (self.game.perfect_information and not self.game.has_chance)
+
+    def teammates(self, player: int) -> tuple[int, ...]:
+        """The players on `player`'s side, `player` included, in order: who a team's chat
+        reaches. Alone by default; team games (CTF 2187) override it."""
+        return (player,)
 
     def resign_outcome(self, player: int) -> Outcome:
         """How the game ends when `player` resigns: every other player wins. Team games

@@ -91,6 +91,13 @@ def tables_for(directory: str) -> Tables:
     return _TABLE_CACHE[directory]
 
 
+class TablesOption(Option):
+    """The `tables` option: any value at all names a folder on this machine."""
+
+    def names_file(self, value: Any) -> bool:
+        return bool(str(value).strip())
+
+
 def read_map_option(value: str, tables: Tables) -> GameMap:
     """The `map` option: the map text itself (it has a newline) or a path to a map file, read
     with a bound (a record naming `/dev/zero` or a huge file is refused, not read)."""
@@ -413,6 +420,12 @@ class CtfState(State):
         completes (moves, sightings, shots) does."""
         return event[0] not in ("sheet", "standing", "message")
 
+    def teammates(self, player: int) -> tuple[int, ...]:
+        """The players whose Bots are on the same team as `player`'s (CTF-1): a team's chat
+        reaches them."""
+        teams = {b.team for b in self.bots if b.player == player}
+        return tuple(sorted({b.player for b in self.bots if b.team in teams} | {player}))
+
     def resign_outcome(self, player: int) -> Outcome:
         """The resigner's team loses; every other team's players share the win."""
         team = {b.player: b.team for b in self.bots}
@@ -651,8 +664,9 @@ class CtfGame(Game):
         Option("map_seed", 0, "seed of the generated map; 0 = from the game seed", type=int,
                minimum=0, maximum=MAX_SEED),
         Option("map", "", "a map file (docs/ctf2187.md), or the map text itself; empty = "
-               "generate"),
-        Option("tables", "", "a directory of TOML tables overriding the shipped ones"),
+               "generate", local_file=True),
+        TablesOption("tables", "", "a directory of TOML tables overriding the shipped ones",
+                     local_file=True),
     )
 
     def initial_state(self, setup: Setup) -> CtfState:

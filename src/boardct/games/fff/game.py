@@ -35,6 +35,13 @@ class PositionOption(Option):
     a file name, as is the name of any existing file.
     """
 
+    def names_file(self, value: Any) -> bool:
+        """The rule `convert` reads by: a value without a space, or naming a file."""
+        if not isinstance(value, str):
+            return False
+        text = value.strip()
+        return bool(text) and (" " not in text or looks_like_path(value))
+
     def convert(self, value: Any) -> Any:
         value = super().convert(value)
         text = value.strip()
@@ -83,7 +90,8 @@ class FFFGame(Game):
                "(FFF-16, FFF-28); 0 turns it off", type=int, minimum=0,
                maximum=MAX_TURN_LIMIT),
         PositionOption("position", "", "start from this FFF-32 position instead of the "
-                       "standard start: its text, or a file holding it", type=str),
+                       "standard start: its text, or a file holding it", type=str,
+                       local_file=True),
     )
 
     def initial_state(self, setup: Setup) -> FFFState:

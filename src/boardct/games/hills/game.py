@@ -140,7 +140,8 @@ class HillsGame(Game):
         PlayerChoice("first", "random", "who plays first: random (seeded coin, BSH-6), "
                      "0 (Player 1) or 1 (Player 2)", choices=("random", "0", "1")),
         Option("layout", "", "a layout file (BSH-39) fixing tiles, stars, deck and first "
-               "player (its path, or its text); overrides stars, deck and first"),
+               "player (its path, or its text); overrides stars, deck and first",
+               local_file=True),
     )
 
     def initial_state(self, setup: Setup) -> HillsState:

@@ -258,6 +258,14 @@ def _key(name: str) -> str:
 _SHIPPED: dict[str, Card] = {}
 
 
+def is_shipped(spec: str) -> bool:
+    """Whether `resolve` finds `spec` among the shipped cards by its file stem (any case,
+    spaces or hyphens) without looking for a file of that name."""
+    deck = shipped()
+    wanted = _key(spec)
+    return spec in deck or any(_key(stem) == wanted for stem in deck)
+
+
 def resolve(spec: str) -> Card:
     """A card from a shipped card's file stem or name (any case, spaces or hyphens), or a path."""
     card = _SHIPPED.get(spec)  # shipped files never change while running: no stat needed

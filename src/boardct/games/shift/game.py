@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from boardct.core.game import Game, Option, Setup, State
-from boardct.games.shift.cards import resolve
+from boardct.games.shift.cards import is_shipped, resolve, shipped
 from boardct.games.shift.state import ShiftState, heuristic
 
 DEFAULT_TURN_LIMIT = 200  # SH-15, SH-38
@@ -31,6 +31,16 @@ A player dealt damage with 5 tokens already in the damage zone loses.
 """
 
 
+class CardOption(Option):
+    """A seat's card: a shipped card's name, or a card file on this machine (`local_file`)."""
+
+    def names_file(self, value: Any) -> bool:
+        return isinstance(value, str) and not is_shipped(value)
+
+    def remote_choices(self) -> tuple[str, ...]:
+        return tuple(shipped())
+
+
 class ShiftGame(Game):
     id: ClassVar[str] = "shift"
     title: ClassVar[str] = "Shift, the single-card duel"
@@ -38,10 +48,12 @@ class ShiftGame(Game):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     options: ClassVar[tuple[Option, ...]] = (
-        Option("card1", "ember-duelist",
-               "Player 1's card: a shipped card's name (see `boardct cards list`) or a TOML file"),
-        Option("card2", "tide-warden",
-               "Player 2's card: a shipped card's name (see `boardct cards list`) or a TOML file"),
+        CardOption("card1", "ember-duelist",
+                   "Player 1's card: a shipped card's name (see `boardct cards list`) or a TOML "
+                   "file", local_file=True),
+        CardOption("card2", "tide-warden",
+                   "Player 2's card: a shipped card's name (see `boardct cards list`) or a TOML "
+                   "file", local_file=True),
         Option("turn_limit", DEFAULT_TURN_LIMIT,
                "player turns (skipped ones included) before the game is a draw (SH-15)",
                type=int, minimum=1, maximum=MAX_TURN_LIMIT),

@@ -1,0 +1,69 @@
+"""`boardct serve`: the game server (issue 18; docs/server.md). Needs the `server` extra."""
+
+from __future__ import annotations
+
+import click
+
+from boardct.core.errors import BoardctError
+
+
+def check_workers(db_url: str, workers: int) -> int:
+    """How many server processes to run: SQLite runs one process (its single writer would
+    make several processes wait on each other), so asking for more says so and runs one."""
+    if workers < 1:
+        raise BoardctError("--workers is at least 1")
+    if workers > 1 and db_url.startswith("sqlite"):
+        click.echo(f"note: with SQLite the server runs one process, not {workers}; use "
+                   "--db postgresql+psycopg://... for several workers", err=True)
+        return 1
+    return workers
+
+
+@click.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
+              help="Port to listen on.")
+@click.option("--db", "db_url", default=None, metavar="URL",
+              help="Database URL: sqlite:///boardct.db (the default, or $BOARDCT_DB) or "
+                   "postgresql+psycopg://user:password@host/dbname.")
+@click.option("--workers", default=1, show_default=True, type=int,
+              help="Server processes (several only with PostgreSQL).")
+@click.option("--agent-workers", default=1, show_default=True, type=click.IntRange(0, 64),
+              help="Processes that play the computer's seats.")
+def command(host: str, port: int, db_url: str | None, workers: int, agent_workers: int) -> None:
+    """Serve games over HTTP and websockets: create games, invite players, play from
+    browsers or scripts; agents play their seats. API: /docs."""
+    try:
+        import uvicorn
+
+        from boardct.server.app import create_app
+        from boardct.server.config import MAX_BODY, ServerConfig
+    except ImportError as exc:
+        raise BoardctError(f"the server needs its extra: pip install \"boardct[server]\" "
+                           f"({exc.name} is missing)") from None
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    config = ServerConfig(host=host, port=port, agent_workers=agent_workers)
+    if db_url:
+        config.db_url = db_url
+    try:
+        make_url(config.db_url)
+    except ArgumentError:
+        raise BoardctError(f"--db: {config.db_url[:80]!r} is not a database URL (e.g. "
+                           "sqlite:///boardct.db or postgresql+psycopg://user@host/db)") from None
+    config.workers = check_workers(config.db_url, workers)
+    click.echo(f"boardct server on http://{host}:{port} (database {safe_url(config.db_url)})",
+               err=True)
+    app = create_app(config)
+    uvicorn.run(app, host=host, port=port, ws_max_size=MAX_BODY, log_level="info")
+
+
+def safe_url(url: str) -> str:
+    """The database URL without its password, for messages."""
+    try:
+        from sqlalchemy.engine import make_url
+
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:
+        return "(not a database URL)"

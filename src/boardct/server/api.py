@@ -1,0 +1,255 @@
+"""The REST API, prefix /api/v1 (docs/server.md; OpenAPI at /docs).
+
+Every request acts for the seat its `Authorization: Bearer <token>` holds, or for a spectator
+(no token). Bodies are read bounded and parsed by core.inputs.parse_json; every refusal is
+the JSON error of `ServiceError`, never a 500 or an HTML page.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+
+from boardct.core import registry
+from boardct.core.inputs import InputError, parse_json
+from boardct.server import messages
+from boardct.server.service import END_KINDS, GameService, Live, ServiceError
+
+router = APIRouter(prefix="/api/v1")
+MAX_TOKENS = 200  # tokens in one `mine` request
+
+
+def service_of(request: Request) -> GameService:
+    return request.app.state.service
+
+
+async def read_json(request: Request) -> Any:
+    """The request's JSON body, read no further than the configured bound (`too_large`);
+    an empty body is {}."""
+    limit = request.app.state.config.max_body
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > limit):
+        raise ServiceError("too_large", f"a request body is at most {limit:,} bytes")
+    data = bytearray()
+    async for chunk in request.stream():
+        data += chunk
+        if len(data) > limit:
+            raise ServiceError("too_large", f"a request body is at most {limit:,} bytes")
+    if not data.strip():
+        return {}
+    try:
+        text = bytes(data).decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ServiceError("bad_request", f"the body is not UTF-8 (byte {exc.start})") from None
+    try:
+        return parse_json(text, "body")
+    except InputError as exc:
+        raise ServiceError("bad_request", str(exc)) from None
+
+
+async def read_object(request: Request) -> dict:
+    body = await read_json(request)
+    if not isinstance(body, dict):
+        raise ServiceError("bad_request", "the body is a JSON object")
+    return body
+
+
+def bearer(request: Request) -> str | None:
+    """The seat token of `Authorization: Bearer <token>`; None: none (a spectator)."""
+    value = request.headers.get("authorization")
+    if value is None:
+        return None
+    scheme, _, token = value.strip().partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ServiceError("unauthorized", "Authorization: Bearer <seat token>")
+    return token.strip()
+
+
+async def caller(request: Request, game_id: str) -> tuple[Live, int | None]:
+    return await service_of(request).authorize(game_id, bearer(request))
+
+
+def field(body: dict, name: str, kind: type | tuple[type, ...], default: Any = None,
+          required: bool = False) -> Any:
+    """`body[name]`, checked to be of `kind` (bool is not a number here)."""
+    if name not in body or body[name] is None:
+        if required:
+            raise ServiceError("bad_request", f"{name}: required")
+        return default
+    value = body[name]
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if isinstance(value, bool) and bool not in kinds:
+        raise ServiceError("bad_request", f"{name}: not a {kinds[0].__name__}")
+    if not isinstance(value, kinds):
+        raise ServiceError("bad_request", f"{name}: not a {kinds[0].__name__}")
+    return value
+
+
+# -- catalog, creating, lobby ------------------------------------------------------------------
+def catalog() -> list[dict]:
+    """Every game with the options a remote client may set: an option that can name a file on
+    the server is left out, or offered with only its built-in values."""
+    out = []
+    for game in registry.all_games():
+        options = []
+        for opt in game.options:
+            choices = opt.choices
+            if opt.local_file:
+                choices = opt.remote_choices()
+                if not choices:
+                    continue
+            kind = {int: "int", bool: "bool"}.get(opt.type, "str")
+            options.append({"name": opt.name, "default": opt.default, "help": opt.help,
+                            "type": kind, "choices": list(choices) if choices else None,
+                            "minimum": opt.minimum, "maximum": opt.maximum})
+        out.append({"id": game.id, "title": game.title, "min_players": game.min_players,
+                    "max_players": game.max_players,
+                    "perfect_information": game.perfect_information,
+                    "has_chance": game.has_chance, "simultaneous": game.simultaneous,
+                    "options": options})
+    return out
+
+
+@router.get("/catalog")
+async def get_catalog() -> list[dict]:
+    """The games, their player counts and the options a game may be created with."""
+    return catalog()
+
+
+@router.post("/games", status_code=201)
+async def create_game(request: Request) -> dict:
+    """Create a game: body {"game", "options", "seats": [{"kind": "human", "name"} |
+    {"kind": "agent", "agent": "mcts:time=1"}], "public", "move_time", "on_timeout",
+    "turn_deadline"}. Answers each human seat's token and invite code (only now)."""
+    body = await read_object(request)
+    game = field(body, "game", str, required=True)
+    options = field(body, "options", dict, {})
+    seats = field(body, "seats", list, None)
+    if seats is None:
+        try:
+            n = registry.get(game).min_players
+        except Exception:
+            n = 2
+        seats = [{"kind": "human"} for _ in range(n)]
+    public = field(body, "public", bool, False)
+    move_time = field(body, "move_time", (int, float), None)
+    turn_deadline = field(body, "turn_deadline", (int, float), None)
+    on_timeout = field(body, "on_timeout", str, None)
+    for name, value in (("move_time", move_time), ("turn_deadline", turn_deadline)):
+        if value is not None and not 1 <= value <= 30 * 24 * 3600:
+            raise ServiceError("bad_request", f"{name}: seconds, 1 to 30 days")
+    if on_timeout is not None and on_timeout not in ("loss", "default"):
+        raise ServiceError("bad_request", "on_timeout: \"loss\" or \"default\"")
+    made = await service_of(request).create(
+        game, options, seats, public=public,
+        move_time=float(move_time) if move_time is not None else None,
+        on_timeout=on_timeout,
+        turn_deadline=float(turn_deadline) if turn_deadline is not None else None)
+    made["spectate"] = f"/play/{made['game_id']}"
+    return made
+
+
+@router.get("/lobby")
+async def lobby(request: Request) -> dict:
+    """Public games with a person's seat still free."""
+    return {"open": [messages.summary(g) for g in await service_of(request).lobby()]}
+
+
+@router.post("/mine")
+async def mine(request: Request) -> dict:
+    """The games the seat tokens in the body {"tokens": [...]} hold a seat in."""
+    body = await read_object(request)
+    tokens = field(body, "tokens", list, [])
+    if len(tokens) > MAX_TOKENS:
+        raise ServiceError("bad_request", f"tokens: at most {MAX_TOKENS}")
+    found = await service_of(request).mine([t for t in tokens if isinstance(t, str)])
+    return {"games": [messages.summary(live) | {"seat": seat} for live, seat in found]}
+
+
+@router.post("/invites/{code}")
+async def claim(code: str, request: Request) -> dict:
+    """Take the seat of an invite (once): {"game_id", "seat", "token"}."""
+    body = await read_object(request)
+    name = field(body, "name", str, None)
+    return await service_of(request).claim(code, name)
+
+
+# -- one game ----------------------------------------------------------------------------------
+@router.get("/games/{game_id}")
+async def game_state(game_id: str, request: Request) -> dict:
+    """The state message for the caller's seat (or a spectator)."""
+    live, seat = await caller(request, game_id)
+    return service_of(request).state_message(live, seat)
+
+
+@router.get("/games/{game_id}/legal")
+async def legal(game_id: str, request: Request) -> dict:
+    """The caller's legal actions, with words and groups (empty unless the seat is to act)."""
+    live, seat = await caller(request, game_id)
+    return messages.legal_message(live, seat)
+
+
+@router.post("/games/{game_id}/moves")
+async def move(game_id: str, request: Request) -> dict:
+    """Play an action in the game's notation: body {"text", "move_id"?, "version"?}."""
+    body = await read_object(request)
+    live, seat = await caller(request, game_id)
+    text = field(body, "text", str, required=True)
+    move_id = field(body, "move_id", str, None)
+    version = field(body, "version", int, None)
+    return await service_of(request).submit(live.id, seat, text, move_id=move_id,
+                                            version=version)
+
+
+@router.post("/games/{game_id}/resign")
+async def resign(game_id: str, request: Request) -> dict:
+    """The caller's seat resigns (the game's own concession command where it has one)."""
+    body = await read_object(request)
+    live, seat = await caller(request, game_id)
+    if seat is None:
+        raise ServiceError("forbidden", "a spectator cannot resign: send a seat token")
+    return await service_of(request).end(live.id, END_KINDS[0], seat,
+                                         move_id=field(body, "move_id", str, None))
+
+
+@router.get("/games/{game_id}/record")
+async def record(game_id: str, request: Request) -> JSONResponse:
+    """The boardct record (seed and every action), only after the end."""
+    live, _seat = await caller(request, game_id)
+    if not live.over:
+        raise ServiceError("forbidden", "the record is shown after the end of the game")
+    return JSONResponse(service_of(request).record(live).to_dict())
+
+
+@router.get("/games/{game_id}/replay")
+async def replay(game_id: str, request: Request) -> dict:
+    """After the end: every position, with each seat's and the spectator's view."""
+    from boardct.server.service import apply_text, seen_lines
+
+    live, _seat = await caller(request, game_id)
+    if not live.over:
+        raise ServiceError("forbidden", "the replay is shown after the end of the game")
+    state = live.game.initial_state(live.setup)
+    players = list(range(len(live.seats)))
+
+    def views(st) -> dict:
+        return {str(p): st.view(p) for p in players}
+
+    frames = [{"ply": 0, "seat": None, "text": None, "events": [], "views": views(state),
+               "spectator": state.view(None)}]
+    for k, e in enumerate(live.entries, start=1):
+        state, events = apply_text(state, e.text)
+        lines = seen_lines(state, events, [None])
+        frames.append({"ply": k, "seat": e.seat, "text": e.text, "events": lines[None],
+                       "views": views(state), "spectator": state.view(None)})
+    return {"game_id": live.id, "game": live.game.id, "frames": frames}
+
+
+@router.post("/games/{game_id}/rematch")
+async def rematch(game_id: str, request: Request) -> dict:
+    """The same game again, seats rotated: {"game_id", "seat", "token"} of the caller's
+    seat in it."""
+    live, seat = await caller(request, game_id)
+    return await service_of(request).rematch(live.id, seat)

@@ -1,0 +1,116 @@
+"""The ASGI app: `create_app(config, extra_routers=...)`.
+
+At start-up the database is migrated to head and the service, the websocket hub and the agent
+runner are made and kept on `app.state` (`service`, `hub`, `agents`, `config`, `engine`).
+Other modules add their routes with `extra_routers` (FastAPI routers) and their start-up work
+with `on_startup` (async callables taking the app, run after the service exists). Every error
+is JSON: `{"error": {"code", "message", "rule"}}`, never an HTML page or a 500 for input.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable, Iterable
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from boardct.server.config import ServerConfig
+from boardct.server.service import ServiceError
+
+log = logging.getLogger("boardct.server")
+
+HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
+              405: "bad_request", 409: "conflict", 413: "too_large", 422: "bad_request"}
+
+
+def error(status: int, code: str, message: str, rule: str | None = None) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message, "rule": rule}},
+                        status_code=status)
+
+
+class BodyLimit:
+    """ASGI middleware: a request whose declared length is over the bound is answered 413
+    before anything reads it (the routes also stop reading at the bound)."""
+
+    def __init__(self, app, limit: int):
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http":
+            for key, value in scope.get("headers", ()):
+                if key == b"content-length":
+                    if not value.isdigit() or int(value) > self.limit:
+                        resp = error(413, "too_large",
+                                     f"a request body is at most {self.limit:,} bytes")
+                        await resp(scope, receive, send)
+                        return
+        await self.app(scope, receive, send)
+
+
+def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
+               on_startup: Iterable[Callable[[FastAPI], Awaitable[None]]] = ()) -> FastAPI:
+    """The server app for `config` (default: `ServerConfig()`, the database from
+    BOARDCT_DB or ./boardct.db)."""
+    from boardct.server import api, ws
+    from boardct.server.agents import AgentRunner
+    from boardct.server.db import make_engine, migrate
+    from boardct.server.hub import Hub
+    from boardct.server.service import GameService
+
+    config = config or ServerConfig()
+    startups = list(on_startup)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI):
+        engine = make_engine(config.db_url)
+        if config.migrate:
+            migrate(engine)
+        hub = Hub()
+        agents = AgentRunner(config.agent_workers)
+        service = GameService(engine, agents=agents, hub=hub)
+        app.state.engine, app.state.hub, app.state.agents = engine, hub, agents
+        app.state.service = service
+        for start in startups:
+            await start(app)
+        try:
+            yield
+        finally:
+            agents.close()
+            engine.dispose()
+
+    app = FastAPI(title="boardct server", version="1", lifespan=lifespan,
+                  description="Remote play of the boardct games: see docs/server.md.")
+    app.state.config = config
+    app.include_router(api.router)
+    app.include_router(ws.router)
+    for router in extra_routers:
+        app.include_router(router)
+
+    @app.exception_handler(ServiceError)
+    async def _service_error(_request: Request, exc: ServiceError) -> JSONResponse:
+        return error(exc.status, exc.code, exc.message, exc.rule)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = HTTP_CODES.get(exc.status_code, "bad_request")
+        message = exc.detail if isinstance(exc.detail, str) else code.replace("_", " ")
+        return error(exc.status_code, code, message)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(x) for x in first.get("loc", ()))
+        return error(400, "bad_request", f"{where}: {first.get('msg', 'invalid')}")
+
+    @app.exception_handler(Exception)
+    async def _internal(_request: Request, exc: Exception) -> JSONResponse:
+        log.exception("internal error")
+        return error(500, "internal", "the server failed; the game is unchanged")
+
+    app.add_middleware(BodyLimit, limit=config.max_body)
+    return app

@@ -1,0 +1,30 @@
+"""Server settings: where the database is, where to listen, how many processes."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+DEFAULT_DB = "sqlite:///boardct.db"  # ./boardct.db, relative to the working folder
+ENV_DB = "BOARDCT_DB"
+MAX_BODY = 64 * 1024  # bytes of one request body or websocket frame
+
+
+@dataclass
+class ServerConfig:
+    """What `create_app` needs. `db_url` is a SQLAlchemy URL: `sqlite:///path.db` or
+    `postgresql+psycopg://user:pass@host/db`. `agent_workers` is the size of the process
+    pool that plays agent seats (0: play them in a thread of this process, for tests on
+    machines where a process pool cannot start)."""
+
+    db_url: str = field(default_factory=lambda: os.environ.get(ENV_DB) or DEFAULT_DB)
+    host: str = "127.0.0.1"
+    port: int = 8000
+    workers: int = 1
+    agent_workers: int = 1
+    max_body: int = MAX_BODY
+    migrate: bool = True  # run the migrations to head at start-up
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.db_url.startswith("sqlite")

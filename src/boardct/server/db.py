@@ -1,0 +1,53 @@
+"""The database engine and the migrations run at start-up.
+
+SQLite (the default) is set to WAL mode with a busy timeout on every new connection, through
+an event listener, so a reader never blocks the writer and a writer waits for a lock rather
+than failing at once. PostgreSQL is used through psycopg 3 (`postgresql+psycopg://`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sqlalchemy import Engine, create_engine, event
+
+BUSY_TIMEOUT_MS = 5000
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for `url`; SQLite connections get WAL, a busy timeout and foreign keys."""
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False,
+                                                  "timeout": BUSY_TIMEOUT_MS / 1000})
+
+        @event.listens_for(engine, "connect")
+        def _sqlite_pragmas(dbapi_conn, _record) -> None:  # every new connection
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+            cur.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable at commit
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def alembic_config(engine: Engine):
+    """An Alembic configuration pointing at the packaged migrations and `engine`."""
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
+    cfg.attributes["engine"] = engine
+    return cfg
+
+
+def migrate(engine: Engine, revision: str = "head") -> None:
+    """Bring the database to `revision` (a server upgrade never loses games: every schema
+    change is a migration)."""
+    from alembic import command
+
+    command.upgrade(alembic_config(engine), revision)

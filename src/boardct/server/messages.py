@@ -1,0 +1,109 @@
+"""The ONE place that builds what a seat receives.
+
+Everything sent to a seat about a game is built here from `view(seat)`, the seat's own legal
+actions, and events filtered by `events_for(events, seat)` (kept per seat in the log when each
+entry was made); spectators get `view(None)`. Seeds and records are never part of these
+messages: the record and the replay are separate endpoints that answer only after the end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from boardct.core.errors import BoardctError
+from boardct.core.table import legal_moves
+from boardct.server.service import Entry, Live, iso
+
+PROTOCOL = 1
+LOG_TAIL = 100  # log entries in a state message (the newest); the replay has them all
+MAX_LEGAL = 400  # legal actions listed in a message; more are summarised by `legal_more`
+
+
+def seat_names(live: Live) -> list[str]:
+    return [s.name or f"Player {s.seat + 1}" for s in live.seats]
+
+
+def summary(live: Live) -> dict:
+    """A game in the lobby or a list of mine: nothing secret in it."""
+    return {
+        "game_id": live.id,
+        "game": live.game.id,
+        "title": live.game.title,
+        "names": seat_names(live),
+        "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name, "claimed": s.claimed}
+                  for s in live.seats],
+        "version": live.version,
+        "status": live.status,
+        "result_text": live.result["text"] if live.result else None,
+        "created": iso(live.created),
+    }
+
+
+def legal_list(live: Live, seat: int | None) -> list[dict]:
+    """The seat's legal actions (empty unless the seat is to act): text, words, group."""
+    state = live.state
+    if seat is None or state.is_over or seat not in state.current_players():
+        return []
+    try:
+        moves = legal_moves(state, seat)
+    except BoardctError:
+        return []
+    return [{"text": m.text, "description": m.words, "group": m.group}
+            for m in moves[:MAX_LEGAL]]
+
+
+def log_entry(live: Live, e: Entry, seat: int | None) -> dict:
+    """One log entry as `seat` may know it. Who acted is named only where turns are taken
+    one at a time (in a simultaneous turn, who has handed in orders is the game's to say)."""
+    who = e.seat if (not live.game.simultaneous or e.seat == seat or live.over) else None
+    return {"version": e.version, "seat": who, "events": list(e.lines.get(seat, []))}
+
+
+def state_message(live: Live, seat: int | None,
+                  extras: Iterable[Callable[[Live, int | None], dict[str, Any]]] = ()) -> dict:
+    """The state message of protocol.md for `seat` (None: a spectator). `extras` (the
+    service's `state_extras`) add fields such as offers and chat, each built for `seat`."""
+    state = live.state
+    to_move = list(state.current_players())
+    over = state.is_over
+    msg = {
+        "type": "state",
+        "v": PROTOCOL,
+        "game_id": live.id,
+        "game": live.game.id,
+        "title": live.game.title,
+        "version": live.version,
+        "seat": seat,
+        "names": seat_names(live),
+        "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name, "claimed": s.claimed}
+                  for s in live.seats],
+        "to_move": to_move,
+        "my_turn": seat is not None and seat in to_move,
+        "view": state.view(seat),
+        "legal": legal_list(live, seat),
+        "status_line": state.status_line(),
+        "prompt": state.prompt() if seat is not None and seat in to_move else "",
+        "log": [log_entry(live, e, seat) for e in live.entries[-LOG_TAIL:]],
+        "offers": [],
+        "deadline": iso(live.deadline_at),
+        "over": over,
+        "result": live.result if over else None,
+        "chat": [],
+        "rematch": live.rematch,
+        "status": live.status,
+    }
+    for extra in extras:
+        msg.update(extra(live, seat))
+    return msg
+
+
+def update_message(live: Live, e: Entry, seat: int | None, state: dict) -> dict:
+    """The websocket `update` after log entry `e`, for `seat`, carrying its state message."""
+    entry = log_entry(live, e, seat)
+    return {"type": "update", "version": e.version, "seat": entry["seat"],
+            "events": entry["events"], "state": state}
+
+
+def legal_message(live: Live, seat: int | None) -> dict:
+    return {"version": live.version, "actions": legal_list(live, seat)}

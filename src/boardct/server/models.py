@@ -1,0 +1,69 @@
+"""The tables, as SQLAlchemy 2 typed ORM classes. The migrations in `migrations/` create them;
+these classes only describe them for queries (change both together, with a new migration)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from sqlalchemy import JSON, DateTime, Float, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class GameRow(Base):
+    """A game's setup and where it stands. `version` counts the entries of its action log and
+    is the compare-and-set guard of every move."""
+
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seed: Mapped[str] = mapped_column(String(24))  # 64-bit: text, for every database
+    names: Mapped[list[str]] = mapped_column(JSON)
+    public: Mapped[bool] = mapped_column(default=False)
+    status: Mapped[str] = mapped_column(String(16), default="open")  # open, playing, over
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    # deadlines (issue 18 item 7; used by the deadline scheduler)
+    deadline_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True),
+                                                            nullable=True)
+    move_time: Mapped[float | None] = mapped_column(Float, nullable=True)
+    on_timeout: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    turn_deadline: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+class SeatRow(Base):
+    """One seat: a person (token and invite stored as SHA-256 hashes only) or an agent."""
+
+    __tablename__ = "seats"
+
+    game: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))  # human, agent
+    agent: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    name: Mapped[str] = mapped_column(String(200), default="")
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    invite_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    claimed: Mapped[bool] = mapped_column(default=False)
+
+
+class ActionRow(Base):
+    """One entry of a game's log, in the record's text (an action, or "resign N", "undo N")."""
+
+    __tablename__ = "actions"
+    __table_args__ = (UniqueConstraint("game", "seq"), UniqueConstraint("game", "move_id"))
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)  # 1.., the game's version after this entry
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    text: Mapped[str] = mapped_column(Text)
+    move_id: Mapped[str | None] = mapped_column(String(100), nullable=True)
+    at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))

@@ -1,0 +1,754 @@
+"""GameService: the games, their seats and the one path every move takes.
+
+A game is stored as its setup (game id, options, seed, seats) and an append-only action log:
+the data of a record. In memory each game's live `State` is cached with its version (the
+number of log entries). A move is parsed and applied on a clone; then, in ONE transaction,
+`UPDATE games SET version = version + 1 WHERE id = ? AND version = ?` (compare-and-set) and the
+INSERT of the log entry are committed; only then is the clone swapped in, the move
+acknowledged and the update broadcast. A lost compare-and-set (another process moved first)
+reloads the game from the database and answers `conflict`; a move id already in the log
+answers with its original acknowledgement and applies nothing.
+
+Hook points for the rest of the server (deadlines, offers, chat, several workers):
+- `listeners`: async callbacks `(game_id, version)` awaited after every commit;
+- `refresh(game_id)`: load entries newer than the cached version (another worker's) and push
+  them to this process's clients;
+- `submit(game_id, seat, text, move_id=None, version=None, by_server=False)`: the one path of
+  every move, whoever makes it (a person, an agent, a deadline);
+- `end(game_id, outcome_kind, seat)`: resign-like endings, recorded as the record's
+  "resign N" entry (or the game's own concession command).
+Unfinished games' seeds never leave this module except into agent worker processes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import hashlib
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import Engine, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from boardct.core import registry
+from boardct.core.errors import BoardctError, IllegalAction
+from boardct.core.game import MESSAGE, Event, Game, Setup, State
+from boardct.core.inputs import shown
+from boardct.core.records import MAX_NAME, MAX_SEAT, Record
+from boardct.core.rng import fresh_seed
+from boardct.core.table import _ENTRY, is_table_entry, undo
+from boardct.server.models import ActionRow, GameRow, SeatRow
+
+log = logging.getLogger("boardct.server")
+
+MAX_MOVE_TEXT = 16 * 1024  # characters of one action's text (a CTF order sheet is far smaller)
+MAX_MOVE_ID = 100
+STATUS_OPEN, STATUS_PLAYING, STATUS_OVER = "open", "playing", "over"
+END_KINDS = ("resign", "timeout")
+
+Listener = Callable[[str, int], Awaitable[None]]
+
+
+class ServiceError(Exception):
+    """A request the service refuses; the front ends turn it into the JSON error
+    `{"error": {"code", "message", "rule"}}` with `status`. Nothing was changed."""
+
+    STATUS = {"bad_request": 400, "unauthorized": 401, "forbidden": 403, "not_found": 404,
+              "conflict": 409, "game_over": 409, "rejected": 422, "too_large": 413}
+
+    def __init__(self, code: str, message: str, rule: str | None = None):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.rule = rule
+
+    @property
+    def status(self) -> int:
+        return self.STATUS.get(self.code, 400)
+
+    def to_json(self) -> dict:
+        return {"error": {"code": self.code, "message": self.message, "rule": self.rule}}
+
+
+def token_hash(token: str) -> str:
+    """What the database keeps of a seat token or invite code: its SHA-256, never the token."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)  # 192 bits
+
+
+def new_game_id() -> str:
+    return secrets.token_urlsafe(9)
+
+
+def utcnow() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+def iso(when: dt.datetime | None) -> str | None:
+    if when is None:
+        return None
+    if when.tzinfo is None:  # SQLite hands back naive datetimes: they were stored as UTC
+        when = when.replace(tzinfo=dt.UTC)
+    return when.isoformat(timespec="seconds")
+
+
+@dataclass
+class Seat:
+    seat: int
+    kind: str  # "human" or "agent"
+    agent: str | None
+    name: str
+    claimed: bool
+    token_hash: str | None = None
+    invite_hash: str | None = None
+
+
+@dataclass
+class Entry:
+    """One log entry as each seat may know it: `lines[p]` the described events seat p may see
+    (None: a spectator), computed on the state right after the entry."""
+
+    version: int
+    seat: int | None
+    text: str
+    move_id: str | None
+    lines: dict[int | None, list[str]]
+
+
+@dataclass
+class Live:
+    """A game in memory: its setup, seats, live state, version and log."""
+
+    id: str
+    game: Game
+    setup: Setup
+    public: bool
+    created: dt.datetime
+    seats: list[Seat]
+    state: State
+    version: int = 0
+    entries: list[Entry] = field(default_factory=list)
+    result: dict | None = None
+    rematch: str | None = None
+    deadline_at: dt.datetime | None = None
+    move_time: float | None = None
+    on_timeout: str | None = None
+    turn_deadline: float | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    notify_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    extra: dict[str, Any] = field(default_factory=dict)  # other modules' per-game data
+
+    @property
+    def over(self) -> bool:
+        return self.state.is_over
+
+    @property
+    def status(self) -> str:
+        if self.over:
+            return STATUS_OVER
+        if any(s.kind == "human" and not s.claimed for s in self.seats):
+            return STATUS_OPEN
+        return STATUS_PLAYING
+
+    def entry_by_move_id(self, move_id: str) -> Entry | None:
+        for e in reversed(self.entries):
+            if e.move_id == move_id:
+                return e
+        return None
+
+    def players(self) -> list[int | None]:
+        return [*range(len(self.seats)), None]
+
+
+def result_json(state: State) -> dict | None:
+    out = state.outcome
+    if out is None:
+        return None
+    return {"text": state.describe_outcome(), "winners": list(out.winners),
+            "returns": list(out.returns), "reason": out.reason}
+
+
+def apply_text(state: State, text: str) -> tuple[State, list[Event]]:
+    """Apply one log entry (a record entry: an action, "resign N" or "undo N") and return the
+    state after it (a new one for an undo) with the events it caused."""
+    if is_table_entry(text):
+        m = _ENTRY.match(text)
+        assert m is not None
+        kind, number = m.group(1).lower(), m.group(2)
+        if kind == "undo":
+            count = int(number) if number else 1
+            return undo(state, count), [(MESSAGE, f"{count} action{'s' if count != 1 else ''} "
+                                                  "taken back.")]
+        if number is None or not 1 <= int(number) <= len(state.setup.names):
+            raise IllegalAction("table", f"{text!r}: resign names a player")
+        return state, state.resign(int(number) - 1)
+    return state, state.apply_entry(text)
+
+
+def seen_lines(state: State, events: list[Event], players: list[int | None]
+               ) -> dict[int | None, list[str]]:
+    """Each player's described events, through the one secrecy filter `events_for`."""
+    out: dict[int | None, list[str]] = {}
+    for p in players:
+        out[p] = [state.describe(e) for e in state.events_for(events, p) if e]
+    return out
+
+
+class GameService:
+    """Games, seats and moves over a database `engine` (see the module docstring).
+
+    `agents` (an `agents.AgentRunner`) plays agent seats; `hub` (a `hub.Hub`) pushes updates
+    to connected clients. Both are optional so the service can be used alone."""
+
+    def __init__(self, engine: Engine, agents: Any = None, hub: Any = None):
+        self.engine = engine
+        self.agents = agents
+        self.hub = hub
+        self.listeners: list[Listener] = []
+        # functions (live, seat) -> dict of fields added to every state message for that
+        # seat (offers, chat, deadlines); each must use only what that seat may know
+        self.state_extras: list[Callable[[Live, int | None], dict[str, Any]]] = []
+        self._live: dict[str, Live] = {}
+        # invite codes of rematch seats, kept (in this process) until their player asks
+        self._rematch_invites: dict[str, dict[int, str]] = {}
+        # websocket message types other modules answer ("offer", "answer", "chat"):
+        # type -> async handler(service, live, client, message); raise ServiceError to refuse
+        self.ws_handlers: dict[str, Callable[..., Awaitable[None]]] = {}
+        self._load_lock = asyncio.Lock()
+        self._tasks: set[asyncio.Task] = set()
+
+    # -- database helpers ----------------------------------------------------------------------
+    async def _db(self, fn: Callable[[Session], Any]) -> Any:
+        """Run `fn(session)` in a worker thread (the database never blocks the event loop)."""
+
+        def run() -> Any:
+            with Session(self.engine, expire_on_commit=False) as session:
+                return fn(session)
+
+        return await asyncio.to_thread(run)
+
+    # -- creating ------------------------------------------------------------------------------
+    async def create(self, game_id: str, options: dict[str, Any], seats: list[dict[str, Any]],
+                     public: bool = False, move_time: float | None = None,
+                     on_timeout: str | None = None, turn_deadline: float | None = None,
+                     names_rotated_from: str | None = None) -> dict:
+        """A new game. `seats`: [{"kind": "human", "name": "Ann"} | {"kind": "agent",
+        "agent": "mcts:time=1"}]. Returns {"game_id", "seats": [{"seat", "kind", "name",
+        "token"?, "invite"?}]}: the only time tokens and invite codes are seen in clear."""
+        try:
+            game = registry.get(game_id)
+        except BoardctError as exc:
+            raise ServiceError("bad_request", str(exc)) from None
+        if not isinstance(options, dict):
+            raise ServiceError("bad_request", "options: an object of NAME: value")
+        try:
+            game.check_remote_options(options)
+            resolved = game.resolve_options(options)
+        except BoardctError as exc:
+            raise ServiceError("bad_request", str(exc)) from None
+        if not isinstance(seats, list) or not game.min_players <= len(seats) <= game.max_players:
+            raise ServiceError("bad_request", f"{game.id} is played by {game.min_players}-"
+                               f"{game.max_players} seats")
+        made: list[Seat] = []
+        for i, spec in enumerate(seats):
+            made.append(self._seat_from_json(i, spec))
+        names = tuple(s.name or (s.agent or "") for s in made)
+        seed = fresh_seed()
+        setup = Setup(seed, resolved, names)
+        try:
+            state = game.initial_state(setup)
+        except BoardctError as exc:
+            raise ServiceError("bad_request", str(exc)) from None
+        out_seats = []
+        for s in made:
+            shown_seat: dict[str, Any] = {"seat": s.seat, "kind": s.kind, "name": s.name}
+            if s.kind == "human":
+                token, invite = new_token(), new_token()
+                s.token_hash, s.invite_hash = token_hash(token), token_hash(invite)
+                shown_seat |= {"token": token, "invite": invite}
+            else:
+                shown_seat["agent"] = s.agent
+            out_seats.append(shown_seat)
+        gid = new_game_id()
+        created = utcnow()
+        live = Live(gid, game, setup, bool(public), created, made, state, 0,
+                    move_time=move_time, on_timeout=on_timeout, turn_deadline=turn_deadline)
+        live.result = result_json(state)
+
+        def insert(session: Session) -> None:
+            session.add(GameRow(id=gid, game=game.id, options=resolved, seed=str(seed),
+                                names=list(names), public=bool(public), status=live.status,
+                                version=0, result=None, created=created, move_time=move_time,
+                                on_timeout=on_timeout, turn_deadline=turn_deadline))
+            session.flush()
+            for s in made:
+                session.add(SeatRow(game=gid, seat=s.seat, kind=s.kind, agent=s.agent,
+                                    name=s.name, token_hash=s.token_hash,
+                                    invite_hash=s.invite_hash, claimed=s.kind == "agent"))
+            session.commit()
+
+        await self._db(insert)
+        self._live[gid] = live
+        await self._after_change(live)
+        return {"game_id": gid, "seats": out_seats}
+
+    def _seat_from_json(self, i: int, spec: Any) -> Seat:
+        if not isinstance(spec, dict):
+            raise ServiceError("bad_request", f"seats[{i}]: an object {{\"kind\": \"human\", "
+                                              "\"name\": ...} or {\"kind\": \"agent\", "
+                                              "\"agent\": \"random\"}")
+        kind = spec.get("kind", "human")
+        name = spec.get("name") or ""
+        if not isinstance(name, str) or len(name) > MAX_NAME or not name.isprintable():
+            raise ServiceError("bad_request", f"seats[{i}].name: printable text of at most "
+                                              f"{MAX_NAME} characters")
+        if kind == "human":
+            return Seat(i, "human", None, name.strip(), False)
+        if kind != "agent":
+            raise ServiceError("bad_request", f"seats[{i}].kind: \"human\" or \"agent\", not "
+                                              f"{shown(str(kind))}")
+        agent = spec.get("agent") or "random"
+        if not isinstance(agent, str) or len(agent) > MAX_SEAT or not agent.isprintable():
+            raise ServiceError("bad_request", f"seats[{i}].agent: an agent spec such as "
+                                              "\"random\" or \"mcts:time=1\"")
+        from boardct.server.agents import check_spec
+
+        problem = check_spec(agent)
+        if problem:
+            raise ServiceError("bad_request", f"seats[{i}].agent: {problem}")
+        return Seat(i, "agent", agent, name.strip() or f"Computer ({agent})", True)
+
+    # -- loading -------------------------------------------------------------------------------
+    async def get(self, game_id: str) -> Live:
+        """The live game, rebuilt from the database on first access (after a restart: its
+        setup and every log entry replayed). Unknown: `not_found`."""
+        live = self._live.get(game_id)
+        if live is not None:
+            return live
+        if not isinstance(game_id, str) or not 1 <= len(game_id) <= 32:
+            raise ServiceError("not_found", "no such game")
+        async with self._load_lock:
+            cached = self._live.get(game_id)
+            if cached is not None:
+                return cached
+            live = await self._load(game_id)
+            self._live[game_id] = live
+        await self._after_change(live, notify=False)  # an agent to move after a restart
+        return live
+
+    async def _load(self, game_id: str) -> Live:
+        def read(session: Session):
+            row = session.get(GameRow, game_id)
+            if row is None:
+                return None
+            seats = session.scalars(select(SeatRow).where(SeatRow.game == game_id)
+                                    .order_by(SeatRow.seat)).all()
+            actions = session.scalars(select(ActionRow).where(ActionRow.game == game_id)
+                                      .order_by(ActionRow.seq)).all()
+            return row, list(seats), list(actions)
+
+        got = await self._db(read)
+        if got is None:
+            raise ServiceError("not_found", "no such game")
+        row, seat_rows, actions = got
+        game = registry.get(row.game)
+        setup = Setup(int(row.seed), dict(row.options), tuple(row.names),
+                      iso(row.created) or "")
+        state = game.initial_state(setup)
+        seats = [Seat(s.seat, s.kind, s.agent, s.name, s.claimed, s.token_hash, s.invite_hash)
+                 for s in seat_rows]
+        live = Live(row.id, game, setup, row.public, row.created, seats, state, 0,
+                    rematch=row.rematch, deadline_at=row.deadline_at, move_time=row.move_time,
+                    on_timeout=row.on_timeout, turn_deadline=row.turn_deadline)
+        self._replay_into(live, actions)
+        return live
+
+    def _replay_into(self, live: Live, actions: list[ActionRow]) -> None:
+        for a in actions:
+            if a.seq != live.version + 1:
+                raise RuntimeError(f"game {live.id}: log entry {a.seq} after {live.version}")
+            live.state, events = apply_text(live.state, a.text)
+            live.version = a.seq
+            live.entries.append(Entry(a.seq, a.seat, a.text, a.move_id,
+                                      seen_lines(live.state, events, live.players())))
+        live.result = result_json(live.state)
+
+    async def refresh(self, game_id: str) -> int:
+        """Load the log entries newer than the cached version (made by another worker
+        process), apply them, and push the updates to this process's clients. Returns how many
+        were new. A game not cached here needs nothing: it is loaded fresh when asked for."""
+        live = self._live.get(game_id)
+        if live is None:
+            return 0
+        async with live.lock:
+            before = live.version
+            await self._catch_up(live)
+            new = live.version - before
+        if new:
+            await self._after_change(live, first=before + 1)
+        return new
+
+    async def _catch_up(self, live: Live) -> None:
+        """Under the game's lock: apply every entry after the cached version."""
+        since = live.version
+
+        def read(session: Session):
+            seats = session.scalars(select(SeatRow).where(SeatRow.game == live.id)
+                                    .order_by(SeatRow.seat)).all()
+            actions = session.scalars(select(ActionRow).where(ActionRow.game == live.id,
+                                                              ActionRow.seq > since)
+                                      .order_by(ActionRow.seq)).all()
+            return list(seats), list(actions)
+
+        seats, actions = await self._db(read)
+        for s in seats:
+            if s.seat < len(live.seats):
+                mine = live.seats[s.seat]
+                mine.claimed, mine.name = s.claimed, s.name
+                mine.token_hash, mine.invite_hash = s.token_hash, s.invite_hash
+        self._replay_into(live, actions)
+
+    # -- seats ---------------------------------------------------------------------------------
+    async def authorize(self, game_id: str, token: str | None) -> tuple[Live, int | None]:
+        """The game and the seat `token` holds in it (None: a spectator). The first use of a
+        seat's creation token takes the seat (its invite is then void), so the lobby no longer
+        offers it."""
+        live = await self.get(game_id)
+        seat = self.seat_of(live, token)
+        if seat is not None and not live.seats[seat].claimed:
+            mine = live.seats[seat]
+
+            def take(session: Session) -> None:
+                session.execute(update(SeatRow).where(SeatRow.game == live.id,
+                                                      SeatRow.seat == seat)
+                                .values(claimed=True, invite_hash=None))
+                self._set_status(session, live.id)
+                session.commit()
+
+            await self._db(take)
+            mine.claimed, mine.invite_hash = True, None
+        return live, seat
+
+    @staticmethod
+    def _set_status(session: Session, game_id: str) -> None:
+        """"open" while a person's seat is free, then "playing" (an ended game stays over)."""
+        free = session.scalars(select(SeatRow.seat).where(SeatRow.game == game_id,
+                                                          SeatRow.kind == "human",
+                                                          SeatRow.claimed.is_(False))).first()
+        session.execute(update(GameRow).where(GameRow.id == game_id,
+                                              GameRow.status != STATUS_OVER)
+                        .values(status=STATUS_OPEN if free is not None else STATUS_PLAYING))
+
+    def seat_of(self, live: Live, token: str | None) -> int | None:
+        """The seat `token` holds in `live` (None: no token, a spectator). A token that holds
+        no seat of this game is `unauthorized`."""
+        if token is None or token == "":
+            return None
+        if not isinstance(token, str) or len(token) > 200:
+            raise ServiceError("unauthorized", "not a seat token of this game")
+        h = token_hash(token)
+        for s in live.seats:
+            if s.token_hash is not None and secrets.compare_digest(s.token_hash, h):
+                return s.seat
+        raise ServiceError("unauthorized", "not a seat token of this game")
+
+    async def claim(self, code: str, name: str | None) -> dict:
+        """Take the seat an invite code names: a new token for it, the creation token revoked,
+        the invite used up. Returns {"game_id", "seat", "token"}."""
+        if not isinstance(code, str) or not 1 <= len(code) <= 200:
+            raise ServiceError("not_found", "no such invite")
+        if name is not None and (not isinstance(name, str) or len(name) > MAX_NAME
+                                 or not name.isprintable()):
+            raise ServiceError("bad_request", f"name: printable text of at most {MAX_NAME} "
+                                              "characters")
+        h = token_hash(code)
+        token = new_token()
+
+        def take(session: Session):
+            row = session.scalars(select(SeatRow).where(SeatRow.invite_hash == h)).first()
+            if row is None:
+                return None
+            values: dict[str, Any] = {"token_hash": token_hash(token), "invite_hash": None,
+                                      "claimed": True}
+            if name and name.strip():
+                values["name"] = name.strip()
+            done = session.execute(update(SeatRow).where(SeatRow.game == row.game,
+                                                         SeatRow.seat == row.seat,
+                                                         SeatRow.invite_hash == h)
+                                   .values(**values))
+            if done.rowcount != 1:  # claimed by someone else a moment ago
+                session.rollback()
+                return None
+            self._set_status(session, row.game)
+            session.commit()
+            return row.game, row.seat
+
+        got = await self._db(take)
+        if got is None:
+            raise ServiceError("not_found", "no such invite (or it was already used)")
+        gid, seat = got
+        live = self._live.get(gid)
+        if live is not None:
+            async with live.lock:
+                await self._catch_up(live)
+            await self._after_change(live, first=live.version + 1)
+        return {"game_id": gid, "seat": seat, "token": token}
+
+    # -- moves ---------------------------------------------------------------------------------
+    async def submit(self, game_id: str, seat: int | None, text: str,
+                     move_id: str | None = None, version: int | None = None,
+                     by_server: bool = False) -> dict:
+        """The one path every move takes (people, agents, deadlines): `seat` plays `text` in
+        the game's notation. `version`: the version the mover saw (stale: `conflict`).
+        `move_id`: a client's id for the move; one already applied returns its original
+        acknowledgement and applies nothing. `by_server`: the server itself moves for the seat
+        (an agent, a deadline's default action); otherwise agent seats cannot be moved for.
+        Returns {"ack": true, "version", "events"} once the move is committed."""
+        if seat is None:
+            raise ServiceError("forbidden", "a spectator cannot act: send a seat token")
+        if not isinstance(text, str) or not text.strip():
+            raise ServiceError("bad_request", "text: the action in the game's notation")
+        if len(text) > MAX_MOVE_TEXT:
+            raise ServiceError("too_large", f"text: longer than {MAX_MOVE_TEXT:,} characters")
+        self._check_move_id(move_id)
+        if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
+            raise ServiceError("bad_request", "version: a whole number")
+        live = await self.get(game_id)
+        first = live.version + 1
+        async with live.lock:
+            again = self._again(live, move_id)
+            if again is not None:
+                return again
+            if not by_server and live.seats[seat].kind != "human":
+                raise ServiceError("forbidden", f"seat {seat} is played by the server")
+            self._check_turn(live, seat, version)
+            trial = live.state.clone()
+            try:
+                action = trial.parse(text.strip(), seat)
+                entry = live.state.entry_text(seat, action)
+                events = trial.apply(action, seat)
+            except IllegalAction as exc:
+                raise ServiceError("rejected", exc.reason, exc.rule) from None
+            except BoardctError as exc:
+                raise ServiceError("rejected", str(exc)) from None
+            ack = await self._commit(live, seat, entry, move_id, trial, events)
+        await self._after_change(live, first=first)
+        return ack
+
+    async def end(self, game_id: str, outcome_kind: str, seat: int, move_id: str | None = None
+                  ) -> dict:
+        """End the game for `seat` (resign-like endings: "resign", "timeout"): the game's own
+        concession command where it has one (FieldShift's 09), else the record's "resign N"
+        entry. Returns the acknowledgement as `submit` does."""
+        if outcome_kind not in END_KINDS:
+            raise ServiceError("bad_request", f"an ending is one of {', '.join(END_KINDS)}")
+        self._check_move_id(move_id)
+        live = await self.get(game_id)
+        first = live.version + 1
+        async with live.lock:
+            again = self._again(live, move_id)
+            if again is not None:
+                return again
+            if live.over:
+                raise ServiceError("game_over", "the game is over")
+            if not 0 <= seat < len(live.seats):
+                raise ServiceError("bad_request", f"no seat {seat}")
+            trial = live.state.clone()
+            action = trial.resign_action(seat)
+            if action is not None:
+                entry = live.state.entry_text(seat, action)
+            else:
+                entry = f"resign {seat + 1}"
+            try:
+                events = trial.resign(seat)
+            except BoardctError as exc:
+                raise ServiceError("rejected", str(exc)) from None
+            ack = await self._commit(live, seat, entry, move_id, trial, events)
+        await self._after_change(live, first=first)
+        return ack
+
+    def _check_move_id(self, move_id: Any) -> None:
+        if move_id is not None and (not isinstance(move_id, str) or not move_id
+                                    or len(move_id) > MAX_MOVE_ID):
+            raise ServiceError("bad_request", f"move_id: text of 1-{MAX_MOVE_ID} characters")
+
+    def _again(self, live: Live, move_id: str | None) -> dict | None:
+        if move_id is None:
+            return None
+        e = live.entry_by_move_id(move_id)
+        if e is None:
+            return None
+        return {"ack": True, "version": e.version, "events": e.lines.get(e.seat, []),
+                "again": True}
+
+    def _check_turn(self, live: Live, seat: int, version: int | None) -> None:
+        if live.over:
+            raise ServiceError("game_over", "the game is over")
+        if not 0 <= seat < len(live.seats):
+            raise ServiceError("bad_request", f"no seat {seat}")
+        if version is not None and version != live.version:
+            raise ServiceError("conflict", f"the game is at version {live.version}, not "
+                                           f"{version}: resync")
+        if seat not in live.state.current_players():
+            who = ", ".join(f"Player {p + 1}" for p in live.state.current_players())
+            raise ServiceError("rejected", f"it is not your turn (to move: {who})", "turn")
+
+    async def _commit(self, live: Live, seat: int | None, entry: str, move_id: str | None,
+                      trial: State, events: list[Event]) -> dict:
+        """Under the game's lock: compare-and-set the version and append the entry in one
+        transaction; then swap the state in. A lost race reloads and answers `conflict`."""
+        expected = live.version
+        result = result_json(trial)
+        status = STATUS_OVER if trial.is_over else live.status
+        now = utcnow()
+
+        def write(session: Session) -> bool:
+            done = session.execute(update(GameRow)
+                                   .where(GameRow.id == live.id, GameRow.version == expected)
+                                   .values(version=expected + 1, status=status, result=result))
+            if done.rowcount != 1:
+                session.rollback()
+                return False
+            session.add(ActionRow(game=live.id, seq=expected + 1, seat=seat, text=entry,
+                                  move_id=move_id, at=now))
+            try:
+                session.commit()
+            except IntegrityError:  # the same move id or seq committed by another process
+                session.rollback()
+                return False
+            return True
+
+        if not await self._db(write):
+            await self._catch_up(live)
+            again = self._again(live, move_id)
+            if again is not None:
+                return again
+            raise ServiceError("conflict", f"the game moved on (now version {live.version}): "
+                                           "resync")
+        live.state = trial
+        live.version = expected + 1
+        live.result = result
+        e = Entry(live.version, seat, entry, move_id, seen_lines(trial, events, live.players()))
+        live.entries.append(e)
+        return {"ack": True, "version": live.version, "events": e.lines.get(seat, [])}
+
+    async def _after_change(self, live: Live, first: int | None = None, notify: bool = True
+                            ) -> None:
+        """After a commit (or a load): in a background task, so the mover's acknowledgement
+        goes out first, push the updates from version `first` on to this process's clients,
+        tell the listeners, and let agents move. The tasks of one game run in the order they
+        were started (`notify_lock` is first come, first served), so updates keep their
+        order."""
+        task = asyncio.get_running_loop().create_task(self._notify(live, first, notify))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _notify(self, live: Live, first: int | None, notify: bool) -> None:
+        async with live.notify_lock:
+            try:
+                if notify and first is not None and first <= live.version \
+                        and self.hub is not None:
+                    await self.hub.broadcast(self, live, first)
+                if notify:
+                    for listener in list(self.listeners):
+                        try:
+                            await listener(live.id, live.version)
+                        except Exception:  # a listener never undoes a committed move
+                            log.exception("listener failed for game %s", live.id)
+                if self.agents is not None:
+                    self.agents.kick(self, live)
+            except Exception:
+                log.exception("after a change of game %s", live.id)
+
+    async def settle(self) -> None:
+        """Wait until every background task (broadcasts, listeners) has finished: for tests
+        and for shutting down."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    # -- reading -------------------------------------------------------------------------------
+    def state_message(self, live: Live, seat: int | None) -> dict:
+        """The state message for `seat` (messages.state_message with this service's extras)."""
+        from boardct.server.messages import state_message
+
+        return state_message(live, seat, self.state_extras)
+
+    async def lobby(self) -> list[Live]:
+        def read(session: Session) -> list[str]:
+            return list(session.scalars(select(GameRow.id).where(GameRow.public.is_(True),
+                                                                 GameRow.status == STATUS_OPEN)
+                                        .order_by(GameRow.created.desc()).limit(200)))
+
+        out = []
+        for gid in await self._db(read):
+            live = await self.get(gid)
+            if live.status == STATUS_OPEN:
+                out.append(live)
+        return out
+
+    async def mine(self, tokens: list[str]) -> list[tuple[Live, int]]:
+        hashes = [token_hash(t) for t in tokens if isinstance(t, str) and 0 < len(t) <= 200]
+
+        def read(session: Session) -> list[tuple[str, int]]:
+            if not hashes:
+                return []
+            rows = session.execute(select(SeatRow.game, SeatRow.seat)
+                                   .where(SeatRow.token_hash.in_(hashes)))
+            return [(g, s) for g, s in rows]
+
+        out = []
+        for gid, seat in await self._db(read):
+            out.append((await self.get(gid), seat))
+        return out
+
+    def record(self, live: Live) -> Record:
+        """The game's record (seed and every action): only ever sent after the end."""
+        return Record(game=live.game.id, seed=live.setup.seed, options=dict(live.setup.options),
+                      players=list(live.setup.names), actions=[e.text for e in live.entries],
+                      result=live.state.outcome.to_json() if live.state.outcome else None,
+                      created=live.setup.created,
+                      seats=[s.agent if s.kind == "agent" else None for s in live.seats])
+
+    async def rematch(self, game_id: str, seat: int | None) -> dict:
+        """The same game again with the seats rotated by one; the first caller creates it.
+        Every caller gets their own seat's token in it (once per seat)."""
+        if seat is None:
+            raise ServiceError("forbidden", "a spectator has no seat for a rematch")
+        live = await self.get(game_id)
+        if not live.over:
+            raise ServiceError("forbidden", "a rematch comes after the end of the game")
+        async with live.lock:
+            if live.rematch is None:
+                n = len(live.seats)
+                seats = []
+                for i in range(n):
+                    old = live.seats[(i - 1) % n]
+                    seats.append({"kind": old.kind, "name": old.name, "agent": old.agent})
+                made = await self.create(live.game.id, dict(live.setup.options), seats,
+                                         public=False, move_time=live.move_time,
+                                         on_timeout=live.on_timeout,
+                                         turn_deadline=live.turn_deadline)
+                new_id = made["game_id"]
+
+                def link(session: Session) -> None:
+                    session.execute(update(GameRow).where(GameRow.id == live.id)
+                                    .values(rematch=new_id))
+                    session.commit()
+
+                await self._db(link)
+                live.rematch = new_id
+                self._rematch_invites[new_id] = {
+                    (i - 1) % n: s["invite"] for i, s in enumerate(made["seats"]) if "invite" in s}
+            invites = self._rematch_invites.get(live.rematch, {})
+            code = invites.pop(seat, None)
+        if code is None:
+            raise ServiceError("conflict", "your seat in the rematch was already taken")
+        return await self.claim(code, None)

@@ -1,0 +1,187 @@
+"""The websocket, protocol version 1 (docs/server.md): `GET /api/v1/games/{id}/ws`.
+
+The first message is `hello` with the seat token (never in the URL) and the last version the
+client saw; the server answers `welcome`, then the updates missed since then (if few) or one
+full `state`. Moves carry the client's id: `ack` (with the new version) or `reject` (code,
+ruling, reason); resending an applied id gets its original ack. Frames are at most 64 KiB;
+a frame that is too large, not JSON or not a known message gets an `error` message and the
+connection stays, until too many bad frames in a row close it (policy violation).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from boardct.core.inputs import InputError, parse_json
+from boardct.server.hub import Client
+from boardct.server.messages import PROTOCOL, update_message
+from boardct.server.service import END_KINDS, GameService, Live, ServiceError
+
+router = APIRouter(prefix="/api/v1")
+log = logging.getLogger("boardct.server")
+
+CATCH_UP = 20  # at most this many missed updates are resent; more: one full state
+MAX_BAD_FRAMES = 20  # bad frames in a row before the connection is closed
+HELLO_TIMEOUT = 30.0  # seconds to say hello
+
+
+class BadFrame(Exception):
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+async def receive_message(ws: WebSocket, limit: int) -> dict | None:
+    """The next client message as a JSON object; None when the client has gone. A bad frame
+    raises `BadFrame`."""
+    msg = await ws.receive()
+    if msg["type"] == "websocket.disconnect":
+        return None
+    text = msg.get("text")
+    if text is None:
+        data = msg.get("bytes") or b""
+        if len(data) > limit:
+            raise BadFrame("too_large", f"a message is at most {limit:,} bytes")
+        raise BadFrame("bad_request", "messages are JSON text frames")
+    if len(text) > limit or len(text.encode("utf-8", "surrogatepass")) > limit:
+        raise BadFrame("too_large", f"a message is at most {limit:,} bytes")
+    try:
+        doc = parse_json(text, "message")
+    except InputError as exc:
+        raise BadFrame("bad_request", str(exc)) from None
+    if not isinstance(doc, dict) or not isinstance(doc.get("type"), str):
+        raise BadFrame("bad_request", "a message is a JSON object with a \"type\"")
+    return doc
+
+
+def reject(msg_id: Any, exc: ServiceError) -> dict:
+    return {"type": "reject", "id": msg_id, "rule": exc.rule, "message": exc.message,
+            "code": exc.code}
+
+
+@router.websocket("/games/{game_id}/ws")
+async def game_socket(ws: WebSocket, game_id: str) -> None:
+    service: GameService = ws.app.state.service
+    limit: int = ws.app.state.config.max_body
+    await ws.accept()
+    try:
+        hello = await asyncio.wait_for(receive_message(ws, limit), HELLO_TIMEOUT)
+    except (BadFrame, TimeoutError) as exc:
+        message = exc.message if isinstance(exc, BadFrame) else "say hello first"
+        await _close_with(ws, "bad_request", message)
+        return
+    except WebSocketDisconnect:
+        return
+    if hello is None:
+        return
+    if hello.get("type") != "hello":
+        await _close_with(ws, "bad_request", "the first message is {\"type\": \"hello\", "
+                                             "\"v\": 1, \"token\": ..., \"since\": ...}")
+        return
+    token = hello.get("token")
+    since = hello.get("since")
+    try:
+        if token is not None and not isinstance(token, str):
+            raise ServiceError("unauthorized", "token: a seat token or null")
+        live, seat = await service.authorize(game_id, token)
+    except ServiceError as exc:
+        await _close_with(ws, exc.code, exc.message)
+        return
+    client = Client(live.id, seat, ws)
+    hub = service.hub
+    # welcome and catch-up are sent under the game's notify lock, so no update slips
+    # between them and the client's first update
+    async with live.notify_lock:
+        await client.send({"type": "welcome", "v": PROTOCOL, "seat": seat,
+                           "version": live.version})
+        await _catch_up(service, live, client, since)
+        hub.add(client)
+    try:
+        await _serve(service, live, client, limit)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        hub.remove(client)
+
+
+async def _catch_up(service: GameService, live: Live, client: Client, since: Any) -> None:
+    """The updates after `since` if there are few, else one full state."""
+    recent = (isinstance(since, int) and not isinstance(since, bool)
+              and 0 <= since <= live.version and live.version - since <= CATCH_UP)
+    if recent and since == live.version:
+        return
+    state = service.state_message(live, client.seat)
+    if not recent:
+        await client.send(state)
+        return
+    for e in live.entries:
+        if e.version > since:
+            await client.send(update_message(live, e, client.seat, state))
+
+
+async def _serve(service: GameService, live: Live, client: Client, limit: int) -> None:
+    bad = 0
+    ws = client.websocket
+    while True:
+        try:
+            msg = await receive_message(ws, limit)
+        except BadFrame as exc:
+            bad += 1
+            if bad >= MAX_BAD_FRAMES:
+                await _close_with(ws, exc.code, "too many bad messages")
+                return
+            await client.send({"type": "error", "code": exc.code, "message": exc.message})
+            continue
+        if msg is None:
+            return
+        bad = 0
+        kind = msg["type"]
+        msg_id = msg.get("id")
+        try:
+            if kind == "ping":
+                await client.send({"type": "pong"})
+            elif kind == "move":
+                text = msg.get("text")
+                version = msg.get("version")
+                if not isinstance(text, str):
+                    raise ServiceError("bad_request", "text: the action in the game's notation")
+                if msg_id is not None and not isinstance(msg_id, str):
+                    raise ServiceError("bad_request", "id: a text")
+                ack = await service.submit(live.id, client.seat, text, move_id=msg_id,
+                                           version=version)
+                await client.send({"type": "ack", "id": msg_id, "version": ack["version"],
+                                   "events": ack["events"]})
+            elif kind == "resign":
+                if client.seat is None:
+                    raise ServiceError("forbidden", "a spectator cannot resign")
+                if msg_id is not None and not isinstance(msg_id, str):
+                    raise ServiceError("bad_request", "id: a text")
+                ack = await service.end(live.id, END_KINDS[0], client.seat, move_id=msg_id)
+                await client.send({"type": "ack", "id": msg_id, "version": ack["version"],
+                                   "events": ack["events"]})
+            elif kind == "state":
+                await client.send(service.state_message(live, client.seat))
+            elif kind in service.ws_handlers:
+                await service.ws_handlers[kind](service, live, client, msg)
+            elif kind == "hello":
+                raise ServiceError("bad_request", "hello is said once")
+            else:
+                raise ServiceError("bad_request", f"unknown message type {kind[:40]!r}")
+        except ServiceError as exc:
+            if kind in ("move", "resign") or msg_id is not None:
+                await client.send(reject(msg_id, exc))
+            else:
+                await client.send({"type": "error", "code": exc.code, "message": exc.message})
+
+
+async def _close_with(ws: WebSocket, code: str, message: str) -> None:
+    try:
+        await ws.send_json({"type": "error", "code": code, "message": message})
+        await ws.close(code=1008)
+    except Exception:  # already gone
+        pass
