@@ -56,6 +56,9 @@ def command(host: str, port: int, db_url: str | None, workers: int, agent_worker
     click.echo(f"boardct server on http://{host}:{port} (database {safe_url(config.db_url)})",
                err=True)
     app = create_app(config)
+    from boardct.server.web import add_web_pages  # the browser pages (issue 19)
+
+    add_web_pages(app)
     uvicorn.run(app, host=host, port=port, ws_max_size=MAX_BODY, log_level="info")
 
 

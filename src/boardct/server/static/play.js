@@ -224,7 +224,7 @@ function legalList() {
   const many = state.legal.length > 40;
   box.append(el("h2", {}, `Your moves (${state.legal.length})`));
   for (const [g, acts] of groups) {
-    const det = el("details", { class: "group", open: !many || groups.size === 1 },
+    const det = el("details", { class: "group", open: !many || groups.size === 1 || acts.length <= 6 },
       el("summary", {}, `${g} (${acts.length})`),
       el("div", { class: "actions" }, acts.map((a) =>
         el("button", { type: "button", class: "action", "data-text": a.text, title: a.description, onclick: () => play(a.text) },
@@ -335,6 +335,7 @@ async function show(st) {
   document.body.dataset.version = String(st.version);
   document.body.dataset.myTurn = st.my_turn ? "1" : "0";
   document.body.dataset.over = st.over ? "1" : "0";
+  document.body.dataset.mySeat = st.seat === null || st.seat === undefined ? "" : String(st.seat);
 }
 
 async function submitSheet(text) {
@@ -352,6 +353,8 @@ async function submitSheet(text) {
 // ---- start ---------------------------------------------------------------------------------
 async function main() {
   wireBoard();
+  // Boards may be drawn differently at phone width: redraw when the width class changes.
+  if (window.matchMedia) window.matchMedia("(max-width: 600px)").addEventListener("change", () => { if (state) show(state); });
   $("command").addEventListener("submit", (ev) => {
     ev.preventDefault();
     const input = $("command-input");

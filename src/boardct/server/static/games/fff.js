@@ -53,7 +53,7 @@ function render(view, ctx) {
       const y = M + (8 - r) * Q;
       const here = bySq[sq] || [];
       const g = s("g", { class: "square", "data-key": `sq:${sq}` });
-      g.append(s("rect", { x, y, width: Q, height: Q, fill: (f + r) % 2 ? "#efe6d2" : "#c9b79a", stroke: "#8a7a60", "stroke-width": 0.5 }));
+      g.append(s("rect", { class: "hit", x, y, width: Q, height: Q, fill: (f + r) % 2 ? "#efe6d2" : "#c9b79a", stroke: "#8a7a60", "stroke-width": 0.5 }));
       g.append(s("title", { text: here.length ? here.map((p) => pieceWords(p, names)).join("; ") : `${sq}: empty` }));
       for (const p of here) g.append(pyramid(p, x, y, names));
       svg.append(g);

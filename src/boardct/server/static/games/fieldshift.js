@@ -39,8 +39,8 @@ function chip(op, x, y, names, selected) {
     g.append(s("rect", { x: x - 3, y: y - 3, width: 50, height: 56, rx: 8, fill: "none", stroke: "#111", "stroke-width": 2.5, "stroke-dasharray": "5 3" }));
   }
   const dim = op.status === "bleeding" ? 0.55 : 1;
-  if (side === 0) g.append(s("circle", { cx, cy, r: 19, fill: SIDE_FILL[0], stroke: "#111", "stroke-width": 1.5, opacity: dim }));
-  else g.append(s("rect", { x: cx - 18, y: cy - 18, width: 36, height: 36, rx: 4, fill: SIDE_FILL[1], stroke: "#111", "stroke-width": 1.5, opacity: dim }));
+  if (side === 0) g.append(s("circle", { class: "hit", cx, cy, r: 19, fill: SIDE_FILL[0], stroke: "#111", "stroke-width": 1.5, opacity: dim }));
+  else g.append(s("rect", { class: "hit", x: cx - 18, y: cy - 18, width: 36, height: 36, rx: 4, fill: SIDE_FILL[1], stroke: "#111", "stroke-width": 1.5, opacity: dim }));
   g.append(s("text", { x: cx, y: cy + 3, "text-anchor": "middle", "font-size": 16, "font-weight": 700, fill: SIDE_TEXT[side], text: opLabel(op) }));
   g.append(s("text", { x: cx, y: cy + 13, "text-anchor": "middle", "font-size": 7, fill: SIDE_TEXT[side], text: op.class.slice(0, 4).toUpperCase() }));
   // vitality: five pips under the chip
@@ -62,39 +62,78 @@ function chip(op, x, y, names, selected) {
   return g;
 }
 
-function render(view, ctx) {
-  const names = ctx.names || [];
-  const terrain = view.terrain || FS1_TERRAIN;
-  const byId = Object.fromEntries(view.operators.map((o) => [o.id, o]));
+function terrainIcon(t, x, y) {
+  if (t === "Mount") return s("path", { d: `M${x} ${y} l12 -14 l12 14 M${x + 20} ${y} l10 -11 l10 11`, stroke: "#5b4a38", fill: "none", "stroke-width": 1.5 });
+  if (t === "Grass") return s("path", { d: `M${x + 2} ${y} l3 -8 l3 8 M${x + 12} ${y} l3 -8 l3 8`, stroke: "#3d7a22", fill: "none", "stroke-width": 1.5 });
+  if (t === "Ruins") return s("path", { d: `M${x} ${y} v-10 h6 v4 h6 v-8 h6 v14`, stroke: "#555", fill: "none", "stroke-width": 1.5 });
+  return null;
+}
+
+function sectorGroup(i, t, names, x, y, w, h) {
+  const g = s("g", { class: "sector", "data-key": `sector:${i}` });
+  g.append(s("title", { text: `Sector ${i}, ${TERRAIN_NOTE[t] || t}${i === 0 ? ", base of " + sideName(names, 0) : ""}${i === 9 ? ", base of " + sideName(names, 1) : ""}` }));
+  g.append(s("rect", { class: "sector-bg hit", x: x + 1, y: y + 1, width: w - 2, height: h - 2, fill: TERRAIN_FILL[t] || "#eee", stroke: "#555", "stroke-width": 1 }));
+  return g;
+}
+
+/** Wide screens: the ten sectors side by side, 0 (base +) on the left. */
+function renderStrip(view, names, byId, selected, terrain) {
   const most = Math.max(2, ...view.sectors.map((ids) => ids.length));
   const rows = Math.max(3, Math.ceil(most / 2));
   const W = 100;
   const top = 44;
   const H = top + rows * 58 + 8;
   const svg = svgRoot(1000, H, "FieldShift board: ten sectors");
-  const selected = view.players[view.to_move] ? view.players[view.to_move].selected : null;
   view.sectors.forEach((ids, i) => {
     const t = terrain[i];
-    const g = s("g", { class: "sector", "data-key": `sector:${i}` });
-    g.append(s("title", { text: `Sector ${i}, ${TERRAIN_NOTE[t] || t}${i === 0 ? ", base of " + sideName(names, 0) : ""}${i === 9 ? ", base of " + sideName(names, 1) : ""}` }));
-    g.append(s("rect", { class: "sector-bg", x: i * W + 1, y: 1, width: W - 2, height: H - 2, fill: TERRAIN_FILL[t] || "#eee", stroke: "#555", "stroke-width": 1 }));
-    if (t === "Mount") g.append(s("path", { d: `M${i * W + 8} ${H - 8} l12 -14 l12 14 M${i * W + 28} ${H - 8} l10 -11 l10 11`, stroke: "#5b4a38", fill: "none", "stroke-width": 1.5 }));
-    if (t === "Grass") g.append(s("path", { d: `M${i * W + 10} ${H - 8} l3 -8 l3 8 M${i * W + 20} ${H - 8} l3 -8 l3 8`, stroke: "#3d7a22", fill: "none", "stroke-width": 1.5 }));
-    if (t === "Ruins") g.append(s("path", { d: `M${i * W + 8} ${H - 8} v-10 h6 v4 h6 v-8 h6 v14`, stroke: "#555", fill: "none", "stroke-width": 1.5 }));
+    const g = sectorGroup(i, t, names, i * W, 0, W, H);
+    g.append(terrainIcon(t, i * W + 8, H - 8) || "");
     g.append(s("text", { x: i * W + W / 2, y: 18, "text-anchor": "middle", "font-size": 16, "font-weight": 700, text: String(i) }));
     g.append(s("text", { x: i * W + W / 2, y: 36, "text-anchor": "middle", "font-size": 12, text: t }));
     if (i === 0 || i === 9) {
-      const side = i === 0 ? 0 : 1;
-      g.append(s("text", { x: i * W + W - 6, y: H - 8, "text-anchor": "end", "font-size": 10, fill: "#222", text: `base ${SIGN[side]}` }));
+      g.append(s("text", { x: i * W + W - 6, y: H - 8, "text-anchor": "end", "font-size": 10, fill: "#222", text: `base ${SIGN[i === 0 ? 0 : 1]}` }));
     }
     svg.append(g);
     ids.forEach((id, k) => {
       const op = byId[id];
-      if (!op) return;
-      svg.append(chip(op, i * W + 5 + (k % 2) * 48, top + 6 + Math.floor(k / 2) * 58, names, selected));
+      if (op) svg.append(chip(op, i * W + 5 + (k % 2) * 48, top + 6 + Math.floor(k / 2) * 58, names, selected));
     });
   });
   return svg;
+}
+
+/** Phone screens: the sectors as rows, 0 at the top, so chips stay readable at 360 px. */
+function renderColumn(view, names, byId, selected, terrain) {
+  const per = 5;
+  const heights = view.sectors.map((ids) => Math.max(1, Math.ceil(ids.length / per)) * 60 + 4);
+  const H = heights.reduce((a, b) => a + b, 0);
+  const svg = svgRoot(340, H, "FieldShift board: ten sectors");
+  let y = 0;
+  view.sectors.forEach((ids, i) => {
+    const t = terrain[i];
+    const h = heights[i];
+    const g = sectorGroup(i, t, names, 0, y, 340, h);
+    g.append(s("text", { x: 8, y: y + 24, "font-size": 20, "font-weight": 700, text: String(i) }));
+    g.append(s("text", { x: 8, y: y + 42, "font-size": 12, text: t }));
+    if (i === 0 || i === 9) g.append(s("text", { x: 8, y: y + 56, "font-size": 10, text: `base ${SIGN[i === 0 ? 0 : 1]}` }));
+    g.append(terrainIcon(t, 300, y + h - 6) || "");
+    svg.append(g);
+    ids.forEach((id, k) => {
+      const op = byId[id];
+      if (op) svg.append(chip(op, 66 + (k % per) * 52, y + 8 + Math.floor(k / per) * 60, names, selected));
+    });
+    y += h;
+  });
+  return svg;
+}
+
+function render(view, ctx) {
+  const names = ctx.names || [];
+  const terrain = view.terrain || FS1_TERRAIN;
+  const byId = Object.fromEntries(view.operators.map((o) => [o.id, o]));
+  const selected = view.players[view.to_move] ? view.players[view.to_move].selected : null;
+  const narrow = typeof window !== "undefined" && window.matchMedia && window.matchMedia("(max-width: 600px)").matches;
+  return (narrow ? renderColumn : renderStrip)(view, names, byId, selected, terrain);
 }
 
 function playerBlock(view, p, names) {

@@ -51,13 +51,13 @@ function render(view, ctx) {
     const g = s("g", { class: "hex", "data-key": `hex:${h.q},${h.r}` });
     let words;
     if (h.tile === null || h.tile === undefined) {
-      g.append(s("polygon", { points: hexPoints(cx, cy, R - 1), fill: "url(#facedown)", stroke: "#333", "stroke-width": 1 }));
+      g.append(s("polygon", { class: "hit", points: hexPoints(cx, cy, R - 1), fill: "url(#facedown)", stroke: "#333", "stroke-width": 1 }));
       g.append(s("text", { x: cx, y: cy - 16, "text-anchor": "middle", "font-size": 13, fill: "#fff", "font-weight": 700, text: "?" }));
       words = `hex (${h.q},${h.r}): face down`;
     } else {
       const letter = h.tile[0];
       const t = TILE[letter] || { fill: "#eee", name: h.tile };
-      g.append(s("polygon", { points: hexPoints(cx, cy, R - 1), fill: t.fill, stroke: "#333", "stroke-width": 1 }));
+      g.append(s("polygon", { class: "hit", points: hexPoints(cx, cy, R - 1), fill: t.fill, stroke: "#333", "stroke-width": 1 }));
       if (letter === "H") {
         const owner = Number(h.tile.slice(1) || 0);
         g.append(sideShape(owner, cx, cy - 22, 9, { opacity: 0.9 }));
@@ -84,7 +84,7 @@ function render(view, ctx) {
     const x = cx + (n ? 16 : 0) - (here[k] > 1 ? 0 : 0);
     const y = cy + 4 + n * 6;
     const g = s("g", { class: `squad side-${sq.player}`, "data-key": `squad:${sq.player}${sq.kind}` });
-    g.append(sideShape(sq.player, x, y, 15));
+    g.append(sideShape(sq.player, x, y, 15, { class: "hit" }));
     g.append(s("text", { x, y: y + 5, "text-anchor": "middle", "font-size": 14, "font-weight": 700, fill: SIDE_TEXT[sq.player], text: sq.kind }));
     g.append(s("rect", { x: x + 9, y: y - 22, width: 18, height: 14, rx: 3, fill: "#fff", stroke: "#111" }));
     g.append(s("text", { x: x + 18, y: y - 11, "text-anchor": "middle", "font-size": 11, "font-weight": 700, text: String(sq.units) }));
