@@ -204,3 +204,11 @@ def frames_json(frames: list[str]) -> list[dict]:
         except (TypeError, ValueError):
             pass
     return out
+
+
+def page_token(page, game_id: str) -> str:
+    """The seat token the page keeps in localStorage (claiming an invite revokes the creation
+    token, so the test acts for that seat with this one)."""
+    token = page.evaluate("id => localStorage.getItem('boardct:seat:' + id)", game_id)
+    assert token, "the page holds no seat token"
+    return token
