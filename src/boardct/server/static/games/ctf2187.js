@@ -131,6 +131,9 @@ function sheetForm(view, b, ctx) {
 
 function panel(view, ctx) {
   const out = el("div", { class: "ctf-panel" });
+  out.append(el("p", { class: "legend" }, el("span", { class: "label" }, "Map: "),
+    "coloured squares are what your bots see (terrain, elevation in the corner); grey is out of sight; ",
+    "framed letters are command posts; shapes with a line are bots (the line points where they face), yours outlined thick."));
   out.append(el("p", { class: "game-facts" }, `Turn ${view.turn} of ${view.turns}` +
     (view.owed && view.owed.length ? ` · sheets owed for bots ${view.owed.join(", ")}` : "") +
     (view.submitted && view.submitted.length ? ` · sheets in: ${view.submitted.join(", ")}` : "")));
@@ -155,7 +158,8 @@ function panel(view, ctx) {
         const box = ev.target.nextElementSibling;
         try {
           const rep = await ctx.api("GET", `/report?turn=${view.log_turn}`);
-          box.textContent = typeof rep === "string" ? rep : rep.text || JSON.stringify(rep, null, 1);
+          const reps = rep && Array.isArray(rep.reports) ? rep.reports : [rep];
+          box.textContent = reps.map((r) => (typeof r === "string" ? r : r.text || JSON.stringify(r, null, 1))).join("\n\n");
         } catch (e) {
           box.textContent = e.message;
         }

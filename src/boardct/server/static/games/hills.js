@@ -67,8 +67,8 @@ function render(view, ctx) {
         g.append(s("text", { x: cx, y: cy - 20, "text-anchor": "middle", "font-size": 11, fill: "#222", text: letter === "P" ? "plains" : letter === "M" ? "mount" : "forest" }));
         words = `hex (${h.q},${h.r}): ${t.name}`;
       }
-      if (h.star) { g.append(star(cx + 24, cy - 14, 9, true)); words += ", star"; }
-      if (h.star_used) { g.append(star(cx + 24, cy - 14, 9, false)); words += ", star used"; }
+      if (h.star) { g.append(star(cx - 26, cy + 2, 9, true)); words += ", star"; }
+      if (h.star_used) { g.append(star(cx - 26, cy + 2, 9, false)); words += ", star used"; }
     }
     g.append(s("title", { text: words }));
     g.append(s("text", { x: cx, y: cy + R - 10, "text-anchor": "middle", "font-size": 8, fill: "#222", text: `${h.q},${h.r}` }));
