@@ -8,6 +8,7 @@ whole folder is skipped with the reason printed in the `-ra` summary, never sile
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -52,7 +53,8 @@ def pytest_collection_modifyitems(config, items):
     here = Path(__file__).parent
     mark = pytest.mark.skip(reason=SKIP)
     for item in items:
-        if Path(str(item.fspath)).parent == here:
+        uses_browser = {"chromium", "pages"} & set(getattr(item, "fixturenames", ()))
+        if Path(str(item.fspath)).parent == here and uses_browser:
             item.add_marker(mark)
 
 
@@ -199,10 +201,8 @@ def claim(page, server: Server, game_id: str, invite: str, name: str) -> None:
 def frames_json(frames: list[str]) -> list[dict]:
     out = []
     for f in frames:
-        try:
+        with contextlib.suppress(TypeError, ValueError):
             out.append(json.loads(f))
-        except (TypeError, ValueError):
-            pass
     return out
 
 

@@ -5,6 +5,7 @@ with one sheet missing (CTF-14: standing orders)."""
 from __future__ import annotations
 
 import pytest
+
 from conftest import claim, page_token, shot, wait_version
 
 STANDING = "P1 6 - 2 - 0; P2 13 - 2 - 0; P3 6 - 2 - 0; P4 13 - 2 - 0; P5 13 - 2 - 0"
@@ -73,4 +74,5 @@ def test_a_missed_deadline_uses_the_standing_orders(server, pages):
         page.wait_for_function(
             "() => document.querySelector('.ctf-panel .game-facts').innerText.startsWith('Turn 2')",
             timeout=30_000)
-    assert "standing" in bob.inner_text("#log").lower() or "missing" in bob.inner_text("#log").lower()
+    log = bob.inner_text("#log").lower()
+    assert "standing" in log or "missing" in log

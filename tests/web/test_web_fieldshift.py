@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import re
 
-from conftest import claim, shot, wait_version
-
 from boardct.core.registry import get
+from conftest import claim, shot, wait_version
 
 # A complete LSTD game (FieldShift has no chance, so it replays the same on any server): greedy
 # against random play, ending by elimination after 25 commands.

@@ -8,10 +8,10 @@ import json
 import random
 
 import pytest
-from conftest import claim, frames_json, page_token, shot, wait_version
 
 from boardct.core.records import Record, replay
 from boardct.games.hills.board import HEXES, TILE_LETTERS
+from conftest import claim, frames_json, page_token, shot, wait_version
 
 
 def play_random(server, gid: str, tokens: list[str], moves: int, seed: int = 1,
@@ -134,8 +134,9 @@ def test_shift_duel_against_an_agent_seat(server, pages):
         n = buttons.count()
         target = buttons.nth(rng.randrange(n))
         text = target.get_attribute("data-text")
-        if text.startswith("shift ") and ann.locator(f'#board [data-key$=":{text[6:]}"].clickable').count():
-            ann.click(f'#board [data-key$=":{text[6:]}"].clickable')  # click the gear itself
+        gear = f'#board [data-key$=":{text[6:]}"].clickable'
+        if text.startswith("shift ") and ann.locator(gear).count():
+            ann.click(gear)  # click the gear itself on the card
         else:
             target.click()
         clicks += 1

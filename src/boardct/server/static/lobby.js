@@ -154,6 +154,7 @@ async function main() {
     return;
   }
   $("game").replaceChildren(...catalog.map((g) => el("option", { value: g.id }, g.title)));
+  if (catalog.some((g) => g.id === "fieldshift")) $("game").value = "fieldshift";
   $("game").addEventListener("change", showGame);
   showGame();
   $("create").addEventListener("submit", create);
