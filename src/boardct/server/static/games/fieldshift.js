@@ -162,8 +162,10 @@ const SIGN_WORD = ["+", "−"];
 
 function panel(view, ctx) {
   const names = ctx.names || [];
-  const info = [`Ruleset ${view.ruleset.toUpperCase()}`, `turn ${view.turn}`, `violations: ${view.violations}`];
-  const out = el("div", { class: "fs-panel" }, el("p", { class: "game-facts" }, info.join(" · ")));
+  // The turn number is in the server's status line (the game's own count); not repeated here.
+  const info = [`Ruleset ${view.ruleset.toUpperCase()}`, `violations: ${view.violations === "dispute" ? "carried out, may be disputed" : "refused"} (FS-19)`];
+  const out = el("div", { class: "fs-panel" }, el("p", { class: "game-facts" }, info.join(" · ")),
+    el("p", { class: "hint" }, "Chips: ● circle = + side, ■ square = − side; the five squares are vitality; X n = bleeding out, n turns left; W = on overwatch; S = skill armed; dashed frame = the selected operator."));
   if (view.pending) {
     const who = sideName(names, view.pending.requester);
     out.append(el("p", { class: "pending" }, `Pending request from ${who}: ${view.pending.kind}` + (view.pending.ruleset ? ` (to ${view.pending.ruleset.toUpperCase()})` : "") + " — answer with Confirm (01) or Deny (00)."));
