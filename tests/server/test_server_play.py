@@ -126,3 +126,23 @@ def test_restart_finds_every_game_and_move(db_path):
         assert after["version"] == 3 and after["view"] == before["view"]
         assert after["log"] == before["log"]
         assert api.move(gid, tokens[1], after["legal"][0]["text"]).status_code == 200
+
+
+def test_agents_hand_in_ctf2187_sheets_alongside_a_person(api):
+    """A simultaneous turn: three agents hand their sheets in while a person's is owed; the
+    turn is processed when the person's comes in, and each agent thinks once per turn."""
+    made = api.create("ctf2187", seats=[{"kind": "human", "name": "Ann"}]
+                      + [{"kind": "agent", "agent": "random"}] * 3, options={"turn_limit": 2})
+    gid, token = made["game_id"], made["seats"][0]["token"]
+    for _turn in range(2):
+        for _ in range(100):
+            api.settle()
+            st = api.state(gid, token)
+            if st["to_move"] == [0]:
+                break
+        assert st["to_move"] == [0] and st["my_turn"], st["to_move"]
+        assert [e["seat"] for e in st["log"][-3:]] == [None, None, None]  # sealed: who is not said
+        assert api.move(gid, token, st["legal"][0]["text"]).status_code == 200
+    api.settle()
+    st = api.state(gid, token)
+    assert st["over"] and st["version"] == 8

@@ -47,6 +47,12 @@ def command(host: str, port: int, db_url: str | None, workers: int, agent_worker
     config = ServerConfig(host=host, port=port, agent_workers=agent_workers)
     if db_url:
         config.db_url = db_url
+    from boardct.server.config import ENV_SQLITE_SYNC
+    from boardct.server.db import SYNC_MODES
+
+    if config.sqlite_sync not in SYNC_MODES:
+        raise BoardctError(f"{ENV_SQLITE_SYNC}: {config.sqlite_sync[:20]!r} is not one of "
+                           f"{', '.join(SYNC_MODES)}")
     try:
         make_url(config.db_url)
     except ArgumentError:
@@ -55,11 +61,24 @@ def command(host: str, port: int, db_url: str | None, workers: int, agent_worker
     config.workers = check_workers(config.db_url, workers)
     click.echo(f"boardct server on http://{host}:{port} (database {safe_url(config.db_url)})",
                err=True)
-    app = create_app(config)
-    from boardct.server.web import add_web_pages  # the browser pages (issue 19)
+    # frames up to 4 x the bound reach the app, which answers them with a `too_large` error;
+    # uvicorn closes the connection on anything larger
+    ws_max = 4 * MAX_BODY
+    if config.workers > 1:
+        # several processes: uvicorn imports the app in each; the settings travel in the
+        # environment (PostgreSQL only, see check_workers)
+        import os
 
-    add_web_pages(app)
-    uvicorn.run(app, host=host, port=port, ws_max_size=MAX_BODY, log_level="info")
+        from boardct.server.app import ENV_AGENT_WORKERS
+        from boardct.server.config import ENV_DB
+
+        os.environ[ENV_DB] = config.db_url
+        os.environ[ENV_AGENT_WORKERS] = str(agent_workers)
+        uvicorn.run("boardct.server.app:app_from_env", factory=True, host=host, port=port,
+                    workers=config.workers, ws_max_size=ws_max, log_level="info")
+        return
+    uvicorn.run(create_app(config), host=host, port=port, ws_max_size=ws_max,
+                log_level="info")
 
 
 def safe_url(url: str) -> str:

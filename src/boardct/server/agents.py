@@ -66,7 +66,8 @@ class AgentRunner:
     def __init__(self, workers: int = 1):
         self.workers = workers
         self._pool: concurrent.futures.Executor | None = None
-        self._busy: set[tuple[str, int, int]] = set()  # (game, seat, version) being chosen
+        self._busy: set[tuple[str, int]] = set()  # (game, seat) whose move is being chosen
+        self._failed: dict[tuple[str, int], int] = {}  # the version an agent failed at
         self._tasks: set[asyncio.Task] = set()
 
     def _executor(self) -> concurrent.futures.Executor:
@@ -81,45 +82,52 @@ class AgentRunner:
         return self._pool
 
     def kick(self, service: GameService, live: Live) -> None:
-        """If an agent seat of `live` is to decide, start choosing its move (once per seat and
-        version)."""
+        """If an agent seat of `live` is to decide, start choosing its move: one choice at a
+        time per seat; when it ends, the seat is looked at again (the game may have moved
+        on meanwhile)."""
         if live.over:
             return
         for seat in live.state.current_players():
             s = live.seats[seat]
             if s.kind != "agent" or s.agent is None:
                 continue
-            key = (live.id, seat, live.version)
-            if key in self._busy:
+            key = (live.id, seat)
+            if key in self._busy or self._failed.get(key) == live.version:
                 continue
             self._busy.add(key)
-            task = asyncio.get_running_loop().create_task(self._play(service, live, seat, key))
+            task = asyncio.get_running_loop().create_task(self._play(service, live, seat))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
-    async def _play(self, service: GameService, live: Live, seat: int,
-                    key: tuple[str, int, int]) -> None:
+    async def _play(self, service: GameService, live: Live, seat: int) -> None:
         from boardct.server.service import ServiceError
 
-        version = key[2]
+        key = (live.id, seat)
+        version = live.version
         spec = live.seats[seat].agent or "random"
         setup = live.setup
         texts = [e.text for e in live.entries[:version]]
         agent_seed = (setup.seed * 1_000_003 + seat * 7919 + version) % (1 << 63)
+        # in a simultaneous turn the others' orders do not change this seat's choice, so
+        # the move stands whatever they hand in meanwhile; elsewhere it is for this version
+        guard = None if live.game.simultaneous else version
         try:
             text = await asyncio.get_running_loop().run_in_executor(
                 self._executor(), choose, live.game.id, setup.seed, dict(setup.options),
                 list(setup.names), setup.created, texts, seat, spec, agent_seed)
             await service.submit(live.id, seat, text, move_id=f"agent:{seat}:{version}",
-                                 version=version, by_server=True)
-        except ServiceError as exc:  # the game moved on meanwhile: the next kick decides
-            if exc.code not in ("conflict", "game_over"):
+                                 version=guard, by_server=True)
+        except ServiceError as exc:
+            if exc.code not in ("conflict", "game_over"):  # not again at this version
+                self._failed[key] = version
                 log.warning("agent %s for seat %s of game %s: %s", spec, seat, live.id,
                             exc.message)
         except Exception:
+            self._failed[key] = version
             log.exception("agent %s for seat %s of game %s failed", spec, seat, live.id)
         finally:
             self._busy.discard(key)
+        self.kick(service, live)  # whatever happened meanwhile: is this seat still to move?
 
     async def settle(self) -> None:
         """Wait for the moves being chosen now (tests; shutting down)."""

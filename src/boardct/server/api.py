@@ -21,6 +21,18 @@ router = APIRouter(prefix="/api/v1")
 MAX_TOKENS = 200  # tokens in one `mine` request
 
 
+def body_doc(properties: dict, example: dict, required: tuple[str, ...] = ()) -> dict:
+    """The OpenAPI description of a JSON body that a route reads itself (bounded, with the
+    server's own error messages) rather than through a model."""
+    schema = {"type": "object", "properties": properties, "required": list(required)}
+    return {"requestBody": {"required": bool(required), "content": {
+        "application/json": {"schema": schema, "example": example}}}}
+
+
+STR, INT, BOOL, NUM = ({"type": "string"}, {"type": "integer"}, {"type": "boolean"},
+                       {"type": "number"})
+
+
 def service_of(request: Request) -> GameService:
     return request.app.state.service
 
@@ -118,7 +130,15 @@ async def get_catalog() -> list[dict]:
     return catalog()
 
 
-@router.post("/games", status_code=201)
+@router.post("/games", status_code=201, openapi_extra=body_doc(
+    {"game": STR, "options": {"type": "object"}, "seats": {"type": "array", "items": {
+        "type": "object", "properties": {"kind": {"enum": ["human", "agent"]}, "name": STR,
+                                         "agent": STR}}},
+     "public": BOOL, "move_time": NUM, "on_timeout": {"enum": ["loss", "default"]},
+     "turn_deadline": NUM},
+    {"game": "fieldshift", "options": {"ruleset": "stdex"}, "seats": [
+        {"kind": "human", "name": "Ann"}, {"kind": "agent", "agent": "mcts:time=1"}],
+     "public": True}, ("game",)))
 async def create_game(request: Request) -> dict:
     """Create a game: body {"game", "options", "seats": [{"kind": "human", "name"} |
     {"kind": "agent", "agent": "mcts:time=1"}], "public", "move_time", "on_timeout",
@@ -157,7 +177,8 @@ async def lobby(request: Request) -> dict:
     return {"open": [messages.summary(g) for g in await service_of(request).lobby()]}
 
 
-@router.post("/mine")
+@router.post("/mine", openapi_extra=body_doc(
+    {"tokens": {"type": "array", "items": STR}}, {"tokens": ["<seat token>"]}, ("tokens",)))
 async def mine(request: Request) -> dict:
     """The games the seat tokens in the body {"tokens": [...]} hold a seat in."""
     body = await read_object(request)
@@ -168,7 +189,7 @@ async def mine(request: Request) -> dict:
     return {"games": [messages.summary(live) | {"seat": seat} for live, seat in found]}
 
 
-@router.post("/invites/{code}")
+@router.post("/invites/{code}", openapi_extra=body_doc({"name": STR}, {"name": "Ann"}))
 async def claim(code: str, request: Request) -> dict:
     """Take the seat of an invite (once): {"game_id", "seat", "token"}."""
     body = await read_object(request)
@@ -191,7 +212,9 @@ async def legal(game_id: str, request: Request) -> dict:
     return messages.legal_message(live, seat)
 
 
-@router.post("/games/{game_id}/moves")
+@router.post("/games/{game_id}/moves", openapi_extra=body_doc(
+    {"text": STR, "move_id": STR, "version": INT},
+    {"text": "24", "move_id": "3f2c9a", "version": 7}, ("text",)))
 async def move(game_id: str, request: Request) -> dict:
     """Play an action in the game's notation: body {"text", "move_id"?, "version"?}."""
     body = await read_object(request)
@@ -203,7 +226,7 @@ async def move(game_id: str, request: Request) -> dict:
                                             version=version)
 
 
-@router.post("/games/{game_id}/resign")
+@router.post("/games/{game_id}/resign", openapi_extra=body_doc({"move_id": STR}, {}))
 async def resign(game_id: str, request: Request) -> dict:
     """The caller's seat resigns (the game's own concession command where it has one)."""
     body = await read_object(request)

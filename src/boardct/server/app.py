@@ -10,6 +10,7 @@ is JSON: `{"error": {"code", "message", "rule"}}`, never an HTML page or a 500 f
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import logging
 from collections.abc import Awaitable, Callable, Iterable
 
@@ -67,7 +68,7 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
-        engine = make_engine(config.db_url)
+        engine = make_engine(config.db_url, config.sqlite_sync)
         if config.migrate:
             migrate(engine)
         hub = Hub()
@@ -90,6 +91,14 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
     app.include_router(ws.router)
     for router in extra_routers:
         app.include_router(router)
+    # web: the browser pages and their static files (issue 19, server/web.py)
+    from boardct.server.web import add_web_pages
+
+    add_web_pages(app)
+    if config.web_pages and importlib.util.find_spec("boardct.server.web") is not None:
+        from boardct.server.web import add_web_pages  # the browser pages (issue 19)
+
+        add_web_pages(app)
 
     @app.exception_handler(ServiceError)
     async def _service_error(_request: Request, exc: ServiceError) -> JSONResponse:
@@ -114,3 +123,19 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
 
     app.add_middleware(BodyLimit, limit=config.max_body)
     return app
+
+
+ENV_AGENT_WORKERS = "BOARDCT_AGENT_WORKERS"
+
+
+def app_from_env() -> FastAPI:
+    """The app of one of several server processes (`boardct serve --workers N`, which uvicorn
+    starts by this import path): its settings come from the environment (BOARDCT_DB,
+    BOARDCT_AGENT_WORKERS) that `boardct serve` sets before starting them."""
+    import os
+
+    config = ServerConfig()
+    agents = os.environ.get(ENV_AGENT_WORKERS, "")
+    if agents.isdigit():
+        config.agent_workers = int(agents)
+    return create_app(config)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 DEFAULT_DB = "sqlite:///boardct.db"  # ./boardct.db, relative to the working folder
 ENV_DB = "BOARDCT_DB"
+ENV_SQLITE_SYNC = "BOARDCT_SQLITE_SYNC"  # NORMAL (default) or FULL: see db.make_engine
 MAX_BODY = 64 * 1024  # bytes of one request body or websocket frame
 
 
@@ -24,6 +25,9 @@ class ServerConfig:
     agent_workers: int = 1
     max_body: int = MAX_BODY
     migrate: bool = True  # run the migrations to head at start-up
+    sqlite_sync: str = field(
+        default_factory=lambda: (os.environ.get(ENV_SQLITE_SYNC) or "NORMAL").upper())
+    web_pages: bool = True  # serve the browser pages (boardct.server.web) where installed
 
     @property
     def is_sqlite(self) -> bool:

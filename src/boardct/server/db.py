@@ -15,8 +15,18 @@ BUSY_TIMEOUT_MS = 5000
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
 
-def make_engine(url: str) -> Engine:
-    """An engine for `url`; SQLite connections get WAL, a busy timeout and foreign keys."""
+SYNC_MODES = ("NORMAL", "FULL")
+
+
+def make_engine(url: str, sqlite_sync: str = "NORMAL") -> Engine:
+    """An engine for `url`; SQLite connections get WAL, a busy timeout and foreign keys.
+
+    `sqlite_sync`: NORMAL (the default) makes a commit survive a crash or kill of the server
+    process (WAL is written before the commit returns), FULL also a crash of the machine or a
+    power cut, at the cost of a disk flush per move (about 7 ms on the test machine, against
+    0.01 ms)."""
+    if sqlite_sync not in SYNC_MODES:
+        raise ValueError(f"sqlite synchronous mode {sqlite_sync!r}: one of {SYNC_MODES}")
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"check_same_thread": False,
                                                   "timeout": BUSY_TIMEOUT_MS / 1000})
@@ -26,7 +36,7 @@ def make_engine(url: str) -> Engine:
             cur = dbapi_conn.cursor()
             cur.execute("PRAGMA journal_mode=WAL")
             cur.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-            cur.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable at commit
+            cur.execute(f"PRAGMA synchronous={sqlite_sync}")
             cur.execute("PRAGMA foreign_keys=ON")
             cur.close()
 

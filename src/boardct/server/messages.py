@@ -45,12 +45,20 @@ def legal_list(live: Live, seat: int | None) -> list[dict]:
     state = live.state
     if seat is None or state.is_over or seat not in state.current_players():
         return []
+    key = (live.version, seat)
+    cached = live.legal_cache.get(key)
+    if cached is not None:
+        return cached
     try:
         moves = legal_moves(state, seat)
     except BoardctError:
         return []
-    return [{"text": m.text, "description": m.words, "group": m.group}
-            for m in moves[:MAX_LEGAL]]
+    out = [{"text": m.text, "description": m.words, "group": m.group}
+           for m in moves[:MAX_LEGAL]]
+    if any(v != live.version for v, _ in live.legal_cache):
+        live.legal_cache.clear()
+    live.legal_cache[key] = out
+    return out
 
 
 def log_entry(live: Live, e: Entry, seat: int | None) -> dict:

@@ -48,6 +48,7 @@ log = logging.getLogger("boardct.server")
 
 MAX_MOVE_TEXT = 16 * 1024  # characters of one action's text (a CTF order sheet is far smaller)
 MAX_MOVE_ID = 100
+MAX_CACHED = 5000  # games kept in memory (finished, unwatched ones are dropped beyond it)
 STATUS_OPEN, STATUS_PLAYING, STATUS_OVER = "open", "playing", "over"
 END_KINDS = ("resign", "timeout")
 
@@ -145,6 +146,8 @@ class Live:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     notify_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     extra: dict[str, Any] = field(default_factory=dict)  # other modules' per-game data
+    # (version, seat) -> the seat's legal actions as messages list them, for this version
+    legal_cache: dict[tuple[int, int], list[dict]] = field(default_factory=dict)
 
     @property
     def over(self) -> bool:
@@ -213,6 +216,7 @@ class GameService:
         self.agents = agents
         self.hub = hub
         self.listeners: list[Listener] = []
+        self.max_cached = MAX_CACHED
         # functions (live, seat) -> dict of fields added to every state message for that
         # seat (offers, chat, deadlines); each must use only what that seat may know
         self.state_extras: list[Callable[[Live, int | None], dict[str, Any]]] = []
@@ -262,7 +266,8 @@ class GameService:
             made.append(self._seat_from_json(i, spec))
         names = tuple(s.name or (s.agent or "") for s in made)
         seed = fresh_seed()
-        setup = Setup(seed, resolved, names)
+        created = utcnow().replace(microsecond=0)
+        setup = Setup(seed, resolved, names, iso(created) or "")
         try:
             state = game.initial_state(setup)
         except BoardctError as exc:
@@ -278,7 +283,6 @@ class GameService:
                 shown_seat["agent"] = s.agent
             out_seats.append(shown_seat)
         gid = new_game_id()
-        created = utcnow()
         live = Live(gid, game, setup, bool(public), created, made, state, 0,
                     move_time=move_time, on_timeout=on_timeout, turn_deadline=turn_deadline)
         live.result = result_json(state)
@@ -341,8 +345,24 @@ class GameService:
                 return cached
             live = await self._load(game_id)
             self._live[game_id] = live
+            self._evict()
         await self._after_change(live, notify=False)  # an agent to move after a restart
         return live
+
+    def _evict(self) -> None:
+        """Keep at most `max_cached` games in memory: finished games nobody watches go first,
+        oldest loaded first (they are loaded again from the database when asked for)."""
+        excess = len(self._live) - self.max_cached
+        if excess <= 0:
+            return
+        for gid in list(self._live):
+            live = self._live[gid]
+            watched = self.hub is not None and self.hub.count(gid)
+            if live.over and not watched and not live.lock.locked():
+                del self._live[gid]
+                excess -= 1
+                if excess <= 0:
+                    return
 
     async def _load(self, game_id: str) -> Live:
         def read(session: Session):
@@ -409,12 +429,22 @@ class GameService:
             return list(seats), list(actions)
 
         seats, actions = await self._db(read)
-        for s in seats:
+        self._set_seats(live, seats)
+        self._replay_into(live, actions)
+
+    @staticmethod
+    def _set_seats(live: Live, rows: list[SeatRow]) -> None:
+        for s in rows:
             if s.seat < len(live.seats):
                 mine = live.seats[s.seat]
                 mine.claimed, mine.name = s.claimed, s.name
                 mine.token_hash, mine.invite_hash = s.token_hash, s.invite_hash
-        self._replay_into(live, actions)
+
+    async def _reload_seats(self, live: Live) -> None:
+        def read(session: Session) -> list[SeatRow]:
+            return list(session.scalars(select(SeatRow).where(SeatRow.game == live.id)))
+
+        self._set_seats(live, await self._db(read))
 
     # -- seats ---------------------------------------------------------------------------------
     async def authorize(self, game_id: str, token: str | None) -> tuple[Live, int | None]:
@@ -422,7 +452,13 @@ class GameService:
         seat's creation token takes the seat (its invite is then void), so the lobby no longer
         offers it."""
         live = await self.get(game_id)
-        seat = self.seat_of(live, token)
+        try:
+            seat = self.seat_of(live, token)
+        except ServiceError:
+            # the seat may have been claimed through another server process: read the seats
+            # again before refusing
+            await self._reload_seats(live)
+            seat = self.seat_of(live, token)
         if seat is not None and not live.seats[seat].claimed:
             mine = live.seats[seat]
 
@@ -499,7 +535,7 @@ class GameService:
         if live is not None:
             async with live.lock:
                 await self._catch_up(live)
-            await self._after_change(live, first=live.version + 1)
+            await self._after_change(live, resync=True)
         return {"game_id": gid, "seat": seat, "token": token}
 
     # -- moves ---------------------------------------------------------------------------------
@@ -527,6 +563,8 @@ class GameService:
             again = self._again(live, move_id)
             if again is not None:
                 return again
+            if not isinstance(seat, int) or not 0 <= seat < len(live.seats):
+                raise ServiceError("bad_request", f"no seat {seat}")
             if not by_server and live.seats[seat].kind != "human":
                 raise ServiceError("forbidden", f"seat {seat} is played by the server")
             self._check_turn(live, seat, version)
@@ -569,6 +607,8 @@ class GameService:
                 entry = f"resign {seat + 1}"
             try:
                 events = trial.resign(seat)
+            except IllegalAction as exc:
+                raise ServiceError("rejected", exc.reason, exc.rule) from None
             except BoardctError as exc:
                 raise ServiceError("rejected", str(exc)) from None
             ack = await self._commit(live, seat, entry, move_id, trial, events)
@@ -640,20 +680,25 @@ class GameService:
         live.entries.append(e)
         return {"ack": True, "version": live.version, "events": e.lines.get(seat, [])}
 
-    async def _after_change(self, live: Live, first: int | None = None, notify: bool = True
-                            ) -> None:
+    async def _after_change(self, live: Live, first: int | None = None, notify: bool = True,
+                            resync: bool = False) -> None:
         """After a commit (or a load): in a background task, so the mover's acknowledgement
         goes out first, push the updates from version `first` on to this process's clients,
         tell the listeners, and let agents move. The tasks of one game run in the order they
         were started (`notify_lock` is first come, first served), so updates keep their
-        order."""
-        task = asyncio.get_running_loop().create_task(self._notify(live, first, notify))
+        order. `resync`: no new entry but the seats changed (a claim): every client gets a
+        fresh state message."""
+        task = asyncio.get_running_loop().create_task(self._notify(live, first, notify,
+                                                                   resync))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _notify(self, live: Live, first: int | None, notify: bool) -> None:
+    async def _notify(self, live: Live, first: int | None, notify: bool, resync: bool = False
+                      ) -> None:
         async with live.notify_lock:
             try:
+                if resync and self.hub is not None:
+                    await self.hub.send_to(live.id, lambda seat: self.state_message(live, seat))
                 if notify and first is not None and first <= live.version \
                         and self.hub is not None:
                     await self.hub.broadcast(self, live, first)
@@ -667,6 +712,11 @@ class GameService:
                     self.agents.kick(self, live)
             except Exception:
                 log.exception("after a change of game %s", live.id)
+
+    async def push_state(self, game_id: str) -> None:
+        """Send every client of the game a fresh state message (after a change that is not a
+        log entry: a claimed seat, an offer, a deadline set)."""
+        await self._after_change(await self.get(game_id), resync=True)
 
     async def settle(self) -> None:
         """Wait until every background task (broadcasts, listeners) has finished: for tests
