@@ -249,13 +249,15 @@ class TableMark:
     __slots__ = ("kind", "value")
 
     def __init__(self, kind: str, value: int):
-        self.kind = kind  # "undo" or "resign"
-        self.value = value  # how many actions were taken back, or who resigned
+        self.kind = kind  # "undo", "resign" or "draw"
+        self.value = value  # how many actions were taken back, or who resigned (draw: 0)
 
     def entry(self) -> str:
-        """The record's text for it: "undo", "undo 2", "resign 1" (players from 1)."""
+        """The record's text for it: "undo", "undo 2", "resign 1" (players from 1), "draw"."""
         if self.kind == "undo":
             return "undo" if self.value == 1 else f"undo {self.value}"
+        if self.kind == "draw":
+            return "draw"
         return f"resign {self.value + 1}"
 
     def __repr__(self) -> str:
@@ -397,6 +399,30 @@ class State:
         self._set_outcome(outcome)
         self._mark(TableMark("resign", player))
         return [(MESSAGE, f"Player {player + 1} resigns: {outcome.describe()}.")]
+
+    def agree_draw(self) -> list[Event]:
+        """Every player agrees to a draw (the server's draw offer, accepted by all): the game
+        ends drawn, each player the same return, and the record keeps a "draw" entry. A game
+        with no way to end at the table (FieldShift: its draw request is its own command 08,
+        played as a move) raises `IllegalAction`; nothing changes."""
+        from boardct.core.errors import IllegalAction
+
+        if self.is_over:
+            raise IllegalAction("table", "the game is over")
+        n = len(self.setup.names)
+        outcome = Outcome(tuple(1.0 / n for _ in range(n)), "agreement", ())
+        trial = self.clone()  # a game whose result field cannot hold a draw says no here
+        try:
+            trial._set_outcome(outcome)
+            drawn = trial.outcome is not None and not trial.outcome.winners
+        except (NotImplementedError, LookupError, ValueError, TypeError):
+            drawn = False
+        if not drawn:
+            raise IllegalAction("table", f"{self.game.title} is not drawn by agreement at the "
+                                "table (its own commands may offer a draw)")
+        self._set_outcome(outcome)
+        self._mark(TableMark("draw", 0))
+        return [(MESSAGE, f"The players agree to a draw: {outcome.describe()}.")]
 
     # -- the end -------------------------------------------------------------------------------
     @property

@@ -247,17 +247,18 @@ def undo_count(state: State, player: int, computer: set[int] | frozenset[int] = 
 
 
 # -- record entries --------------------------------------------------------------------------------
-_ENTRY = re.compile(r"\s*(undo|resign)(?:\s+([0-9]{1,6}))?\s*\Z", re.I)
+_ENTRY = re.compile(r"\s*(undo|resign|draw)(?:\s+([0-9]{1,6}))?\s*\Z", re.I)
 
 
 def is_table_entry(text: str) -> bool:
-    """Whether a record entry (of version 2) is an undo or a resignation, not an action."""
+    """Whether a record entry (of version 2) is an undo, a resignation or an agreed draw, not
+    an action."""
     return _ENTRY.match(text) is not None
 
 
 def apply_entry(state: State, text: str, table: bool = True) -> State:
     """Apply one record entry and return the state after it: an action (in place), or with
-    `table` (records of version 2) "undo", "undo N" or "resign N", which give a new state
+    `table` (records of version 2) "undo", "undo N", "resign N" or "draw", which give a new state
     for an undo. Raises `BoardctError` for an entry that cannot be applied."""
     m = _ENTRY.match(text) if table else None
     if m is None:
@@ -266,6 +267,11 @@ def apply_entry(state: State, text: str, table: bool = True) -> State:
     kind, number = m.group(1).lower(), m.group(2)
     if kind == "undo":
         return undo(state, int(number) if number else 1)
+    if kind == "draw":
+        if number is not None:
+            raise ParseError(f"{text.strip()!r}: a draw names nobody", text)
+        state.agree_draw()
+        return state
     if number is None or not 1 <= int(number) <= len(state.setup.names):
         raise ParseError(f"{text.strip()!r}: resign names a player, 1 to "
                          f"{len(state.setup.names)}", text)

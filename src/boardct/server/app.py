@@ -58,6 +58,7 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
     """The server app for `config` (default: `ServerConfig()`, the database from
     BOARDCT_DB or ./boardct.db)."""
     from boardct.server import api, ws
+    from boardct.server import extras as server_extras
     from boardct.server.agents import AgentRunner
     from boardct.server.db import make_engine, migrate
     from boardct.server.hub import Hub
@@ -78,9 +79,12 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
         app.state.service = service
         for start in startups:
             await start(app)
+        # srvx: deadlines, worker fan-out (LISTEN/NOTIFY), offers, chat (server/extras.py)
+        extras = await server_extras.start(app, service, config.db_url)
         try:
             yield
         finally:
+            await extras.stop()  # srvx
             agents.close()
             engine.dispose()
 
@@ -89,6 +93,7 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
     app.state.config = config
     app.include_router(api.router)
     app.include_router(ws.router)
+    app.include_router(server_extras.router)  # srvx: chat, offers, CTF 2187 sheets and reports
     for router in extra_routers:
         app.include_router(router)
     # web: the browser pages and their static files (issue 19, server/web.py)

@@ -190,6 +190,10 @@ def apply_text(state: State, text: str) -> tuple[State, list[Event]]:
             count = int(number) if number else 1
             return undo(state, count), [(MESSAGE, f"{count} action{'s' if count != 1 else ''} "
                                                   "taken back.")]
+        if kind == "draw":  # srvx: an agreed draw (server/social.py offers)
+            if number is not None:
+                raise IllegalAction("table", f"{text!r}: a draw names nobody")
+            return state, state.agree_draw()
         if number is None or not 1 <= int(number) <= len(state.setup.names):
             raise IllegalAction("table", f"{text!r}: resign names a player")
         return state, state.resign(int(number) - 1)

@@ -1,0 +1,251 @@
+"""Load benchmark of `boardct serve` (issue 18): N concurrent FieldShift games of bot clients
+over websockets on 127.0.0.1; prints moves/s and the p50/p99 acknowledgement latency.
+
+    PYTHONPATH=src python benchmarks/bench_server.py --games 50 200 500 --seconds 20
+    PYTHONPATH=src python benchmarks/bench_server.py --db postgresql+psycopg://u@h:p/db
+
+Each game has two seats, each a client of its own on its own websocket (protocol.md, version 1):
+it says hello with its seat token, and whenever an update says it is to move, it sends a random
+legal action (from the update's `legal` list) with a fresh move id and the version it saw,
+after a think time (`--think` seconds on average, uniform between half and one and a half
+times it; 0: at once, which measures the most moves/s the server can do, not the latency a
+player sees). The latency is the time from sending a move to reading its `ack`. The benchmark
+starts its own server process on a free port (a fresh SQLite file in a temporary folder unless
+`--db` is given) so the clients and the server do not share an event loop, and stops it at the
+end.
+
+This is a benchmark, not a test: nothing here asserts a figure. The target on the 2-core
+development machine is 200 games with p99 below 50 ms on SQLite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    rejects: int = 0
+    errors: list[str] = field(default_factory=list)
+    games_over: int = 0
+
+
+def start_server(db: str, port: int, workers: int, folder: Path) -> subprocess.Popen:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(SRC) + os.pathsep + env.get("PYTHONPATH", "")
+    log = (folder / "serve.log").open("wb")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "boardct", "serve", "--host", "127.0.0.1", "--port", str(port),
+         "--db", db, "--workers", str(workers)],
+        cwd=folder, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    import httpx
+
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"the server exited: see {folder / 'serve.log'}")
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/api/v1/catalog", timeout=2).status_code == 200:
+                return proc
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    proc.kill()
+    raise SystemExit("the server did not answer in 120 s")
+
+
+async def create_games(base: str, n: int) -> list[tuple[str, list[str]]]:
+    import httpx
+
+    out: list[tuple[str, list[str]]] = []
+    async with httpx.AsyncClient(base_url=base, timeout=60) as client:
+        for i in range(n):
+            r = await client.post("/api/v1/games", json={
+                "game": "fieldshift", "options": {}, "public": False,
+                "seats": [{"kind": "human", "name": f"A{i}"}, {"kind": "human", "name": f"B{i}"}]})
+            r.raise_for_status()
+            body = r.json()
+            out.append((body["game_id"], [s["token"] for s in body["seats"]]))
+    return out
+
+
+async def seat_client(ws_base: str, game_id: str, token: str, rng: random.Random,
+                      stats: Stats, stop_box: list[float], ready: asyncio.Event,
+                      connected: list[int], think: float) -> None:
+    import websockets
+
+    url = f"{ws_base}/api/v1/games/{game_id}/ws"
+    async with websockets.connect(url, max_size=2**22, open_timeout=120,
+                                  ping_interval=None) as ws:
+        await ws.send(json.dumps({"type": "hello", "v": 1, "token": token, "since": None}))
+        connected[0] += 1
+        await ready.wait()
+        stop_at = stop_box[0]  # fixed once every client is connected
+        pending: dict[str, float] = {}
+        last_state: dict | None = None
+        version = -1
+
+        async def maybe_move(state: dict) -> None:
+            if time.monotonic() >= stop_at or pending or state.get("over"):
+                return
+            if not state.get("my_turn") or not state.get("legal"):
+                return
+            if think > 0:
+                await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
+            move_id = uuid.uuid4().hex
+            text = rng.choice(state["legal"])["text"]
+            pending[move_id] = time.perf_counter()
+            await ws.send(json.dumps({"type": "move", "id": move_id, "text": text,
+                                      "version": state["version"]}))
+
+        while time.monotonic() < stop_at:
+            try:
+                raw = await asyncio.wait_for(ws.recv(),
+                                             timeout=max(0.05, stop_at - time.monotonic()))
+            except TimeoutError:
+                break
+            msg = json.loads(raw)
+            kind = msg.get("type")
+            if kind == "ack":
+                sent = pending.pop(msg.get("id"), None)
+                if sent is not None:
+                    stats.latencies.append(time.perf_counter() - sent)
+            elif kind == "reject":
+                pending.pop(msg.get("id"), None)
+                stats.rejects += 1
+            elif kind in ("state", "update"):
+                state = msg if kind == "state" else msg.get("state") or {}
+                if state.get("version", -1) >= version:
+                    version = state.get("version", -1)
+                    last_state = state
+                if state.get("over"):
+                    stats.games_over += 1
+                    return
+            elif kind == "error":
+                stats.errors.append(str(msg)[:200])
+                return
+            if last_state is not None:
+                await maybe_move(last_state)
+
+
+async def run_round(base: str, ws_base: str, games: int, seconds: float, seed: int,
+                    think: float) -> dict:
+    created = await create_games(base, games)
+    stats = Stats()
+    ready = asyncio.Event()
+    connected = [0]
+    t_connect = time.monotonic()
+    stop_box = [time.monotonic() + 3600]
+    rng = random.Random(seed)
+
+    async def client(game_id: str, token: str, k: int) -> None:
+        try:
+            await seat_client(ws_base, game_id, token, random.Random(rng.random() + k), stats,
+                              stop_box, ready, connected, think)
+        except Exception as exc:  # a client's failure is reported, the round goes on
+            stats.errors.append(f"{type(exc).__name__}: {exc}"[:200])
+
+    tasks = []
+    for k, (gid, tokens) in enumerate(created):
+        for token in tokens:
+            tasks.append(asyncio.ensure_future(client(gid, token, k)))
+    while connected[0] + len(stats.errors) < 2 * games:
+        await asyncio.sleep(0.05)
+        if time.monotonic() - t_connect > 300:
+            break
+    connect_s = time.monotonic() - t_connect
+    cpu0 = time.process_time()
+    stop_box[0] = time.monotonic() + seconds
+    t0 = time.perf_counter()
+    ready.set()
+    await asyncio.gather(*tasks)
+    wall = time.perf_counter() - t0
+    lat = sorted(stats.latencies)
+
+    def pct(p: float) -> float:
+        return lat[min(len(lat) - 1, int(p * len(lat)))] * 1000 if lat else float("nan")
+
+    return {"games": games, "moves": len(lat), "seconds": round(wall, 2),
+            "moves_per_s": round(len(lat) / wall, 1) if wall else 0.0,
+            "p50_ms": round(pct(0.50), 2), "p99_ms": round(pct(0.99), 2),
+            "mean_ms": round(statistics.fmean(lat) * 1000, 2) if lat else None,
+            "rejects": stats.rejects, "games_over": stats.games_over,
+            "client_cpu_s": round(time.process_time() - cpu0, 2),
+            "connect_s": round(connect_s, 2), "errors": stats.errors[:5],
+            "error_count": len(stats.errors)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, nargs="+", default=[50, 200, 500])
+    ap.add_argument("--seconds", type=float, default=20.0, help="measured time per round")
+    ap.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file)")
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--think", type=float, default=1.0,
+                    help="average seconds a bot thinks before each move (0: none)")
+    ap.add_argument("--url", default=None,
+                    help="use a running server at this base URL instead of starting one")
+    ap.add_argument("--json", action="store_true", help="one JSON line per round")
+    args = ap.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="boardct-bench-") as tmp:
+        folder = Path(tmp)
+        proc = None
+        if args.url:
+            base = args.url.rstrip("/")
+        else:
+            db = args.db or f"sqlite:///{(folder / 'bench.db').as_posix()}"
+            port = free_port()
+            proc = start_server(db, port, args.workers, folder)
+            base = f"http://127.0.0.1:{port}"
+        ws_base = "ws" + base[4:]
+        try:
+            print(f"server {base}, db {args.db or 'sqlite (temporary file)'}, "
+                  f"{args.seconds:g} s a round, think time {args.think:g} s", flush=True)
+            for games in args.games:
+                res = asyncio.run(run_round(base, ws_base, games, args.seconds, args.seed,
+                                            args.think))
+                if args.json:
+                    print(json.dumps(res), flush=True)
+                else:
+                    print(f"{games:4d} games: {res['moves']:6d} moves in {res['seconds']:.1f} s "
+                          f"= {res['moves_per_s']:7.1f} moves/s, ack latency p50 "
+                          f"{res['p50_ms']:.1f} ms, p99 {res['p99_ms']:.1f} ms "
+                          f"(rejects {res['rejects']}, errors {res['error_count']}, "
+                          f"connect {res['connect_s']:.1f} s)", flush=True)
+                    for e in res["errors"]:
+                        print("   error:", e)
+        finally:
+            if proc is not None:
+                proc.terminate()
+                try:
+                    proc.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,358 @@
+"""The server's durability, scale and deadline parts (issue 18 items 4, 7, 8), wired into the
+app by one call, `install(app, service, config)`:
+
+- deadlines (`deadlines.DeadlineKeeper`): a listener that (re)sets `deadline_at` after each
+  change, a background task that acts on due games, the `deadline` field of state messages;
+- several workers (`notify.PgNotifier`): NOTIFY after every commit, LISTEN and refresh;
+- offers and chat (`social`): REST routes, websocket message types, state message fields;
+- CTF 2187's order sheets and turn reports (the game's own optional extras: its sheet parser
+  and `games/ctf2187/report.py`; no other game-specific code is here).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+from fastapi import APIRouter, Request
+from sqlalchemy.orm import Session
+
+from boardct.core.errors import BoardctError
+from boardct.server import social
+from boardct.server.api import caller, field, read_object
+from boardct.server.deadlines import FROM_PEER, DeadlineKeeper
+from boardct.server.notify import NullNotifier, PgNotifier, make_notifier
+from boardct.server.service import ServiceError, apply_text
+
+log = logging.getLogger("boardct.server.extras")
+
+SHEET_GAMES = ("ctf2187",)  # games whose own extras are order sheets and turn reports
+MAX_SHEET = 16 * 1024  # characters of one order sheet (the CLI's bound is far larger than any)
+
+
+def _from_social(exc: social.SocialError) -> ServiceError:
+    return ServiceError(exc.code, exc.message)
+
+
+class Extras:
+    """Everything `install` adds, kept on `app.state.extras`."""
+
+    def __init__(self, service: Any, db_url: str, poll: float | None = None):
+        self.service = service
+        self.deadlines = DeadlineKeeper(service, **({"poll": poll} if poll else {}))
+        self.notifier: PgNotifier | NullNotifier = make_notifier(
+            db_url, self._peer_changed, self._peer_reconnected)
+
+    # -- wiring --------------------------------------------------------------------------------
+    def hook(self) -> None:
+        self.service.listeners.append(self.deadlines.on_change)
+        self.service.listeners.append(self._notify_peers)
+        self.service.state_extras.append(self.deadlines.state_extra)
+        self.service.state_extras.append(self._social_extra)
+        for kind in ("chat", "offer", "answer"):
+            self.service.ws_handlers[kind] = self._ws_handler
+
+    async def start(self) -> None:
+        await self.notifier.start()
+        await self.deadlines.start()
+
+    async def stop(self) -> None:
+        await self.deadlines.stop()
+        await self.notifier.stop()
+
+    # -- several workers -----------------------------------------------------------------------
+    async def _notify_peers(self, game_id: str, version: int) -> None:
+        if not FROM_PEER.get() and isinstance(self.notifier, PgNotifier):
+            await self.notifier.anotify(game_id, version)
+
+    async def _peer_changed(self, game_id: str, version: int) -> None:
+        """Another process changed `game_id`: catch up and tell this process's clients.
+        Version -1: not a move but chat or an offer; resend the state (and chat)."""
+        FROM_PEER.set(True)  # this task's context: the listeners it triggers skip re-notifying
+        live = self.service._live.get(game_id)
+        if live is None:
+            return
+        if version < 0:
+            await self._push_social(live, peer=True)
+            return
+        if version > live.version:
+            await self.service.refresh(game_id)
+
+    async def _peer_reconnected(self) -> None:
+        for game_id in list(self.service._live):
+            FROM_PEER.set(True)
+            with contextlib.suppress(Exception):
+                await self.service.refresh(game_id)
+
+    # -- offers and chat -----------------------------------------------------------------------
+    def _social_extra(self, live: Any, seat: int | None) -> dict[str, Any]:
+        """`offers` (open ones, of this version) and `chat` (what this seat may read), from
+        the copy kept in memory (refreshed after each social change)."""
+        cache = live.extra.get("social")
+        if cache is None:
+            return {"offers": [], "chat": []}
+        offers = [o for o in cache["offers"] if o["version"] == live.version]
+        chat = [m for m in cache["chat"] if social.may_read(m, seat)]
+        return {"offers": [{k: v for k, v in o.items() if k != "version"} for o in offers],
+                "chat": [m["json"] for m in chat][-social.CHAT_HISTORY:]}
+
+    async def load_social(self, live: Any) -> None:
+        """Read the game's open offers and recent chat into `live.extra["social"]`."""
+        from sqlalchemy import select
+
+        def read(session: Session) -> dict:
+            offers = session.scalars(select(social.OfferRow)
+                                     .where(social.OfferRow.game == live.id,
+                                            social.OfferRow.status == "open")).all()
+            chat = session.scalars(select(social.ChatRow)
+                                   .where(social.ChatRow.game == live.id)
+                                   .order_by(social.ChatRow.id.desc())
+                                   .limit(4 * social.CHAT_HISTORY)).all()
+            return {"offers": [social.offer_json(o) | {"version": o.version} for o in offers],
+                    "chat": [{"to": c.to, "team": c.team, "json": social.chat_json(c)}
+                             for c in reversed(chat)]}
+
+        live.extra["social"] = await self.service._db(read)
+
+    async def _push_social(self, live: Any, peer: bool = False,
+                           chat: dict | None = None) -> None:
+        """After an offer or chat change: reload, send every client of this process a fresh
+        state (offers) and the new chat message to those who may read it, tell the peers."""
+        await self.load_social(live)
+        hub = self.service.hub
+        if hub is not None:
+            if chat is not None:
+                await hub.send_to(live.id, lambda seat: chat["json"]
+                                  if social.may_read(chat, seat) else None)
+            else:
+                await hub.send_to(live.id, lambda seat: self.service.state_message(live, seat))
+        if not peer and isinstance(self.notifier, PgNotifier):
+            await self.notifier.anotify(live.id, -1)
+
+    async def chat(self, game_id: str, seat: int | None, text: Any, to: Any) -> dict:
+        live = await self.service.get(game_id)
+
+        def write(session: Session) -> dict:
+            row = social.post_chat(session, game_id, seat,
+                                   live.seats[seat].name if seat is not None else "",
+                                   live.state, text, to)
+            session.commit()
+            return {"to": row.to, "team": row.team, "json": social.chat_json(row)}
+
+        try:
+            msg = await self.service._db(write)
+        except social.SocialError as exc:
+            raise _from_social(exc) from None
+        await self._push_social(live, chat=msg)
+        return msg["json"]
+
+    async def read_chat(self, game_id: str, seat: int | None) -> list[dict]:
+        await self.service.get(game_id)
+        return await self.service._db(lambda s: social.chat_for(s, game_id, seat))
+
+    async def offer(self, game_id: str, seat: int | None, kind: Any) -> dict:
+        live = await self.service.get(game_id)
+        humans = [s.seat for s in live.seats if s.kind == "human"]
+
+        def write(session: Session) -> dict:
+            row = social.make_offer(session, game_id, seat, kind, live.state, live.version,
+                                    humans)
+            session.commit()
+            return social.offer_json(row)
+
+        async with live.lock:
+            try:
+                out = await self.service._db(write)
+            except social.SocialError as exc:
+                raise _from_social(exc) from None
+        await self._push_social(live)
+        return out
+
+    async def answer(self, game_id: str, offer_id: Any, seat: int | None, accept: Any) -> dict:
+        """Answer an offer; when everyone accepted, carry it out (a draw ends the game, an
+        undo takes the moves back) as a record entry committed like a move."""
+        live = await self.service.get(game_id)
+
+        def write(session: Session) -> dict:
+            row = social.answer_offer(session, game_id, offer_id, seat, accept, live.state,
+                                      live.version)
+            session.commit()
+            return social.offer_json(row)
+
+        async with live.lock:
+            try:
+                out = await self.service._db(write)
+            except social.SocialError as exc:
+                await self.load_social(live)
+                raise _from_social(exc) from None
+        if out["status"] == "accepted":
+            entry = "draw" if out["kind"] == "draw" else f"undo {out['count']}"
+            try:
+                await table_entry(self.service, game_id, out["by"], entry)
+            except ServiceError:
+                await self._push_social(live)
+                raise
+        await self._push_social(live)
+        return out
+
+    # -- websocket messages --------------------------------------------------------------------
+    async def _ws_handler(self, service: Any, live: Any, client: Any, msg: dict) -> None:
+        """`service.ws_handlers` for chat, offer and answer. A refusal is a ServiceError, which
+        the websocket loop answers (reject with the message's id, else error)."""
+        kind = msg["type"]
+        mid = msg.get("id")
+        if kind == "chat":
+            await self.chat(live.id, client.seat, msg.get("text"), msg.get("to", "all"))
+        elif kind == "offer":
+            out = await self.offer(live.id, client.seat, msg.get("kind"))
+            await client.send({"type": "ack", "id": mid, "version": live.version, "offer": out})
+        else:
+            out = await self.answer(live.id, msg.get("offer"), client.seat, msg.get("accept"))
+            await client.send({"type": "ack", "id": mid, "version": live.version, "offer": out})
+
+
+# -- REST routes -------------------------------------------------------------------------------
+router = APIRouter(prefix="/api/v1")
+
+
+def extras_of(request: Request) -> Extras:
+    return request.app.state.extras
+
+
+@router.get("/games/{game_id}/chat", tags=["chat"])
+async def get_chat(game_id: str, request: Request) -> dict:
+    """The chat this seat may read (spectators: the public messages), oldest first."""
+    _live, seat = await caller(request, game_id)
+    return {"chat": await extras_of(request).read_chat(game_id, seat)}
+
+
+@router.post("/games/{game_id}/chat", tags=["chat"])
+async def post_chat(game_id: str, request: Request) -> dict:
+    """Say something: `{"text": "...", "to": "all" | "team"}` (team: CTF 2187's teams)."""
+    _live, seat = await caller(request, game_id)
+    body = await read_object(request)
+    return await extras_of(request).chat(game_id, seat, body.get("text"), body.get("to", "all"))
+
+
+@router.post("/games/{game_id}/offers", tags=["offers"])
+async def post_offer(game_id: str, request: Request) -> dict:
+    """Offer a draw or to take back your last move: `{"kind": "draw" | "undo"}`."""
+    _live, seat = await caller(request, game_id)
+    body = await read_object(request)
+    return await extras_of(request).offer(game_id, seat, body.get("kind"))
+
+
+@router.post("/games/{game_id}/offers/{offer_id}", tags=["offers"])
+async def answer_offer(game_id: str, offer_id: str, request: Request) -> dict:
+    """Accept or refuse an offer: `{"accept": true | false}`."""
+    _live, seat = await caller(request, game_id)
+    body = await read_object(request)
+    return await extras_of(request).answer(game_id, offer_id, seat, body.get("accept"))
+
+
+@router.post("/games/{game_id}/sheets", tags=["ctf2187"])
+async def post_sheet(game_id: str, request: Request) -> dict:
+    """CTF 2187: hand in an order sheet (CTF-37 format, as `boardct ctf2187 submit` takes
+    it), sealed until the turn is processed."""
+    live, seat = await caller(request, game_id)
+    if live.game.id not in SHEET_GAMES:
+        raise ServiceError("not_found", f"{live.game.title} has no order sheets")
+    if seat is None:
+        raise ServiceError("forbidden", "a spectator cannot hand in a sheet")
+    body = await read_object(request)
+    text = field(body, "text", str, None)
+    if text is None or not text.strip():
+        raise ServiceError("bad_request", "text: the order sheet")
+    if len(text) > MAX_SHEET:
+        raise ServiceError("too_large", f"an order sheet is at most {MAX_SHEET:,} characters")
+    return await submit_sheet(request.app.state.service, live, seat, text,
+                              field(body, "move_id", str, None))
+
+
+@router.get("/games/{game_id}/report", tags=["ctf2187"])
+async def get_report(game_id: str, request: Request, turn: int | None = None) -> dict:
+    """CTF 2187: this seat's turn report (one per Bot it commands) of turn `turn` (default:
+    the last processed one); never another seat's."""
+    live, seat = await caller(request, game_id)
+    if live.game.id not in SHEET_GAMES:
+        raise ServiceError("not_found", f"{live.game.title} has no turn reports")
+    if seat is None:
+        raise ServiceError("forbidden", "a turn report is for its player's seat token")
+    async with live.lock:  # a consistent state while the report is built
+        return await asyncio.to_thread(turn_reports, live, seat, turn)
+
+
+async def submit_sheet(service: Any, live: Any, seat: int, text: str, move_id: Any) -> dict:
+    """Check the sheet as `boardct ctf2187 submit` does (the game's own parser, `MISSING` is
+    the server's, not a player's), then hand it in through the service's one path."""
+    from boardct.games.ctf2187.state import MISSING
+
+    try:
+        action = live.state.parse(text, seat)
+    except BoardctError as exc:
+        raise ServiceError("rejected", str(exc)[:2000], "CTF-37") from None
+    if action[0] == MISSING:
+        raise ServiceError("rejected", "'default' (MISSING) is written by the server at the "
+                             "deadline, not handed in", "CTF-37")
+    ack = await service.submit(live.id, seat, text, move_id=move_id)
+    return ack | {"accepted": live.state.describe_action(action, seat)}
+
+
+async def table_entry(service: Any, game_id: str, seat: int, entry: str) -> dict:
+    """Commit a record table entry ("draw", "undo N") for `seat` the way the service commits a
+    move: applied on a copy, compare-and-set of the version with the log entry in one
+    transaction, then broadcast. Refused (nothing changed) where the core refuses it."""
+    live = await service.get(game_id)
+    first = live.version + 1
+    async with live.lock:
+        if live.over:
+            raise ServiceError("game_over", "the game is over")
+        try:
+            trial, events = apply_text(live.state.clone(), entry)
+        except BoardctError as exc:
+            rule = getattr(exc, "rule", None)
+            raise ServiceError("rejected", getattr(exc, "reason", str(exc)), rule) from None
+        ack = await service._commit(live, seat, entry, None, trial, events)
+    await service._after_change(live, first=first)
+    return ack
+
+
+def turn_reports(live: Any, seat: int, turn: int | None) -> dict:
+    """The reports of `seat`'s Bots for `turn`: the live state for the last processed turn,
+    a replay of the log up to the end of `turn` for an earlier one."""
+    from boardct.games.ctf2187.report import format_report, turn_report
+
+    state = live.state
+    last = state.log_turn
+    if turn is None:
+        turn = last
+    if isinstance(turn, bool) or not 0 <= turn <= last:
+        raise ServiceError("not_found", f"turn {turn} has no report yet (processed turns: "
+                                          f"0-{last})")
+    if turn != last:
+        state = live.game.initial_state(live.setup)
+        for e in live.entries:
+            if state.log_turn == turn:
+                break
+            state, _events = apply_text(state, e.text)
+    deadline = None
+    if turn == last and live.deadline_at is not None:
+        from boardct.server.deadlines import aware
+
+        deadline = aware(live.deadline_at).isoformat(timespec="seconds")
+    reports = [turn_report(state, b.num, deadline) for b in state.bots_of(seat)]
+    return {"turn": turn, "seat": seat,
+            "reports": [rep | {"text": format_report(rep)} for rep in reports]}
+
+
+async def start(app: Any, service: Any, db_url: str, poll: float | None = None) -> Extras:
+    """Hook the deadlines, the worker fan-out, offers, chat and CTF 2187's extras into
+    `service` and start their background tasks (app.py calls it at start-up; the routes are
+    `router`, included when the app is built). Stop them with `await extras.stop()`."""
+    extras = Extras(service, db_url, poll)
+    extras.hook()
+    app.state.extras = extras
+    await extras.start()
+    return extras
