@@ -96,10 +96,6 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
     app.include_router(server_extras.router)  # srvx: chat, offers, CTF 2187 sheets and reports
     for router in extra_routers:
         app.include_router(router)
-    # web: the browser pages and their static files (issue 19, server/web.py)
-    from boardct.server.web import add_web_pages
-
-    add_web_pages(app)
     if config.web_pages and importlib.util.find_spec("boardct.server.web") is not None:
         from boardct.server.web import add_web_pages  # the browser pages (issue 19)
 
