@@ -205,3 +205,4 @@ def test_phone_width(server, pages):
     type_move(page, "24")
     wait_version(page, 1)
     shot(page, "fieldshift-360px")
+

@@ -176,3 +176,37 @@ def test_game_page_mid_game(server, pages, game_id, moves):
     assert "side-0" in html and "side-1" in html or game_id == "ctf2187"
     shot(page, game_id)
     json.dumps(st)  # the state message is plain JSON
+
+
+def test_offers_appear_as_accept_and_deny_buttons(server, pages):
+    game = server.create("fff", [{"kind": "human", "name": "Ann"},
+                                 {"kind": "human", "name": "Bob"}])
+    gid = game["game_id"]
+    ann, bob = pages.new(), pages.new()
+    claim(ann, server, gid, game["seats"][0]["invite"], "Ann")
+    claim(bob, server, gid, game["seats"][1]["invite"], "Bob")
+    ann.click("#offer-draw")
+    ann.wait_for_selector("#offers >> text=Your draw offer")
+    bob.wait_for_selector("#offers button.deny")
+    assert "Ann offers: draw" in bob.inner_text("#offers")
+    bob.click("#offers button.deny")
+    bob.wait_for_selector("#offers", state="hidden")
+    assert server.state(gid)["over"] is False
+    # asked again, and accepted: the game ends drawn on both pages
+    ann.click("#offer-draw")
+    bob.wait_for_selector("#offers button.accept")
+    bob.click("#offers button.accept")
+    for page in (ann, bob):
+        page.wait_for_selector("#end:not([hidden])")
+        assert page.inner_text("#result").strip()
+    assert server.state(gid)["result"]["winners"] == []
+
+
+def test_an_offer_the_game_refuses_says_why(server, pages):
+    game = server.create("fieldshift", [{"kind": "human", "name": "Ann"},
+                                        {"kind": "human", "name": "Bob"}])
+    ann = pages.new()
+    claim(ann, server, game["game_id"], game["seats"][0]["invite"], "Ann")
+    ann.click("#offer-draw")  # FieldShift draws only through its own 08 (FS rules)
+    ann.wait_for_selector("#notice:not([hidden])")
+    assert "Refused (offer)" in ann.inner_text("#notice")

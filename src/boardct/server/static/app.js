@@ -162,10 +162,12 @@ export class GameSocket {
         this.pending.delete(msg.id);
         this.emit("ack", msg);
         break;
-      case "reject":
+      case "reject": {
+        const orig = this.pending.get(msg.id);
         this.pending.delete(msg.id);
-        this.emit("reject", msg);
+        this.emit("reject", Object.assign({ of: orig ? orig.type : null }, msg));
         break;
+      }
       case "chat":
         this.emit("chat", msg);
         break;

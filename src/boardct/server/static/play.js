@@ -13,7 +13,6 @@ let renderer = null;
 let rendererFor = null;
 let socket = null;
 let source = null; // the board element picked first in a two-click move
-let lastRejected = null;
 
 function notice(text, kind = "error") {
   const box = $("notice");
@@ -24,8 +23,8 @@ function notice(text, kind = "error") {
 
 function showRejection(msg) {
   const rule = msg.rule ? `[${msg.rule}] ` : "";
-  lastRejected = msg;
-  notice(`Move rejected: ${rule}${msg.message || "not allowed"}`, "error");
+  const what = !msg.of || msg.of === "move" ? "Move rejected" : `Refused (${msg.of})`;
+  notice(`${what}: ${rule}${msg.message || "not allowed"}`, "error");
 }
 
 async function loadRenderer(game) {
@@ -372,6 +371,7 @@ async function main() {
     play(text);
   });
   $("offer-draw").addEventListener("click", () => act({ type: "offer", kind: "draw" }, `/games/${encodeURIComponent(gameId)}/offers`, { kind: "draw" }));
+  $("offer-undo").addEventListener("click", () => act({ type: "offer", kind: "undo" }, `/games/${encodeURIComponent(gameId)}/offers`, { kind: "undo" }));
   $("resign").addEventListener("click", () => {
     $("resign-confirm").hidden = false;
     $("resign-yes").focus();
