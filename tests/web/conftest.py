@@ -67,18 +67,55 @@ def _free_port() -> int:
 class Server:
     """A running `boardct serve` and a small REST client for setting games up."""
 
-    def __init__(self, proc: subprocess.Popen, base: str, log: Path):
-        self.proc = proc
-        self.base = base
-        self.log = log
+    def __init__(self, tmp_path: Path):
         import httpx
 
-        self.http = httpx.Client(base_url=base + "/api/v1", timeout=20)
+        self.port = _free_port()
+        self.db = tmp_path / "boardct.sqlite"
+        self.log = tmp_path / "server.log"
+        self.cwd = tmp_path
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen | None = None
+        self.http = httpx.Client(base_url=self.base + "/api/v1", timeout=20)
+
+    def start(self) -> None:
+        env = dict(os.environ,
+                   PYTHONPATH=str(SRC) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        cmd = [sys.executable, "-m", "boardct", "serve", "--host", "127.0.0.1",
+               "--port", str(self.port), "--db", f"sqlite:///{self.db.as_posix()}"]
+        with open(self.log, "ab") as out:
+            self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env,
+                                         cwd=self.cwd)
+        deadline = time.monotonic() + 30
+        while True:
+            if self.proc.poll() is not None:
+                raise AssertionError("boardct serve exited: "
+                                     + self.log.read_text(errors="replace")[-3000:])
+            try:
+                if self.http.get("/catalog", timeout=1).status_code == 200:
+                    return
+            except Exception:
+                pass
+            if time.monotonic() > deadline:
+                self.stop()
+                raise AssertionError("boardct serve did not start: "
+                                     + self.log.read_text(errors="replace")[-3000:])
+            time.sleep(0.1)
+
+    def stop(self) -> None:
+        if self.proc is None:
+            return
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.proc = None
 
     def api(self, method: str, path: str, body=None, token: str | None = None):
         headers = {"Authorization": f"Bearer {token}"} if token else {}
-        r = self.http.request(method, path, json=body, headers=headers)
-        return r
+        return self.http.request(method, path, json=body, headers=headers)
 
     def ok(self, method: str, path: str, body=None, token: str | None = None):
         r = self.api(method, path, body, token)
@@ -102,37 +139,11 @@ class Server:
 
 @pytest.fixture
 def server(tmp_path):
-    port = _free_port()
-    db = tmp_path / "boardct.sqlite"
-    log = tmp_path / "server.log"
-    env = dict(os.environ, PYTHONPATH=str(SRC) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    cmd = [sys.executable, "-m", "boardct", "serve", "--host", "127.0.0.1", "--port", str(port),
-           "--db", f"sqlite:///{db.as_posix()}"]
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=tmp_path)
-    base = f"http://127.0.0.1:{port}"
-    srv = Server(proc, base, log)
-    deadline = time.monotonic() + 30
-    while True:
-        if proc.poll() is not None:
-            raise AssertionError(f"boardct serve exited: {log.read_text(errors='replace')[-3000:]}")
-        try:
-            if srv.http.get("/catalog", timeout=1).status_code == 200:
-                break
-        except Exception:
-            pass
-        if time.monotonic() > deadline:
-            proc.kill()
-            raise AssertionError(f"boardct serve did not start: {log.read_text()[-3000:]}")
-        time.sleep(0.1)
+    srv = Server(tmp_path)
+    srv.start()
     yield srv
+    srv.stop()
     srv.http.close()
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
 
 
 @pytest.fixture(scope="session")

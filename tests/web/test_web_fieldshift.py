@@ -206,3 +206,19 @@ def test_phone_width(server, pages):
     wait_version(page, 1)
     shot(page, "fieldshift-360px")
 
+
+
+def test_a_move_made_while_disconnected_is_sent_once_after_reconnecting(server, pages):
+    game, ann, bob = two_players(server, pages)
+    server.stop()  # the connection drops (a server restart)
+    ann.wait_for_selector("#conn:not(.live)")
+    type_move(ann, "25")
+    assert ann.locator("#sending").is_visible()
+    server.start()  # same port, same database
+    # the socket comes back with backoff, says hello with its version, resends the move
+    wait_version(ann, 1)
+    wait_version(bob, 1)
+    ann.wait_for_selector("#sending", state="hidden")
+    st = server.state(game["game_id"])
+    assert st["version"] == 1
+    assert "sector 5" in " ".join(st["log"][-1]["events"])

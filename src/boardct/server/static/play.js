@@ -81,7 +81,8 @@ async function play(text) {
   if (!text || !state) return;
   source = null;
   notice("");
-  if (socket && socket.ready) {
+  if (socket) {
+    // Sent now if connected, else as soon as the socket is back (resent until acknowledged).
     socket.act({ type: "move", text, version: state.version });
     $("sending").hidden = false;
     return;
@@ -96,7 +97,7 @@ async function play(text) {
 }
 
 function act(msg, restPath, body) {
-  if (socket && socket.ready) {
+  if (socket) {
     socket.act(msg);
     return;
   }
