@@ -57,6 +57,13 @@ def test_sheets_from_two_pages_process_the_turn(server, pages):
     # each page draws only its own bot; the other appears at most as a contact
     assert ann.locator('#board .bot.mine').count() == 1
     assert ann.locator(f'#board .bot.mine[data-key="bot:{a}"]').count() == 1
+    # the turn report of this seat, as the game writes it (CTF-38)
+    ann.click("#board details.report summary")
+    ann.click("#board details.report button")
+    ann.wait_for_function(
+        "() => document.querySelector('#board details.report pre').innerText.length > 50")
+    report = ann.inner_text("#board details.report pre")
+    assert f"Bot {a}" in report or f"BOT {a}" in report.upper()
     shot(ann, "ctf2187-turn2")
 
 

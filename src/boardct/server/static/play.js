@@ -259,7 +259,8 @@ function logView() {
     const events = entry.events || [];
     if (!events.length) continue;
     const who = entry.seat === null || entry.seat === undefined ? "" : el("span", { class: `side side-${entry.seat} tiny` }, sideName(state.names, entry.seat));
-    list.append(el("li", {}, who, who ? " " : "", events.join(" · ")));
+    if (events.length <= 3) list.append(el("li", {}, who, who ? " " : "", events.join(" · ")));
+    else list.append(el("li", {}, who, el("ul", { class: "sub-events" }, events.map((e) => el("li", {}, e)))));
   }
   list.scrollTop = list.scrollHeight;
 }
@@ -292,6 +293,8 @@ async function rematch() {
 }
 
 async function show(st) {
+  // A confirmation ("sheet accepted") belongs to the position it was given in.
+  if (state && st.version !== state.version && $("notice").classList.contains("ok")) notice("");
   state = st;
   await loadRenderer(st.game);
   document.title = `${st.title} — boardct`;

@@ -82,7 +82,7 @@ function renderStrip(view, names, byId, selected, terrain) {
   const rows = Math.max(3, Math.ceil(most / 2));
   const W = 100;
   const top = 44;
-  const H = top + rows * 58 + 8;
+  const H = top + rows * 58 + 22; // room under the chips for the terrain mark and base label
   const svg = svgRoot(1000, H, "FieldShift board: ten sectors");
   view.sectors.forEach((ids, i) => {
     const t = terrain[i];
