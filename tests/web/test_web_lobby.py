@@ -38,11 +38,17 @@ def test_create_a_game_invite_and_find_it_again(server, pages):
     page.wait_for_selector("#board svg")
     assert "You play" in page.inner_text("#seat-line")
     assert server.state(gid)["view"]["ruleset"] == "stdex"
-    # the second player opens the invite link in another browser
+    # the second player pastes the invite link into the lobby of another browser
     bob = pages.new()
-    bob.goto(invite)
-    bob.fill("#claim-name", "Bob")
-    bob.click("#claim-go")
+    bob.goto(server.url("/"))
+    bob.fill("#join-invite", "not an invite!")
+    bob.click("#join-go")
+    bob.wait_for_selector("#notice:not([hidden])")
+    assert "not an invite" in bob.inner_text("#notice")
+    bob.fill("#join-invite", invite)
+    bob.fill("#join-name", "Bob")
+    bob.click("#join-go")
+    bob.wait_for_url(f"**/play/{gid}")
     bob.wait_for_selector("#conn.live")
     assert "Bob" in bob.inner_text("#seat-line")
     page.goto(server.url("/"))

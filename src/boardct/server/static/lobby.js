@@ -146,7 +146,36 @@ async function loadMine() {
   }
 }
 
+/** Claim a seat from a pasted invite link (…/play/ID?invite=CODE) or a bare code. */
+async function join(ev) {
+  ev.preventDefault();
+  notice("");
+  const raw = $("join-invite").value.trim();
+  let code = raw;
+  try {
+    const u = new URL(raw, location.origin);
+    if (u.searchParams.get("invite")) code = u.searchParams.get("invite");
+  } catch (e) {
+    code = raw;
+  }
+  if (!/^[A-Za-z0-9_-]{4,200}$/.test(code)) {
+    notice("That is not an invite link or code: paste the whole link you were sent.");
+    return;
+  }
+  const name = $("join-name").value.trim() || "Guest";
+  localStorage.setItem("boardct:name", name);
+  try {
+    const res = await call("POST", `/invites/${encodeURIComponent(code)}`, { name });
+    rememberToken(res.game_id, res.token);
+    location.href = `/play/${encodeURIComponent(res.game_id)}`;
+  } catch (e) {
+    notice(`Could not take the seat: ${e.message}`);
+  }
+}
+
 async function main() {
+  $("join-name").value = localStorage.getItem("boardct:name") || "";
+  $("join").addEventListener("submit", join);
   try {
     catalog = await call("GET", "/catalog");
   } catch (e) {
