@@ -222,3 +222,24 @@ def test_a_move_made_while_disconnected_is_sent_once_after_reconnecting(server, 
     st = server.state(game["game_id"])
     assert st["version"] == 1
     assert "sector 5" in " ".join(st["log"][-1]["events"])
+
+
+def test_rematch_takes_both_players_to_the_new_game(server, pages):
+    game, ann, bob = two_players(server, pages)
+    type_move(ann, "24")
+    wait_version(bob, 1)
+    bob.fill("#command-input", "09")  # FieldShift's own concession (AUX 09)
+    bob.press("#command-input", "Enter")
+    for page in (ann, bob):
+        page.wait_for_selector("#end:not([hidden])")
+    ann.click("#rematch")
+    ann.wait_for_url(lambda url: game["game_id"] not in url)
+    new_id = ann.url.rstrip("/").rsplit("/", 1)[1]
+    ann.wait_for_selector("#conn.live")
+    # the seats are rotated: Ann now plays the second seat, Bob the first
+    assert "Ann" in ann.inner_text("#seat-line")
+    assert ann.get_attribute("body", "data-my-seat") == "1"
+    bob.click("#rematch")  # the first caller made the game; Bob gets his seat in it
+    bob.wait_for_url(f"**/play/{new_id}")
+    bob.wait_for_selector("body[data-my-turn='1']")
+    assert bob.get_attribute("body", "data-my-seat") == "0"

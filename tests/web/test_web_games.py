@@ -176,6 +176,12 @@ def test_game_page_mid_game(server, pages, game_id, moves):
     assert "side-0" in html and "side-1" in html or game_id == "ctf2187"
     shot(page, game_id)
     json.dumps(st)  # the state message is plain JSON
+    # at phone width (a spectator here) nothing but the scaled board is wider than the screen
+    phone = pages.new(width=360, height=740)
+    phone.goto(server.url(f"/play/{gid}"))
+    phone.wait_for_selector("#board svg")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 361
+    shot(phone, f"{game_id}-360px")
 
 
 def test_offers_appear_as_accept_and_deny_buttons(server, pages):
