@@ -2,11 +2,22 @@
 box), a sheet with errors refused line by line (CTF-37), and a turn processed at its deadline
 with one sheet missing (CTF-14: standing orders)."""
 
+# ruff: noqa: F811 (test arguments name the fixtures imported from web_helpers)
 from __future__ import annotations
 
 import pytest
+from web_helpers import (  # noqa: F401 (fixtures: pytest finds them by name here)
+    chromium,
+    claim,
+    needs_browser,
+    page_token,
+    pages,
+    server,
+    shot,
+    wait_version,
+)
 
-from conftest import claim, page_token, shot, wait_version
+pytestmark = needs_browser
 
 STANDING = "P1 6 - 2 - 0; P2 13 - 2 - 0; P3 6 - 2 - 0; P4 13 - 2 - 0; P5 13 - 2 - 0"
 

@@ -2,12 +2,25 @@
 commands, a reload that rejoins the seat, a rejected move with its ruling, a spectator page,
 and the replay page of the finished game (issue 19)."""
 
+# ruff: noqa: F811 (test arguments name the fixtures imported from web_helpers)
 from __future__ import annotations
 
 import re
 
+from web_helpers import (  # noqa: F401 (fixtures: pytest finds them by name here)
+    chromium,
+    claim,
+    needs_browser,
+    pages,
+    server,
+    shot,
+    wait_version,
+)
+
 from boardct.core.registry import get
-from conftest import claim, shot, wait_version
+
+pytestmark = needs_browser
+
 
 # A complete LSTD game (FieldShift has no chance, so it replays the same on any server): greedy
 # against random play, ending by elimination after 25 commands.

@@ -2,16 +2,30 @@
 replay page with the hidden information revealed, a Shift duel against an agent seat, and a
 mid-game screenshot of every game's page (issue 19)."""
 
+# ruff: noqa: F811 (test arguments name the fixtures imported from web_helpers)
 from __future__ import annotations
 
 import json
 import random
 
 import pytest
+from web_helpers import (  # noqa: F401 (fixtures: pytest finds them by name here)
+    chromium,
+    claim,
+    frames_json,
+    needs_browser,
+    page_token,
+    pages,
+    server,
+    shot,
+    wait_version,
+)
 
 from boardct.core.records import Record, replay
 from boardct.games.hills.board import HEXES, TILE_LETTERS
-from conftest import claim, frames_json, page_token, shot, wait_version
+
+pytestmark = needs_browser
+
 
 
 def play_random(server, gid: str, tokens: list[str], moves: int, seed: int = 1,

@@ -1,11 +1,20 @@
 """The lobby: create a game with options and seats, invite links per human seat and one for
 spectators, play a seat here, then find it under "My games"; open public games are listed."""
 
+# ruff: noqa: F811 (test arguments name the fixtures imported from web_helpers)
 from __future__ import annotations
 
 from urllib.parse import urlparse
 
-from conftest import shot
+from web_helpers import (  # noqa: F401 (fixtures: pytest finds them by name here)
+    chromium,
+    needs_browser,
+    pages,
+    server,
+    shot,
+)
+
+pytestmark = needs_browser
 
 
 def test_create_a_game_invite_and_find_it_again(server, pages):

@@ -1,9 +1,14 @@
-"""Browser tests of the web pages (issue 19): a real `boardct serve` on 127.0.0.1 with a fresh
-SQLite database per test, driven by Playwright for Python through Debian's Chromium.
+"""Fixtures and helpers of the browser tests (tests/web, issue 19): a real `boardct serve` on
+127.0.0.1 with a fresh SQLite database per test, driven by Playwright for Python through
+Debian's Chromium; pages with their JavaScript errors recorded, screenshots, waiting for a
+drawn version.
 
 Playwright's own browser download is not available here, so the tests launch
 /usr/bin/chromium (BOARDCT_CHROMIUM overrides it). Without Playwright or without a Chromium the
-whole folder is skipped with the reason printed in the `-ra` summary, never silently.
+browser tests are skipped with the reason printed in the `-ra` summary, never silently.
+
+A module of its own, not a conftest.py: the test modules import the fixtures from it, so no
+`conftest` module name is shared with another test folder (tests/server imports from its own).
 """
 
 from __future__ import annotations
@@ -22,10 +27,11 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 SRC = ROOT / "src"
 ARTIFACTS = ROOT / "artifacts" / "screenshots"
+TIMEOUT_MS = 30_000  # generous: the suite shares two cores with other work
+
 CHROMIUM = Path(os.environ.get("BOARDCT_CHROMIUM", "/usr/bin/chromium"))
 LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                "--disable-component-update", "--disable-sync", "--no-first-run"]
-TIMEOUT_MS = 15_000
 
 
 def _skip_reason() -> str | None:
@@ -47,15 +53,50 @@ def _skip_reason() -> str | None:
 SKIP = _skip_reason()
 
 
-def pytest_collection_modifyitems(config, items):
-    if SKIP is None:
-        return
-    here = Path(__file__).parent
-    mark = pytest.mark.skip(reason=SKIP)
-    for item in items:
-        uses_browser = {"chromium", "pages"} & set(getattr(item, "fixturenames", ()))
-        if Path(str(item.fspath)).parent == here and uses_browser:
-            item.add_marker(mark)
+# Every browser test module sets `pytestmark = needs_browser`: without Playwright or Chromium
+# the tests are skipped with the reason in the `-ra` summary, never silently.
+needs_browser = pytest.mark.skipif(SKIP is not None, reason=SKIP or "")
+
+
+@pytest.fixture
+def server(tmp_path):
+    srv = Server(tmp_path)
+    srv.start()
+    yield srv
+    srv.stop()
+    srv.http.close()
+
+
+_BROWSER: dict = {}
+
+
+@pytest.fixture(scope="session")
+def chromium(request):
+    """One Chromium for the whole session. Each test module imports this fixture, which makes
+    one session fixture per module: they share the browser started by the first."""
+    if "browser" not in _BROWSER:
+        from playwright.sync_api import sync_playwright
+
+        pw = sync_playwright().start()
+        _BROWSER["pw"] = pw
+        _BROWSER["browser"] = pw.chromium.launch(executable_path=str(CHROMIUM),
+                                                 args=LAUNCH_ARGS, headless=True)
+
+        def stop() -> None:
+            _BROWSER.pop("browser").close()
+            _BROWSER.pop("pw").stop()
+
+        request.session.config.add_cleanup(stop)
+    return _BROWSER["browser"]
+
+
+@pytest.fixture
+def pages(chromium):
+    p = Pages(chromium)
+    yield p
+    p.close()
+    assert not p.errors, f"JavaScript errors on the pages: {p.errors}"
+
 
 
 def _free_port() -> int:
@@ -137,25 +178,6 @@ class Server:
         return self.base + path
 
 
-@pytest.fixture
-def server(tmp_path):
-    srv = Server(tmp_path)
-    srv.start()
-    yield srv
-    srv.stop()
-    srv.http.close()
-
-
-@pytest.fixture(scope="session")
-def chromium():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS, headless=True)
-        yield browser
-        browser.close()
-
-
 class Pages:
     """Opens pages in fresh contexts (one per player: separate localStorage) and records
     every JavaScript error, so a test fails on a page that threw."""
@@ -177,13 +199,6 @@ class Pages:
         for c in self.contexts:
             c.close()
 
-
-@pytest.fixture
-def pages(chromium):
-    p = Pages(chromium)
-    yield p
-    p.close()
-    assert not p.errors, f"JavaScript errors on the pages: {p.errors}"
 
 
 def shot(page, name: str) -> Path:
