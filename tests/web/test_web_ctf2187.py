@@ -89,8 +89,14 @@ def test_a_missed_deadline_uses_the_standing_orders(server, pages):
     ann.wait_for_function("() => document.getElementById('notice').innerText.includes('accepted')")
     # Bob hands nothing in; the deadline passes and the turn is processed anyway
     for page in (ann, bob):
-        page.wait_for_function(
-            "() => document.querySelector('.ctf-panel .game-facts').innerText.startsWith('Turn 2')",
-            timeout=30_000)
+        try:
+            page.wait_for_function(
+                "() => document.querySelector('.ctf-panel .game-facts').innerText"
+                ".startsWith('Turn 2')", timeout=45_000)
+        except Exception:
+            st = server.state(gid)
+            raise AssertionError(f"turn 2 not drawn; server: version {st['version']}, "
+                                 f"deadline {st['deadline']}, to_move {st['to_move']}, page "
+                                 f"version {page.get_attribute('body', 'data-version')}") from None
     log = bob.inner_text("#log").lower()
     assert "standing" in log or "missing" in log

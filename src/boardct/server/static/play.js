@@ -13,6 +13,7 @@ let renderer = null;
 let rendererFor = null;
 let socket = null;
 let source = null; // the board element picked first in a two-click move
+let okVersion = null; // the version a confirmation notice was given at
 
 function notice(text, kind = "error") {
   const box = $("notice");
@@ -293,8 +294,12 @@ async function rematch() {
 }
 
 async function show(st) {
-  // A confirmation ("sheet accepted") belongs to the position it was given in.
-  if (state && st.version !== state.version && $("notice").classList.contains("ok")) notice("");
+  // A confirmation ("sheet accepted") belongs to the position it was given in: a later one
+  // (the turn processed) clears it.
+  if (okVersion !== null && st.version > okVersion && $("notice").classList.contains("ok")) {
+    notice("");
+    okVersion = null;
+  }
   state = st;
   await loadRenderer(st.game);
   document.title = `${st.title} — boardct`;
@@ -353,8 +358,9 @@ async function submitSheet(text) {
       if (!(e instanceof ApiError) || e.status !== 404 || /game/i.test(e.message)) throw e;
       await call("POST", `/games/${encodeURIComponent(gameId)}/moves`, { text: text.split("\n").join("; "), move_id: newId() }, token);
     }
-    notice("Order sheet accepted; it stays sealed until the turn is processed.", "ok");
     await refresh();
+    okVersion = state.version;
+    notice("Order sheet accepted; it stays sealed until the turn is processed.", "ok");
     return true;
   } catch (e) {
     showRejection({ rule: e.rule || "CTF-37", message: e.message });
