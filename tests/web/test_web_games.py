@@ -230,3 +230,27 @@ def test_an_offer_the_game_refuses_says_why(server, pages):
     ann.click("#offer-draw")  # FieldShift draws only through its own 08 (FS rules)
     ann.wait_for_selector("#notice:not([hidden])")
     assert "Refused (offer)" in ann.inner_text("#notice")
+
+
+def test_hills_squad_moves_by_two_clicks(server, pages):
+    """Click one of my squads (its moves are listed, their hexes highlighted), then a hex."""
+    game = server.create("hills", [{"kind": "human", "name": "Ann"},
+                                   {"kind": "human", "name": "Bob"}], options={"first": "0"})
+    gid = game["game_id"]
+    ann = pages.new()
+    claim(ann, server, gid, game["seats"][0]["invite"], "Ann")
+    st = server.state(gid, page_token(ann, gid))
+    assert st["my_turn"]
+    move = next(a["text"] for a in st["legal"] if " move " in a["text"])
+    kind, _, direction = move.split()
+    squad = next(s for s in st["view"]["squads"] if s["player"] == 0 and s["kind"] == kind)
+    dq, dr = {"E": (1, 0), "NE": (1, -1), "NW": (0, -1), "W": (-1, 0), "SW": (-1, 1),
+              "SE": (0, 1)}[direction]
+    ann.click(f'#board [data-key="squad:0{kind}"].clickable')
+    ann.wait_for_selector("#choices:not([hidden])")
+    target = f'#board [data-key="hex:{squad["q"] + dq},{squad["r"] + dr}"]'
+    assert "target" in ann.get_attribute(target, "class")
+    ann.click(target)
+    wait_version(ann, st["version"] + 1)
+    after = server.state(gid)["log"][-1]["events"]
+    assert any("moves" in e for e in after), after

@@ -60,8 +60,8 @@ function render(view, ctx) {
       g.append(s("polygon", { class: "hit", points: hexPoints(cx, cy, R - 1), fill: t.fill, stroke: "#333", "stroke-width": 1 }));
       if (letter === "H") {
         const owner = Number(h.tile.slice(1) || 0);
-        g.append(sideShape(owner, cx, cy - 22, 9, { opacity: 0.9 }));
-        g.append(s("text", { x: cx, y: cy - 18, "text-anchor": "middle", "font-size": 9, "font-weight": 700, fill: SIDE_TEXT[owner], text: "HQ" }));
+        g.append(s("text", { x: cx, y: cy - 22, "text-anchor": "middle", "font-size": 11, "font-weight": 700, fill: "#222", text: "HQ" }));
+        g.append(sideShape(owner, cx - 20, cy + 27, 7, { opacity: 0.9 }));
         words = `hex (${h.q},${h.r}): ${sideName(names, owner)}'s headquarters`;
       } else {
         g.append(s("text", { x: cx, y: cy - 20, "text-anchor": "middle", "font-size": 11, fill: "#222", text: letter === "P" ? "plains" : letter === "M" ? "mount" : "forest" }));
@@ -74,26 +74,31 @@ function render(view, ctx) {
     g.append(s("text", { x: cx, y: cy + R - 10, "text-anchor": "middle", "font-size": 8, fill: "#222", text: `${h.q},${h.r}` }));
     root.append(g);
   }
-  const here = {};
+  // Squads sharing a hex stand side by side, so each one stays visible and clickable.
+  const byHex = {};
   for (const sq of view.squads) {
     if (!sq.units || sq.q === undefined) continue;
-    const k = `${sq.q},${sq.r}`;
-    here[k] = (here[k] || 0) + 1;
-    const n = here[k] - 1;
-    const [cx, cy] = centre(sq.q, sq.r);
-    const x = cx + (n ? 16 : 0) - (here[k] > 1 ? 0 : 0);
-    const y = cy + 4 + n * 6;
-    const g = s("g", { class: `squad side-${sq.player}`, "data-key": `squad:${sq.player}${sq.kind}` });
-    g.append(sideShape(sq.player, x, y, 15, { class: "hit" }));
-    g.append(s("text", { x, y: y + 5, "text-anchor": "middle", "font-size": 14, "font-weight": 700, fill: SIDE_TEXT[sq.player], text: sq.kind }));
-    g.append(s("rect", { x: x + 9, y: y - 22, width: 18, height: 14, rx: 3, fill: "#fff", stroke: "#111" }));
-    g.append(s("text", { x: x + 18, y: y - 11, "text-anchor": "middle", "font-size": 11, "font-weight": 700, text: String(sq.units) }));
-    if (sq.impeded) {
-      g.append(s("rect", { x: x - 26, y: y + 8, width: 22, height: 13, rx: 3, fill: "#b00020" }));
-      g.append(s("text", { x: x - 15, y: y + 18, "text-anchor": "middle", "font-size": 9, "font-weight": 700, fill: "#fff", text: "IMP" }));
-    }
-    g.append(s("title", { text: `${sideName(names, sq.player)}'s ${KIND[sq.kind] || sq.kind}: ${sq.units} units${sq.impeded ? ", impeded" : ""}${sq.status ? ", " + sq.status : ""}` }));
-    root.append(g);
+    (byHex[`${sq.q},${sq.r}`] = byHex[`${sq.q},${sq.r}`] || []).push(sq);
+  }
+  for (const group of Object.values(byHex)) {
+    const n = group.length;
+    const rad = n > 1 ? 11 : 15;
+    group.forEach((sq, i) => {
+      const [cx, cy] = centre(sq.q, sq.r);
+      const x = cx + (i - (n - 1) / 2) * 25;
+      const y = cy + 6;
+      const g = s("g", { class: `squad side-${sq.player}`, "data-key": `squad:${sq.player}${sq.kind}` });
+      g.append(sideShape(sq.player, x, y, rad, { class: "hit" }));
+      g.append(s("text", { x, y: y + (n > 1 ? 4 : 5), "text-anchor": "middle", "font-size": n > 1 ? 11 : 14, "font-weight": 700, fill: SIDE_TEXT[sq.player], text: sq.kind }));
+      g.append(s("rect", { x: x - 8, y: y - rad - 15, width: 16, height: 13, rx: 3, fill: "#fff", stroke: "#111" }));
+      g.append(s("text", { x, y: y - rad - 5, "text-anchor": "middle", "font-size": 10, "font-weight": 700, text: String(sq.units) }));
+      if (sq.impeded) {
+        g.append(s("rect", { x: x - 11, y: y + rad + 1, width: 22, height: 11, rx: 3, fill: "#b00020" }));
+        g.append(s("text", { x, y: y + rad + 10, "text-anchor": "middle", "font-size": 8, "font-weight": 700, fill: "#fff", text: "IMP" }));
+      }
+      g.append(s("title", { text: `${sideName(names, sq.player)}'s ${KIND[sq.kind] || sq.kind}: ${sq.units} units${sq.impeded ? ", impeded" : ""}${sq.status ? ", " + sq.status : ""}` }));
+      root.append(g);
+    });
   }
   svg.append(root);
   return svg;
