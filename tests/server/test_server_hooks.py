@@ -125,3 +125,11 @@ def test_a_seat_claimed_through_another_process_is_known_here(db_path):
         st = b.state(gid, got["token"])  # the new token works there too
         assert st["seat"] == 1 and st["names"][1] == "Ed"
         assert b.get(f"/games/{gid}", made["seats"][1]["token"]).status_code == 401
+
+
+def test_each_seat_deciding_at_once_gets_its_own_prompt(api):
+    made = api.create("ctf2187", seats=[{"kind": "human", "name": f"P{i}"} for i in range(4)])
+    gid = made["game_id"]
+    prompts = [api.state(gid, s["token"])["prompt"] for s in made["seats"]]
+    assert all(p.startswith(f"Player {i + 1}") for i, p in enumerate(prompts)), prompts
+    assert api.state(gid)["prompt"] == ""

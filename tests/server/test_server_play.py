@@ -146,3 +146,20 @@ def test_agents_hand_in_ctf2187_sheets_alongside_a_person(api):
     api.settle()
     st = api.state(gid, token)
     assert st["over"] and st["version"] == 8
+
+
+def test_an_agent_whose_turn_it_was_moves_after_a_restart(db_path):
+    from sqlalchemy import select
+
+    from boardct.server.models import GameRow
+
+    with make_client(db_path) as client:
+        client.app.state.service.agents = None  # the server stops before its agent moves
+        made = Api(client).create("fieldshift", seats=[{"kind": "agent", "agent": "random"},
+                                                       {"kind": "human", "name": "B"}])
+    gid = made["game_id"]
+    with make_client(db_path) as client:  # nobody asks for the game: the agent moves anyway
+        Api(client).settle()
+        with client.app.state.engine.connect() as conn:
+            version = conn.execute(select(GameRow.version).where(GameRow.id == gid)).scalar()
+        assert version >= 1

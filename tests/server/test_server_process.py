@@ -28,14 +28,16 @@ def free_port() -> int:
 def start(tmp_path: Path, *extra: str) -> tuple[subprocess.Popen, int]:
     port = free_port()
     env = dict(os.environ, PYTHONPATH=str(SRC))
+    log = (tmp_path / "server.log").open("w")  # a file, not a pipe: nothing waits on it
     proc = subprocess.Popen([sys.executable, "-m", "boardct", "serve", "--port", str(port),
                              "--db", f"sqlite:///{tmp_path / 'srv.db'}", "--agent-workers",
-                             "1", *extra], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                             "1", *extra], cwd=tmp_path, env=env, stdout=log,
+                            stderr=subprocess.STDOUT)
+    log.close()
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise AssertionError(f"the server stopped: {proc.stderr.read()}")
+            raise AssertionError(f"the server stopped: {read_log(tmp_path)}")
         try:
             if httpx.get(f"http://127.0.0.1:{port}/api/v1/catalog", timeout=1).status_code \
                     == 200:
@@ -46,14 +48,18 @@ def start(tmp_path: Path, *extra: str) -> tuple[subprocess.Popen, int]:
     raise AssertionError("the server did not start")
 
 
-def stop(proc: subprocess.Popen) -> str:
+def read_log(tmp_path: Path) -> str:
+    return (tmp_path / "server.log").read_text(errors="replace")
+
+
+def stop(proc: subprocess.Popen, tmp_path: Path) -> str:
     proc.terminate()
     try:
-        _out, err = proc.communicate(timeout=20)
+        proc.wait(timeout=30)
     except subprocess.TimeoutExpired:
         proc.kill()
-        _out, err = proc.communicate()
-    return err
+        proc.wait(timeout=30)
+    return read_log(tmp_path)
 
 
 def test_serve_plays_over_http_and_websocket(tmp_path):
@@ -80,7 +86,7 @@ def test_serve_plays_over_http_and_websocket(tmp_path):
         assert r.status_code == 413 and r.json()["error"]["code"] == "too_large"
         assert httpx.get(f"http://127.0.0.1:{port}/docs").status_code == 200
     finally:
-        err = stop(proc)
+        err = stop(proc, tmp_path)
     assert "SQLite the server runs one process" in err  # --workers 2 with SQLite
 
 

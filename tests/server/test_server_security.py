@@ -187,6 +187,10 @@ def test_bad_create_requests(api):
         {"kind": "agent", "agent": "nosuch"}, {"kind": "human"}]}), 400, "bad_request")
     error_of(api.post("/games", {"game": "fieldshift", "seats": [
         {"kind": "robot"}, {"kind": "human"}]}), 400, "bad_request")
+    for spec in ("mcts:time=100000", "mcts:iters=100000000", "mcts:cpu=500"):
+        err = error_of(api.post("/games", {"game": "fieldshift", "seats": [
+            {"kind": "agent", "agent": spec}, {"kind": "human"}]}), 400, "bad_request")
+        assert "at most" in err["message"]
     error_of(api.post("/games", {"game": "fieldshift", "seats": [
         {"kind": "human", "name": "a\x00b"}, {"kind": "human"}]}), 400, "bad_request")
 
@@ -197,7 +201,9 @@ def test_agent_seats_cannot_be_moved_for_by_a_person(api):
     assert "token" not in made["seats"][0]
     api.settle()
     st = api.state(made["game_id"])
-    assert st["version"] == 1 and st["to_move"] == [1]
+    # the agent played its turn (one action or more) and the person is to move
+    assert st["version"] >= 1 and st["to_move"] == [1]
+    assert {e["seat"] for e in st["log"]} == {0}
 
 
 def test_racing_moves_one_ack_one_conflict(api, game):
@@ -239,3 +245,32 @@ def test_compare_and_set_guards_the_database_too(api, game):
     with engine.begin() as conn:
         conn.execute(update(GameRow).where(GameRow.id == gid).values(version=0))
     assert api.move(gid, tokens[0], text).status_code == 200
+
+
+def test_another_seats_move_id_gives_nothing_away(api):
+    """A move id names one seat's move: another seat resending it learns nothing of that
+    move's private events, and the server's own ids (agents) cannot be used by clients."""
+    made = api.create("hills", seats=[{"kind": "human", "name": "A"},
+                                      {"kind": "human", "name": "B"}])
+    gid = made["game_id"]
+    tokens = [s["token"] for s in made["seats"]]
+    seat = api.state(gid)["to_move"][0]
+    text = api.state(gid, tokens[seat])["legal"][0]["text"]
+    assert api.move(gid, tokens[seat], text, move_id="mine").status_code == 200
+    err = error_of(api.move(gid, tokens[1 - seat], text, move_id="mine"), 409, "conflict")
+    assert "another seat" in err["message"]
+    error_of(api.move(gid, tokens[1 - seat], text, move_id="agent:1:1"), 400, "bad_request")
+    error_of(api.move(gid, tokens[1 - seat], text, move_id="server:x"), 400, "bad_request")
+    assert api.state(gid)["version"] == 1
+
+
+def test_a_sheet_for_another_players_bot_is_rejected(api):
+    """In a simultaneous turn every seat may act, but only for its own Bots (CTF-37)."""
+    made = api.create("ctf2187", seats=[{"kind": "human", "name": f"P{i}"} for i in range(4)])
+    gid = made["game_id"]
+    tokens = [s["token"] for s in made["seats"]]
+    theirs = api.state(gid, tokens[2])["legal"][0]["text"]
+    err = error_of(api.move(gid, tokens[0], theirs), 422, "rejected")
+    assert err["message"]
+    assert api.state(gid)["version"] == 0
+    assert api.move(gid, tokens[2], theirs).status_code == 200

@@ -117,3 +117,11 @@ def test_too_many_bad_frames_close_the_connection(api, game):
     with pytest.raises(WebSocketDisconnect):
         sock.receive_json()
     ws.__exit__(None, None, None)
+
+
+def test_an_unknown_protocol_version_is_refused(api, game):
+    gid, tokens = game
+    with api.client.websocket_connect(f"/api/v1/games/{gid}/ws") as sock:
+        sock.send_json({"type": "hello", "v": 2, "token": tokens[0], "since": None})
+        err = sock.receive_json()
+        assert err["type"] == "error" and "version 1" in err["message"]

@@ -25,6 +25,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from boardct.server.service import GameService, Live
 
 log = logging.getLogger("boardct.server")
+MAX_AGENT_SECONDS = 30.0  # thinking time of one agent move
+MAX_AGENT_ITERS = 200_000  # search iterations of one agent move without a time budget
 
 
 def check_spec(spec: str) -> str | None:
@@ -32,11 +34,17 @@ def check_spec(spec: str) -> str | None:
     from boardct.agents import make
 
     try:
-        make(spec)
+        agent = make(spec)
     except BoardctError as exc:
         return str(exc)
     except Exception as exc:  # an agent's own check of its parameters
         return f"agent {spec!r}: {exc}"
+    # a seat's agent shares the server's few worker processes: its thinking is bounded
+    budget = float(getattr(agent, "budget", 0) or 0)
+    if budget > MAX_AGENT_SECONDS:
+        return f"agent {spec!r}: at most {MAX_AGENT_SECONDS:g} seconds a move on this server"
+    if budget <= 0 and int(getattr(agent, "iters", 0) or 0) > MAX_AGENT_ITERS:
+        return f"agent {spec!r}: at most {MAX_AGENT_ITERS:,} iterations a move on this server"
     return None
 
 
@@ -135,6 +143,8 @@ class AgentRunner:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
     def close(self) -> None:
+        """Stop the pool and wait for its processes to end (a move being chosen is let
+        finish), so that no worker outlives the server."""
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None

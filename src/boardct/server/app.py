@@ -81,6 +81,7 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
             await start(app)
         # srvx: deadlines, worker fan-out (LISTEN/NOTIFY), offers, chat (server/extras.py)
         extras = await server_extras.start(app, service, config.db_url)
+        await service.resume_agents()
         try:
             yield
         finally:

@@ -61,6 +61,17 @@ def legal_list(live: Live, seat: int | None) -> list[dict]:
     return out
 
 
+def prompt_for(live: Live, seat: int | None, to_move: list[int]) -> str:
+    """The game's prompt for `seat` when it is to decide. `State.prompt` speaks to the first
+    player to decide; another seat deciding at the same time (simultaneous orders) gets a
+    plain one naming it."""
+    if seat is None or seat not in to_move:
+        return ""
+    if seat == to_move[0]:
+        return live.state.prompt()
+    return f"Player {seat + 1}: "
+
+
 def log_entry(live: Live, e: Entry, seat: int | None) -> dict:
     """One log entry as `seat` may know it. Who acted is named only where turns are taken
     one at a time (in a simultaneous turn, who has handed in orders is the game's to say)."""
@@ -91,7 +102,7 @@ def state_message(live: Live, seat: int | None,
         "view": state.view(seat),
         "legal": legal_list(live, seat),
         "status_line": state.status_line(),
-        "prompt": state.prompt() if seat is not None and seat in to_move else "",
+        "prompt": prompt_for(live, seat, to_move),
         "log": [log_entry(live, e, seat) for e in live.entries[-LOG_TAIL:]],
         "offers": [],
         "deadline": iso(live.deadline_at),

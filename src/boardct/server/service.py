@@ -48,6 +48,9 @@ log = logging.getLogger("boardct.server")
 
 MAX_MOVE_TEXT = 16 * 1024  # characters of one action's text (a CTF order sheet is far smaller)
 MAX_MOVE_ID = 100
+# the ids of the server's own moves start so (agents: "agent:<seat>:<version>"; deadlines
+# and other server modules: "server:..."); a client may not use them
+SERVER_MOVE_IDS = ("agent:", "server:")
 MAX_CACHED = 5000  # games kept in memory (finished, unwatched ones are dropped beyond it)
 STATUS_OPEN, STATUS_PLAYING, STATUS_OVER = "open", "playing", "over"
 END_KINDS = ("resign", "timeout")
@@ -450,6 +453,25 @@ class GameService:
 
         self._set_seats(live, await self._db(read))
 
+    async def resume_agents(self, limit: int = 1000) -> int:
+        """At start-up: load the unfinished games that have an agent seat, so an agent whose
+        turn it was when the server stopped moves without waiting for someone to look.
+        Returns how many games were loaded."""
+
+        def read(session: Session) -> list[str]:
+            q = (select(GameRow.id).join(SeatRow, SeatRow.game == GameRow.id)
+                 .where(GameRow.status != STATUS_OVER, SeatRow.kind == "agent")
+                 .distinct().limit(limit))
+            return list(session.scalars(q))
+
+        ids = await self._db(read)
+        for gid in ids:
+            try:
+                await self.get(gid)
+            except Exception:  # one broken game never stops the server from starting
+                log.exception("game %s could not be loaded", gid)
+        return len(ids)
+
     # -- seats ---------------------------------------------------------------------------------
     async def authorize(self, game_id: str, token: str | None) -> tuple[Live, int | None]:
         """The game and the seat `token` holds in it (None: a spectator). The first use of a
@@ -561,14 +583,17 @@ class GameService:
         self._check_move_id(move_id)
         if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
             raise ServiceError("bad_request", "version: a whole number")
+        if not by_server and move_id is not None and move_id.startswith(SERVER_MOVE_IDS):
+            raise ServiceError("bad_request", "move_id: ids starting agent: or server: are "
+                                              "the server's own")
         live = await self.get(game_id)
-        first = live.version + 1
         async with live.lock:
-            again = self._again(live, move_id)
-            if again is not None:
-                return again
+            first = live.version + 1
             if not isinstance(seat, int) or not 0 <= seat < len(live.seats):
                 raise ServiceError("bad_request", f"no seat {seat}")
+            again = self._again(live, move_id, seat)
+            if again is not None:
+                return again
             if not by_server and live.seats[seat].kind != "human":
                 raise ServiceError("forbidden", f"seat {seat} is played by the server")
             self._check_turn(live, seat, version)
@@ -581,9 +606,20 @@ class GameService:
                 raise ServiceError("rejected", exc.reason, exc.rule) from None
             except BoardctError as exc:
                 raise ServiceError("rejected", str(exc)) from None
-            ack = await self._commit(live, seat, entry, move_id, trial, events)
+            ack = await self._commit_and_tell(live, first, seat, entry, move_id, trial, events)
         await self._after_change(live, first=first)
         return ack
+
+    async def _commit_and_tell(self, live: Live, first: int, seat: int, entry: str,
+                               move_id: str | None, trial: State, events: list[Event]) -> dict:
+        """`_commit`; when it loses the race, the entries it caught up on still reach this
+        process's clients."""
+        try:
+            return await self._commit(live, seat, entry, move_id, trial, events)
+        except ServiceError:
+            if live.version >= first:
+                await self._after_change(live, first=first)
+            raise
 
     async def end(self, game_id: str, outcome_kind: str, seat: int, move_id: str | None = None
                   ) -> dict:
@@ -594,15 +630,15 @@ class GameService:
             raise ServiceError("bad_request", f"an ending is one of {', '.join(END_KINDS)}")
         self._check_move_id(move_id)
         live = await self.get(game_id)
-        first = live.version + 1
         async with live.lock:
-            again = self._again(live, move_id)
+            first = live.version + 1
+            if not isinstance(seat, int) or not 0 <= seat < len(live.seats):
+                raise ServiceError("bad_request", f"no seat {seat}")
+            again = self._again(live, move_id, seat)
             if again is not None:
                 return again
             if live.over:
                 raise ServiceError("game_over", "the game is over")
-            if not 0 <= seat < len(live.seats):
-                raise ServiceError("bad_request", f"no seat {seat}")
             trial = live.state.clone()
             action = trial.resign_action(seat)
             if action is not None:
@@ -615,7 +651,7 @@ class GameService:
                 raise ServiceError("rejected", exc.reason, exc.rule) from None
             except BoardctError as exc:
                 raise ServiceError("rejected", str(exc)) from None
-            ack = await self._commit(live, seat, entry, move_id, trial, events)
+            ack = await self._commit_and_tell(live, first, seat, entry, move_id, trial, events)
         await self._after_change(live, first=first)
         return ack
 
@@ -624,13 +660,17 @@ class GameService:
                                     or len(move_id) > MAX_MOVE_ID):
             raise ServiceError("bad_request", f"move_id: text of 1-{MAX_MOVE_ID} characters")
 
-    def _again(self, live: Live, move_id: str | None) -> dict | None:
+    def _again(self, live: Live, move_id: str | None, seat: int | None) -> dict | None:
+        """The original acknowledgement of `seat`'s move `move_id` if it was applied. The id
+        of another seat's move is refused: its acknowledgement is that seat's to read."""
         if move_id is None:
             return None
         e = live.entry_by_move_id(move_id)
         if e is None:
             return None
-        return {"ack": True, "version": e.version, "events": e.lines.get(e.seat, []),
+        if e.seat != seat:
+            raise ServiceError("conflict", "this move id names another seat's move")
+        return {"ack": True, "version": e.version, "events": e.lines.get(seat, []),
                 "again": True}
 
     def _check_turn(self, live: Live, seat: int, version: int | None) -> None:
@@ -672,7 +712,7 @@ class GameService:
 
         if not await self._db(write):
             await self._catch_up(live)
-            again = self._again(live, move_id)
+            again = self._again(live, move_id, seat)
             if again is not None:
                 return again
             raise ServiceError("conflict", f"the game moved on (now version {live.version}): "

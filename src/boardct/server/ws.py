@@ -79,6 +79,9 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
         return
     if hello is None:
         return
+    if hello.get("type") == "hello" and hello.get("v", PROTOCOL) != PROTOCOL:
+        await _close_with(ws, "bad_request", f"this server speaks protocol version {PROTOCOL}")
+        return
     if hello.get("type") != "hello":
         await _close_with(ws, "bad_request", "the first message is {\"type\": \"hello\", "
                                              "\"v\": 1, \"token\": ..., \"since\": ...}")
@@ -94,12 +97,15 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
         return
     client = Client(live.id, seat, ws)
     hub = service.hub
-    # welcome and catch-up are sent under the game's notify lock, so no update slips
-    # between them and the client's first update
+    # Under the game's notify lock no broadcast runs; the messages are built from one
+    # version (the game's lock held while building). Entries committed after it are
+    # broadcast once the lock is free, to this client too: nothing is missed or sent twice.
     async with live.notify_lock:
-        await client.send({"type": "welcome", "v": PROTOCOL, "seat": seat,
-                           "version": live.version})
-        await _catch_up(service, live, client, since)
+        async with live.lock:
+            first = [{"type": "welcome", "v": PROTOCOL, "seat": seat, "version": live.version}]
+            first += _catch_up(service, live, seat, since)
+        for msg in first:
+            await client.send(msg)
         hub.add(client)
     try:
         await _serve(service, live, client, limit)
@@ -109,19 +115,17 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
         hub.remove(client)
 
 
-async def _catch_up(service: GameService, live: Live, client: Client, since: Any) -> None:
-    """The updates after `since` if there are few, else one full state."""
+def _catch_up(service: GameService, live: Live, seat: int | None, since: Any) -> list[dict]:
+    """What a client that saw version `since` needs: the updates after it if there are
+    few, nothing if it is up to date, else one full state."""
     recent = (isinstance(since, int) and not isinstance(since, bool)
               and 0 <= since <= live.version and live.version - since <= CATCH_UP)
     if recent and since == live.version:
-        return
-    state = service.state_message(live, client.seat)
+        return []
+    state = service.state_message(live, seat)
     if not recent:
-        await client.send(state)
-        return
-    for e in live.entries:
-        if e.version > since:
-            await client.send(update_message(live, e, client.seat, state))
+        return [state]
+    return [update_message(live, e, seat, state) for e in live.entries if e.version > since]
 
 
 async def _serve(service: GameService, live: Live, client: Client, limit: int) -> None:
