@@ -8,11 +8,13 @@ Each game has two seats, each a client of its own on its own websocket (protocol
 it says hello with its seat token, and whenever an update says it is to move, it sends a random
 legal action (from the update's `legal` list) with a fresh move id and the version it saw,
 after a think time (`--think` seconds on average, uniform between half and one and a half
-times it; 0: at once, which measures the most moves/s the server can do, not the latency a
-player sees). The latency is the time from sending a move to reading its `ack`. The benchmark
-starts its own server process on a free port (a fresh SQLite file in a temporary folder unless
-`--db` is given) so the clients and the server do not share an event loop, and stops it at the
-end.
+times it, the first move of each game at a random moment in the first 1.5 times it, so the
+games do not all move at the same instant; 0: at once, which measures the most moves/s the
+server can do, not the latency a player sees). The latency is the time from sending a move
+to reading its `ack`. The benchmark starts its own server process on a free port (a fresh
+SQLite file in a temporary folder unless `--db` is given) so the clients and the server do not
+share an event loop, and stops it at the end. On Linux it also prints the server's CPU time a
+move (from /proc), which does not depend on how busy the machine is.
 
 This is a benchmark, not a test: nothing here asserts a figure. The target on the 2-core
 development machine is 200 games with p99 below 50 ms on SQLite.
@@ -50,6 +52,18 @@ class Stats:
     rejects: int = 0
     errors: list[str] = field(default_factory=list)
     games_over: int = 0
+
+
+def process_cpu(pid: int | None) -> float | None:
+    """CPU seconds (user + system) the process `pid` has used, from /proc on Linux; None
+    elsewhere or when unknown (the figure is then not printed)."""
+    if pid is None:
+        return None
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, AttributeError):
+        return None
 
 
 def start_server(db: str, port: int, workers: int, folder: Path) -> subprocess.Popen:
@@ -107,13 +121,18 @@ async def seat_client(ws_base: str, game_id: str, token: str, rng: random.Random
         last_state: dict | None = None
         version = -1
 
+        need = [0]  # the version a state must have before this client moves again
+
         async def maybe_move(state: dict) -> None:
             if time.monotonic() >= stop_at or pending or state.get("over"):
                 return
+            if state.get("version", -1) < need[0]:
+                return  # the update of our own last move has not arrived yet
             if not state.get("my_turn") or not state.get("legal"):
                 return
-            if think > 0:
-                await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
+            if think > 0:  # the first move of a game at a random moment: no burst at start
+                low = 0.0 if need[0] == 0 else 0.5 * think
+                await asyncio.sleep(rng.uniform(low, 1.5 * think))
             move_id = uuid.uuid4().hex
             text = rng.choice(state["legal"])["text"]
             pending[move_id] = time.perf_counter()
@@ -132,9 +151,14 @@ async def seat_client(ws_base: str, game_id: str, token: str, rng: random.Random
                 sent = pending.pop(msg.get("id"), None)
                 if sent is not None:
                     stats.latencies.append(time.perf_counter() - sent)
+                    need[0] = msg.get("version", 0)
             elif kind == "reject":
                 pending.pop(msg.get("id"), None)
                 stats.rejects += 1
+                if len(stats.errors) < 5:
+                    stats.errors.append(f"reject: {msg}"[:200])
+                last_state = None
+                await ws.send(json.dumps({"type": "state"}))  # resync
             elif kind in ("state", "update"):
                 state = msg if kind == "state" else msg.get("state") or {}
                 if state.get("version", -1) >= version:
@@ -151,7 +175,7 @@ async def seat_client(ws_base: str, game_id: str, token: str, rng: random.Random
 
 
 async def run_round(base: str, ws_base: str, games: int, seconds: float, seed: int,
-                    think: float) -> dict:
+                    think: float, server_pid: int | None = None) -> dict:
     created = await create_games(base, games)
     stats = Stats()
     ready = asyncio.Event()
@@ -177,11 +201,14 @@ async def run_round(base: str, ws_base: str, games: int, seconds: float, seed: i
             break
     connect_s = time.monotonic() - t_connect
     cpu0 = time.process_time()
+    server0 = process_cpu(server_pid)
     stop_box[0] = time.monotonic() + seconds
     t0 = time.perf_counter()
     ready.set()
     await asyncio.gather(*tasks)
     wall = time.perf_counter() - t0
+    server1 = process_cpu(server_pid)
+    server_cpu = (server1 - server0) if server0 is not None and server1 is not None else None
     lat = sorted(stats.latencies)
 
     def pct(p: float) -> float:
@@ -193,6 +220,9 @@ async def run_round(base: str, ws_base: str, games: int, seconds: float, seed: i
             "mean_ms": round(statistics.fmean(lat) * 1000, 2) if lat else None,
             "rejects": stats.rejects, "games_over": stats.games_over,
             "client_cpu_s": round(time.process_time() - cpu0, 2),
+            "server_cpu_s": round(server_cpu, 2) if server_cpu is not None else None,
+            "server_cpu_ms_per_move": round(1000 * server_cpu / len(lat), 2)
+            if server_cpu is not None and lat else None,
             "connect_s": round(connect_s, 2), "errors": stats.errors[:5],
             "error_count": len(stats.errors)}
 
@@ -226,7 +256,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"{args.seconds:g} s a round, think time {args.think:g} s", flush=True)
             for games in args.games:
                 res = asyncio.run(run_round(base, ws_base, games, args.seconds, args.seed,
-                                            args.think))
+                                            args.think, proc.pid if proc else None))
                 if args.json:
                     print(json.dumps(res), flush=True)
                 else:
@@ -235,6 +265,12 @@ def main(argv: list[str] | None = None) -> int:
                           f"{res['p50_ms']:.1f} ms, p99 {res['p99_ms']:.1f} ms "
                           f"(rejects {res['rejects']}, errors {res['error_count']}, "
                           f"connect {res['connect_s']:.1f} s)", flush=True)
+                    if res["server_cpu_s"] is not None:
+                        print(f"      server CPU {res['server_cpu_s']:.1f} s = "
+                              f"{res['server_cpu_ms_per_move']:.2f} ms a move; clients "
+                              f"{res['client_cpu_s']:.1f} s; load average "
+                              f"{os.getloadavg()[0]:.1f}" if hasattr(os, "getloadavg")
+                              else "", flush=True)
                     for e in res["errors"]:
                         print("   error:", e)
         finally:

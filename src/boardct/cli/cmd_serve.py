@@ -64,6 +64,10 @@ def command(host: str, port: int, db_url: str | None, workers: int, agent_worker
     # frames up to 4 x the bound reach the app, which answers them with a `too_large` error;
     # uvicorn closes the connection on anything larger
     ws_max = 4 * MAX_BODY
+    # srvx: no per-message deflate: compressing every update cost about 15% of the server's
+    # CPU in bench_server.py (zlib), the largest single item after the socket writes; the
+    # messages are a few KB and a deployment's reverse proxy may compress instead
+    ws_opts = {"ws_max_size": ws_max, "ws_per_message_deflate": False}
     if config.workers > 1:
         # several processes: uvicorn imports the app in each; the settings travel in the
         # environment (PostgreSQL only, see check_workers)
@@ -75,10 +79,9 @@ def command(host: str, port: int, db_url: str | None, workers: int, agent_worker
         os.environ[ENV_DB] = config.db_url
         os.environ[ENV_AGENT_WORKERS] = str(agent_workers)
         uvicorn.run("boardct.server.app:app_from_env", factory=True, host=host, port=port,
-                    workers=config.workers, ws_max_size=ws_max, log_level="info")
+                    workers=config.workers, log_level="info", **ws_opts)
         return
-    uvicorn.run(create_app(config), host=host, port=port, ws_max_size=ws_max,
-                log_level="info")
+    uvicorn.run(create_app(config), host=host, port=port, log_level="info", **ws_opts)
 
 
 def safe_url(url: str) -> str:

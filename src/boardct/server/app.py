@@ -79,9 +79,9 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
         app.state.service = service
         for start in startups:
             await start(app)
+        await service.resume_agents()
         # srvx: deadlines, worker fan-out (LISTEN/NOTIFY), offers, chat (server/extras.py)
         extras = await server_extras.start(app, service, config.db_url)
-        await service.resume_agents()
         try:
             yield
         finally:

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import contextvars
 import datetime as dt
 import logging
 from typing import Any
@@ -45,10 +44,23 @@ from boardct.server.models import GameRow
 log = logging.getLogger("boardct.server.deadlines")
 
 POLL = 0.5  # seconds between looks for due games
-# True while this process replays another process's change (see notify.py): the process that
-# committed the change sets the deadline, the others leave it alone
-FROM_PEER: contextvars.ContextVar[bool] = contextvars.ContextVar("boardct_from_peer",
-                                                                default=False)
+
+
+def from_peer(live: Any, version: int) -> bool:
+    """Whether `version` of `live` came from another process (notify.py: this process only
+    caught up with it). The process that committed a change sets its deadline and tells the
+    others; the others leave both alone. Marked per version, not per task, so that a move
+    this process makes afterwards (an agent's reply) is its own again."""
+    return version in live.extra.get("peer_versions", ())
+
+
+def mark_peer(live: Any, first: int, last: int) -> None:
+    """Record that versions first..last of `live` were caught up from another process."""
+    seen = live.extra.setdefault("peer_versions", set())
+    seen.update(range(first, last + 1))
+    if len(seen) > 256:  # only the recent ones matter: listeners run right after the change
+        for v in sorted(seen)[:-128]:
+            seen.discard(v)
 
 
 def limit_of(live: Any) -> float | None:
@@ -103,10 +115,10 @@ class DeadlineKeeper:
 
     async def on_change(self, game_id: str, version: int) -> None:
         """Service listener: after a change this process committed, (re)set the deadline."""
-        if FROM_PEER.get():
-            return
         live = self.service._live.get(game_id)
-        if live is None or limit_of(live) is None and live.deadline_at is None:
+        if live is None or from_peer(live, version):
+            return
+        if limit_of(live) is None and live.deadline_at is None:
             return
         when, changed = self.next_deadline(live, utcnow())
         if not changed:

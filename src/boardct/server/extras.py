@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 from boardct.core.errors import BoardctError
 from boardct.server import social
 from boardct.server.api import caller, field, read_object
-from boardct.server.deadlines import FROM_PEER, DeadlineKeeper
+from boardct.server.deadlines import DeadlineKeeper, from_peer, mark_peer
 from boardct.server.notify import NullNotifier, PgNotifier, make_notifier
 from boardct.server.service import ServiceError, apply_text
 
@@ -64,13 +64,16 @@ class Extras:
 
     # -- several workers -----------------------------------------------------------------------
     async def _notify_peers(self, game_id: str, version: int) -> None:
-        if not FROM_PEER.get() and isinstance(self.notifier, PgNotifier):
-            await self.notifier.anotify(game_id, version)
+        if not isinstance(self.notifier, PgNotifier):
+            return
+        live = self.service._live.get(game_id)
+        if live is not None and from_peer(live, version):
+            return  # caught up from another process: that one told everybody already
+        await self.notifier.anotify(game_id, version)
 
     async def _peer_changed(self, game_id: str, version: int) -> None:
         """Another process changed `game_id`: catch up and tell this process's clients.
         Version -1: not a move but chat or an offer; resend the state (and chat)."""
-        FROM_PEER.set(True)  # this task's context: the listeners it triggers skip re-notifying
         live = self.service._live.get(game_id)
         if live is None:
             return
@@ -78,13 +81,24 @@ class Extras:
             await self._push_social(live, peer=True)
             return
         if version > live.version:
-            await self.service.refresh(game_id)
+            await self._catch_up(live)
+
+    async def _catch_up(self, live: Any) -> None:
+        """Refresh `live` from the database, marking the versions read as another process's
+        (the listeners the refresh triggers run later, in their own task)."""
+        before = live.version
+        mark_peer(live, before + 1, before + 64)  # any the refresh may bring; trimmed below
+        try:
+            await self.service.refresh(live.id)
+        finally:
+            seen = live.extra["peer_versions"]
+            for v in range(live.version + 1, before + 65):
+                seen.discard(v)  # not caught up: a later one may be this process's own
 
     async def _peer_reconnected(self) -> None:
-        for game_id in list(self.service._live):
-            FROM_PEER.set(True)
+        for live in list(self.service._live.values()):
             with contextlib.suppress(Exception):
-                await self.service.refresh(game_id)
+                await self._catch_up(live)
 
     # -- offers and chat -----------------------------------------------------------------------
     def _social_extra(self, live: Any, seat: int | None) -> dict[str, Any]:

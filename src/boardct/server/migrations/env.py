@@ -11,7 +11,14 @@ engine = config.attributes.get("engine")
 if engine is None:  # the alembic command line: build one from the URL
     engine = create_engine(config.get_main_option("sqlalchemy.url"))
 
+# srvx: several server processes (`--workers N`) start together and each migrates; on
+# PostgreSQL they take turns (a transaction-scoped advisory lock), so the second finds the
+# schema already at head instead of creating the same tables again
+MIGRATION_LOCK = 0x626F617264637401  # "boardct" + 1: any fixed 64-bit number
+
 with engine.begin() as connection:
+    if connection.dialect.name == "postgresql":
+        connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
     context.configure(connection=connection, target_metadata=None,
                       render_as_batch=connection.dialect.name == "sqlite")
     with context.begin_transaction():
