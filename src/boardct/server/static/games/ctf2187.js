@@ -1,0 +1,171 @@
+// CTF 2187: the map (terrain and elevation where my bots can see, unknown elsewhere), command
+// posts, my bots with their facing, the contacts they see, an order-sheet form for the five
+// phases (CTF-37; the server checks it with the same code as `ctf2187 submit`), my turn report
+// and the deadline. Drawn only from view(seat): other teams' bots appear only as contacts.
+import { s, svgRoot, sideShape, SIDE_FILL, SIDE_TEXT } from "../svg.js";
+import { el } from "../app.js";
+
+const C = 28;
+const TERRAIN_FILL = { Open: "#e8e4c9", Hill: "#c8a97e", Gully: "#9fb7c9", Crater: "#b0a9a0", "Lt.Wds": "#a8d08d", "Hv.Wds": "#5f9a4a", Water: "#7fb3e0", Rough: "#bfb39a", Building: "#999" };
+// facing 1..8: N, NE, E, SE, S, SW, W, NW (CTF-17; y grows north)
+const DX = [0, 0, 1, 1, 1, 0, -1, -1, -1];
+const DY = [0, 1, 1, 0, -1, -1, -1, 0, 1];
+const FACING_WORD = ["", "N", "NE", "E", "SE", "S", "SW", "W", "NW"];
+const TEAM_INDEX = (team) => Math.max(0, "ABCD".indexOf(team));
+
+function xy(sector) {
+  const m = /^(\d+)-(\d+)$/.exec(sector || "");
+  return m ? [Number(m[1]), Number(m[2])] : null;
+}
+
+function render(view) {
+  const w = view.map.width;
+  const h = view.map.height;
+  const svg = svgRoot(w * C + 40, h * C + 40, `CTF 2187 map, ${w} by ${h}`);
+  const px = (x) => 30 + (x - 1) * C;
+  const py = (y) => 10 + (h - y) * C; // y grows north: row h at the top
+  const seen = {};
+  for (const v of view.visual || []) {
+    v.rows.forEach((row, i) => {
+      const y = v.y_from - i;
+      row.forEach((cell, j) => { seen[`${v.x_from + j}-${y}`] = cell; });
+    });
+  }
+  for (let y = h; y >= 1; y--) {
+    for (let x = 1; x <= w; x++) {
+      const cell = seen[`${x}-${y}`];
+      const g = s("g", { class: "cell", "data-key": `sector:${x}-${y}` });
+      if (cell) {
+        const [terrain, elev] = cell.split(/-(?=\d+$)/);
+        g.append(s("rect", { x: px(x), y: py(y), width: C, height: C, fill: TERRAIN_FILL[terrain] || "#ddd", stroke: "#999", "stroke-width": 0.5 }));
+        g.append(s("text", { x: px(x) + C - 3, y: py(y) + C - 3, "text-anchor": "end", "font-size": 9, fill: "#333", text: elev }));
+        g.append(s("title", { text: `sector ${x}-${y}: ${terrain}, elevation ${elev}` }));
+      } else {
+        g.append(s("rect", { x: px(x), y: py(y), width: C, height: C, fill: "#cfd2d6", stroke: "#b8bcc2", "stroke-width": 0.5 }));
+        g.append(s("title", { text: `sector ${x}-${y}: not in sight` }));
+      }
+      svg.append(g);
+    }
+  }
+  for (let x = 1; x <= w; x += 1) if (x % 2 === 1 || w <= 12) svg.append(s("text", { x: px(x) + C / 2, y: h * C + 24, "text-anchor": "middle", "font-size": 10, text: String(x) }));
+  for (let y = 1; y <= h; y += 1) if (y % 2 === 1 || h <= 12) svg.append(s("text", { x: 14, y: py(y) + C / 2 + 4, "text-anchor": "middle", "font-size": 10, text: String(y) }));
+  for (const cp of view.command_posts || []) {
+    const p = xy(cp.sector);
+    if (!p) continue;
+    const t = TEAM_INDEX(cp.team);
+    const g = s("g", { class: "cp" });
+    g.append(s("rect", { x: px(p[0]) + 2, y: py(p[1]) + 2, width: C - 4, height: C - 4, fill: "none", stroke: SIDE_FILL[t], "stroke-width": 4, "stroke-dasharray": cp.state === "operational" ? null : "3 3" }));
+    g.append(s("text", { x: px(p[0]) + C / 2, y: py(p[1]) + C / 2 + 4, "text-anchor": "middle", "font-size": 10, "font-weight": 700, text: cp.cp }));
+    g.append(s("title", { text: `command post ${cp.cp} (team ${cp.team}) at ${cp.sector}: structure ${cp.structure}, ${cp.state}` }));
+    svg.append(g);
+  }
+  const bot = (b, mine) => {
+    const p = xy(b.sector);
+    if (!p) return;
+    const t = TEAM_INDEX(b.team);
+    const cx = px(p[0]) + C / 2;
+    const cy = py(p[1]) + C / 2;
+    const g = s("g", { class: mine ? "bot mine" : "bot contact", "data-key": `bot:${b.bot}` });
+    g.append(sideShape(t, cx, cy, 12, { "stroke-width": mine ? 2.5 : 1, opacity: b.state === "functional" ? 1 : 0.45 }));
+    const f = b.facing || 0;
+    if (f) g.append(s("line", { x1: cx, y1: cy, x2: cx + DX[f] * 15, y2: cy - DY[f] * 15, stroke: "#111", "stroke-width": 3 }));
+    g.append(s("text", { x: cx, y: cy + 4, "text-anchor": "middle", "font-size": 10, "font-weight": 700, fill: SIDE_TEXT[t], text: String(b.bot) }));
+    g.append(s("title", { text: `${mine ? "your" : "enemy"} bot ${b.bot} (team ${b.team}, ${b.design}) at ${b.sector}, facing ${FACING_WORD[f] || "?"}, ${b.posture}, ${b.state}` }));
+    svg.append(g);
+  };
+  for (const c of view.contacts || []) bot(c, false);
+  for (const b of view.bots || []) bot(b, true);
+  return svg;
+}
+
+const FIELD_NAMES = ["move", "move option", "attack", "attack option", "weapon"];
+
+function standingFields(view, botNo) {
+  const text = (view.standing_orders || {})[String(botNo)] || "";
+  const rows = [];
+  for (const part of text.split(";").slice(1)) {
+    const toks = part.trim().split(/\s+/);
+    if (/^P[1-5]$/i.test(toks[0])) rows.push(toks.slice(1, 6));
+  }
+  while (rows.length < 5) rows.push(["-", "-", "-", "-", "-"]);
+  return rows;
+}
+
+/** Light checks before sending (the server applies CTF-37 in full with `ctf2187 submit`'s code). */
+function precheck(rows) {
+  const errs = [];
+  rows.forEach((r, i) => r.forEach((v, j) => {
+    if (!/^(-|\d{1,3})$/.test(v)) errs.push(`line ${i + 2}, ${FIELD_NAMES[j]}: ${JSON.stringify(v.slice(0, 20))} is not a number or -`);
+  }));
+  return errs;
+}
+
+function sheetForm(view, b, ctx) {
+  const rows = standingFields(view, b.bot);
+  const inputs = rows.map((r, i) => r.map((v, j) => el("input", { value: v, "aria-label": `bot ${b.bot} phase ${i + 1} ${FIELD_NAMES[j]}`, name: `p${i + 1}f${j}`, maxlength: 4, inputmode: "numeric" })));
+  const errors = el("div", { class: "sheet-errors", role: "alert" });
+  const submitted = (view.submitted || []).includes(b.bot);
+  const form = el("form", { class: "sheet-form card", "data-bot": String(b.bot) },
+    el("h3", {}, `Order sheet: bot ${b.bot} (${b.design}), turn ${view.turn}`, submitted ? el("span", { class: "ok-tag" }, " — sheet in (you may replace it)") : ""),
+    el("table", {},
+      el("thead", {}, el("tr", {}, el("th", {}, "phase"), FIELD_NAMES.map((n) => el("th", {}, n)))),
+      el("tbody", {}, inputs.map((row, i) => el("tr", {}, el("th", {}, `P${i + 1}`), row.map((inp) => el("td", {}, inp)))))),
+    el("p", { class: "hint" }, "Move 0–23 (option: a direction 1–8 for 11, a bot for 5 and 12, engines 1–9 for 19), attack 0–6 (option: an enemy bot for 1; weapon from the list or 0 = best, needed for attacks 1–5); - for an unused field. Prefilled with the standing orders."),
+    el("button", { type: "submit", class: "sheet-submit" }, `Submit bot ${b.bot}'s sheet`),
+    errors);
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const vals = inputs.map((row) => row.map((inp) => inp.value.trim() || "-"));
+    const errs = precheck(vals);
+    if (errs.length) {
+      errors.textContent = "Order sheet rejected (CTF-37):\n" + errs.join("\n");
+      return;
+    }
+    errors.textContent = "";
+    const text = [`BOT ${b.bot} TURN ${view.turn}`, ...vals.map((r, i) => `P${i + 1} ${r.join(" ")}`)].join("\n");
+    const ok = await ctx.submitSheet(text);
+    if (!ok) errors.textContent = "See the message above: fix the named line and field.";
+  });
+  return form;
+}
+
+function panel(view, ctx) {
+  const out = el("div", { class: "ctf-panel" });
+  out.append(el("p", { class: "legend" }, el("span", { class: "label" }, "Map: "),
+    "coloured squares are what your bots see (terrain, elevation in the corner); grey is out of sight; ",
+    "framed letters are command posts; shapes with a line are bots (the line points where they face), yours outlined thick."));
+  out.append(el("p", { class: "game-facts" }, `Turn ${view.turn} of ${view.turns}` +
+    (view.owed && view.owed.length ? ` · sheets owed for bots ${view.owed.join(", ")}` : "") +
+    (view.submitted && view.submitted.length ? ` · sheets in: ${view.submitted.join(", ")}` : "")));
+  for (const b of view.bots || []) {
+    out.append(el("details", { class: "bot-status" },
+      el("summary", {}, `Bot ${b.bot} ${b.design} at ${b.sector}, facing ${FACING_WORD[b.facing] || b.facing}, ${b.posture}, ${b.state} — AP ${b.ap_left}/${b.ap_start}, heat ${b.heat}, VP ${b.vp}`),
+      el("table", { class: "bot-table" },
+        el("tr", {}, el("th", {}, "location"), el("th", {}, "armour"), el("th", {}, "internal")),
+        (b.locations || []).map((l) => el("tr", {}, el("td", {}, l.location + (l.destroyed ? " (destroyed)" : "")), el("td", {}, `${l.armour}/${l.armour_max}`), el("td", {}, `${l.internal}/${l.internal_max}`)))),
+      el("p", {}, "Weapons: " + (b.weapons || []).map((wp) => `${wp.number} ${wp.name} (${wp.location}, ${wp.state}, range ${wp.optimum}/${wp.maximum}, ${wp.ap} AP)`).join("; "))));
+  }
+  const canSubmit = !ctx.replay && ctx.seat !== null && ctx.seat !== undefined && !view.over;
+  if (canSubmit) {
+    for (const b of view.bots || []) {
+      if (b.state === "functional" || (view.owed || []).includes(b.bot)) out.append(sheetForm(view, b, ctx));
+    }
+  }
+  if (ctx.seat !== null && ctx.seat !== undefined && view.log && view.log.length) {
+    out.append(el("details", { class: "report" }, el("summary", {}, `Turn ${view.log_turn} report (${view.log.length} entries)`),
+      el("p", { class: "hint" }, "The full turn report of this seat, as the server keeps it:"),
+      el("button", { type: "button", onclick: async (ev) => {
+        const box = ev.target.nextElementSibling;
+        try {
+          const rep = await ctx.api("GET", `/report?turn=${view.log_turn}`);
+          const reps = rep && Array.isArray(rep.reports) ? rep.reports : [rep];
+          box.textContent = reps.map((r) => (typeof r === "string" ? r : r.text || JSON.stringify(r, null, 1))).join("\n\n");
+        } catch (e) {
+          box.textContent = e.message;
+        }
+      } }, "Load my turn report"), el("pre", { class: "raw-view" })));
+  }
+  return out;
+}
+
+export default { render, panel, keys: () => [], hideLegal: true, commandHint: "Type a whole order sheet on one line, e.g. `BOT 1 TURN 3; P1 6 - 2 - 0; P2 13 - 2 - 0; P3 6 - 2 - 0; P4 13 - 2 - 0; P5 13 - 2 - 0`, or use the form." };

@@ -1,0 +1,195 @@
+// The lobby: create a game (options with their help texts, each seat a person or an agent),
+// copy the invite links, list open public games and the games this browser holds a seat in.
+import { call, rememberToken, allTokens, el } from "./app.js";
+
+const $ = (id) => document.getElementById(id);
+let catalog = [];
+
+function notice(text) {
+  $("notice").textContent = text;
+  $("notice").className = "notice error";
+  $("notice").hidden = !text;
+}
+
+function optionField(opt) {
+  const id = `opt-${opt.name}`;
+  let input;
+  if (opt.choices && opt.choices.length) {
+    input = el("select", { id, name: opt.name }, opt.choices.map((c) => el("option", { value: String(c), selected: String(c) === String(opt.default) }, String(c))));
+  } else if (opt.type === "bool") {
+    input = el("input", { id, name: opt.name, type: "checkbox", checked: !!opt.default });
+  } else if (opt.type === "int") {
+    input = el("input", { id, name: opt.name, type: "number", value: opt.default, min: opt.minimum, max: opt.maximum, step: 1 });
+  } else {
+    input = el("input", { id, name: opt.name, value: opt.default === null ? "" : opt.default, maxlength: 200 });
+  }
+  input.dataset.type = opt.type;
+  return el("div", { class: "field" }, el("label", { for: id }, opt.name), input, opt.help ? el("p", { class: "help" }, opt.help) : "");
+}
+
+function seatRow(i, kind) {
+  const kindSel = el("select", { id: `seat-${i}-kind`, "aria-label": `seat ${i + 1} plays as` },
+    el("option", { value: "human", selected: kind === "human" }, "a person"),
+    el("option", { value: "agent", selected: kind === "agent" }, "an agent"));
+  const name = el("input", { id: `seat-${i}-name`, "aria-label": `seat ${i + 1} name`, placeholder: `Player ${i + 1}`, maxlength: 40 });
+  const agent = el("input", { id: `seat-${i}-agent`, "aria-label": `seat ${i + 1} agent`, value: "mcts:time=1", maxlength: 100, list: "agent-specs" });
+  const sync = () => { agent.hidden = kindSel.value !== "agent"; name.hidden = kindSel.value === "agent"; };
+  kindSel.addEventListener("change", sync);
+  sync();
+  return el("div", { class: "seat-row" }, el("span", {}, `Seat ${i + 1}:`), kindSel, name, agent);
+}
+
+function showGame() {
+  const g = catalog.find((x) => x.id === $("game").value);
+  if (!g) return;
+  const facts = [`${g.min_players}${g.max_players !== g.min_players ? "–" + g.max_players : ""} players`,
+    g.perfect_information ? "perfect information" : "hidden information",
+    g.has_chance ? "chance" : "no chance", g.simultaneous ? "simultaneous turns" : "turn by turn"];
+  $("game-facts").textContent = facts.join(" · ");
+  $("options").replaceChildren(el("legend", {}, "Options"), ...(g.options || []).map(optionField));
+  const count = el("input", { id: "seat-count", type: "number", min: g.min_players, max: g.max_players, value: g.min_players, "aria-label": "number of seats" });
+  const rows = el("div", { id: "seat-rows" });
+  const fill = () => {
+    const n = Math.max(g.min_players, Math.min(g.max_players, Number(count.value) || g.min_players));
+    rows.replaceChildren(...Array.from({ length: n }, (_, i) => seatRow(i, "human")));
+  };
+  count.addEventListener("change", fill);
+  fill();
+  $("seats").replaceChildren(el("legend", {}, "Seats"),
+    g.max_players > g.min_players ? el("div", { class: "field" }, el("label", { for: "seat-count" }, "Seats"), count) : "",
+    rows,
+    el("datalist", { id: "agent-specs" }, ["random", "greedy", "mcts:time=1", "mcts:time=0.2"].map((v) => el("option", { value: v }))));
+}
+
+async function create(ev) {
+  ev.preventDefault();
+  notice("");
+  const g = catalog.find((x) => x.id === $("game").value);
+  const options = {};
+  for (const opt of g.options || []) {
+    const input = $(`opt-${opt.name}`);
+    let v = input.type === "checkbox" ? input.checked : input.value;
+    if (opt.type === "int") v = Number(v);
+    if (String(v) !== String(opt.default)) options[opt.name] = v;
+  }
+  const seats = [];
+  for (const row of document.querySelectorAll("#seat-rows .seat-row")) {
+    const [kindSel, name, agent] = row.querySelectorAll("select, input");
+    seats.push(kindSel.value === "agent" ? { kind: "agent", agent: agent.value.trim() } : { kind: "human", name: name.value.trim() || null });
+  }
+  try {
+    const res = await call("POST", "/games", { game: g.id, options, seats, public: $("public").checked });
+    showCreated(res);
+    loadMine();
+    loadOpen();
+  } catch (e) {
+    notice(`Could not create the game: ${e.message}`);
+  }
+}
+
+function copyButton(input) {
+  return el("button", { type: "button", onclick: async () => {
+    input.select();
+    try { await navigator.clipboard.writeText(input.value); } catch (e) { document.execCommand && document.execCommand("copy"); }
+  } }, "Copy");
+}
+
+function showCreated(res) {
+  const box = $("created");
+  const origin = location.origin;
+  const items = [];
+  for (const seat of res.seats) {
+    if (seat.kind !== "human") {
+      items.push(el("li", {}, `Seat ${seat.seat + 1}: agent ${seat.name || ""}`));
+      continue;
+    }
+    const link = el("input", { readonly: true, value: `${origin}/play/${res.game_id}?invite=${seat.invite}`, "aria-label": `invite link for seat ${seat.seat + 1}`, class: "invite-link", "data-seat": seat.seat });
+    items.push(el("li", { class: "links" }, el("div", {}, `Seat ${seat.seat + 1}${seat.name ? " (" + seat.name + ")" : ""}: send this invite link, or `,
+      el("button", { type: "button", class: "play-here", "data-seat": seat.seat, onclick: () => {
+        rememberToken(res.game_id, seat.token);
+        location.href = `/play/${res.game_id}`;
+      } }, `play seat ${seat.seat + 1} here`)), link, copyButton(link)));
+  }
+  const spec = el("input", { readonly: true, value: origin + (res.spectate || `/play/${res.game_id}`), "aria-label": "spectator link", id: "spectate-link" });
+  box.replaceChildren(el("h3", {}, "Game created"), el("ul", { class: "game-list" }, items),
+    el("div", { class: "links" }, "Spectators: ", spec, copyButton(spec)));
+  box.hidden = false;
+}
+
+function summaryLine(g, extra) {
+  const names = (g.names || []).join(" vs ") || (g.seats || []).map((s) => s.name || "?").join(" vs ");
+  return el("li", {}, el("a", { href: `/play/${encodeURIComponent(g.game_id)}` }, `${g.title}: ${names}`), ` — ${g.status}${g.result_text ? ": " + g.result_text : ""}`, extra || "");
+}
+
+async function loadOpen() {
+  try {
+    const res = await call("GET", "/lobby");
+    const list = res.open || [];
+    $("open").replaceChildren(...(list.length ? list.map((g) => summaryLine(g, ` (${g.seats.filter((s) => s.kind === "human" && !s.claimed).length} seat(s) free — ask for an invite, or watch)`)) : [el("li", {}, "No open games.")]));
+  } catch (e) {
+    $("open").replaceChildren(el("li", {}, `Could not load: ${e.message}`));
+  }
+}
+
+async function loadMine() {
+  const tokens = allTokens();
+  if (!tokens.length) {
+    $("mine").replaceChildren(el("li", {}, "None yet: games you create or join appear here."));
+    return;
+  }
+  try {
+    const res = await call("POST", "/mine", { tokens });
+    const list = res.games || [];
+    $("mine").replaceChildren(...(list.length ? list.map((g) => summaryLine(g, g.seat !== undefined ? ` (you: seat ${g.seat + 1})` : "")) : [el("li", {}, "None.")]));
+  } catch (e) {
+    $("mine").replaceChildren(el("li", {}, `Could not load: ${e.message}`));
+  }
+}
+
+/** Claim a seat from a pasted invite link (…/play/ID?invite=CODE) or a bare code. */
+async function join(ev) {
+  ev.preventDefault();
+  notice("");
+  const raw = $("join-invite").value.trim();
+  let code = raw;
+  try {
+    const u = new URL(raw, location.origin);
+    if (u.searchParams.get("invite")) code = u.searchParams.get("invite");
+  } catch (e) {
+    code = raw;
+  }
+  if (!/^[A-Za-z0-9_-]{4,200}$/.test(code)) {
+    notice("That is not an invite link or code: paste the whole link you were sent.");
+    return;
+  }
+  const name = $("join-name").value.trim() || "Guest";
+  localStorage.setItem("boardct:name", name);
+  try {
+    const res = await call("POST", `/invites/${encodeURIComponent(code)}`, { name });
+    rememberToken(res.game_id, res.token);
+    location.href = `/play/${encodeURIComponent(res.game_id)}`;
+  } catch (e) {
+    notice(`Could not take the seat: ${e.message}`);
+  }
+}
+
+async function main() {
+  $("join-name").value = localStorage.getItem("boardct:name") || "";
+  $("join").addEventListener("submit", join);
+  try {
+    catalog = await call("GET", "/catalog");
+  } catch (e) {
+    notice(`Could not load the game list: ${e.message}`);
+    return;
+  }
+  $("game").replaceChildren(...catalog.map((g) => el("option", { value: g.id }, g.title)));
+  if (catalog.some((g) => g.id === "fieldshift")) $("game").value = "fieldshift";
+  $("game").addEventListener("change", showGame);
+  showGame();
+  $("create").addEventListener("submit", create);
+  $("refresh-open").addEventListener("click", loadOpen);
+  loadOpen();
+  loadMine();
+}
+
+main();

@@ -1,0 +1,423 @@
+// The game page: one seat's (or a spectator's) live view of one game.
+// It draws only what the server sends for this seat (the state message built from view(seat)
+// and events_for), so the page can never show what the seat may not know.
+import { call, tokenFor, rememberToken, forgetToken, GameSocket, el, sideBadge, sideName, newId, ApiError } from "./app.js";
+
+const $ = (id) => document.getElementById(id);
+const parts = location.pathname.split("/").filter(Boolean);
+const gameId = decodeURIComponent(parts[parts.length - 1] || "");
+
+let token = tokenFor(gameId);
+let state = null;
+let renderer = null;
+let rendererFor = null;
+let socket = null;
+let source = null; // the board element picked first in a two-click move
+let okVersion = null; // the version a confirmation notice was given at
+
+function notice(text, kind = "error") {
+  const box = $("notice");
+  box.className = `notice ${kind}`;
+  box.textContent = text;
+  box.hidden = !text;
+}
+
+function showRejection(msg) {
+  const rule = msg.rule ? `[${msg.rule}] ` : "";
+  const what = !msg.of || msg.of === "move" ? "Move rejected" : `Refused (${msg.of})`;
+  notice(`${what}: ${rule}${msg.message || "not allowed"}`, "error");
+}
+
+async function loadRenderer(game) {
+  if (rendererFor === game) return renderer;
+  if (!/^[a-z0-9_-]{1,40}$/.test(game)) throw new Error("bad game id");
+  try {
+    renderer = (await import(`/static/games/${game}.js`)).default;
+  } catch (e) {
+    renderer = { render: null, keys: () => [] };
+  }
+  rendererFor = game;
+  return renderer;
+}
+
+// ---- invites -------------------------------------------------------------------------------
+async function claimInvite(code) {
+  const form = $("claim");
+  form.hidden = false;
+  $("claim-name").value = localStorage.getItem("boardct:name") || "";
+  $("claim-name").focus();
+  return new Promise((resolve) => {
+    form.onsubmit = async (ev) => {
+      ev.preventDefault();
+      const name = $("claim-name").value.trim() || "Guest";
+      localStorage.setItem("boardct:name", name);
+      try {
+        const res = await call("POST", `/invites/${encodeURIComponent(code)}`, { name });
+        rememberToken(res.game_id, res.token);
+        token = res.token;
+        form.hidden = true;
+        notice("");
+        resolve();
+      } catch (e) {
+        notice(`Could not take the seat: ${e.message}`);
+        if (token) {
+          form.hidden = true;
+          resolve();
+        }
+      }
+    };
+    $("claim-watch").onclick = () => {
+      form.hidden = true;
+      resolve();
+    };
+  }).finally(() => {
+    // The invite code is single-use: take it out of the address bar and history.
+    history.replaceState(null, "", location.pathname);
+  });
+}
+
+// ---- moves ---------------------------------------------------------------------------------
+async function play(text) {
+  text = text.trim();
+  if (!text || !state) return;
+  source = null;
+  notice("");
+  if (socket) {
+    // Sent now if connected, else as soon as the socket is back (resent until acknowledged).
+    socket.act({ type: "move", text, version: state.version });
+    $("sending").hidden = false;
+    return;
+  }
+  try {
+    await call("POST", `/games/${encodeURIComponent(gameId)}/moves`, { text, move_id: newId(), version: state.version }, token);
+    await refresh();
+  } catch (e) {
+    if (e instanceof ApiError) showRejection({ rule: e.rule, message: e.message });
+    else notice(e.message);
+  }
+}
+
+function act(msg, restPath, body) {
+  if (socket) {
+    socket.act(msg);
+    return;
+  }
+  call("POST", restPath, body, token).then(refresh).catch((e) => notice(e.message));
+}
+
+async function refresh() {
+  const st = await call("GET", `/games/${encodeURIComponent(gameId)}`, undefined, token);
+  await show(st);
+}
+
+// ---- clicking on the board -----------------------------------------------------------------
+function keyed() {
+  if (!state || !state.my_turn || !renderer.keys) return [];
+  return state.legal.map((a) => ({ a, keys: renderer.keys(a, state.view, state.seat) || [] }));
+}
+
+function candidatesFor(key) {
+  const all = keyed();
+  if (source && key !== source) {
+    const c = all.filter((x) => x.keys[0] === source && x.keys.includes(key));
+    if (c.length) return c;
+  }
+  return all.filter((x) => x.keys.includes(key));
+}
+
+function clickKey(key, label) {
+  const cands = candidatesFor(key);
+  if (!cands.length) return;
+  const twoStep = cands.some((x) => x.keys.length > 1 && x.keys[0] === key);
+  if (twoStep && source !== key) {
+    source = key;
+    showChoices(cands, label);
+    decorate();
+    return;
+  }
+  if (cands.length === 1) {
+    play(cands[0].a.text);
+    return;
+  }
+  showChoices(cands, label);
+}
+
+function showChoices(cands, label) {
+  const box = $("choices");
+  box.replaceChildren(
+    el("h3", {}, `Choices for ${label}`),
+    el("div", { class: "choice-buttons" }, cands.map((x) =>
+      el("button", { type: "button", class: "action", "data-text": x.a.text, onclick: () => play(x.a.text) },
+        el("code", {}, x.a.text), " ", x.a.description))),
+    el("button", { type: "button", class: "quiet", onclick: clearChoices }, "Cancel (Esc)"));
+  box.hidden = false;
+}
+
+function clearChoices() {
+  source = null;
+  $("choices").hidden = true;
+  $("choices").replaceChildren();
+  decorate();
+}
+
+/** Mark what is clickable now (from the legal actions) and give it keyboard access. */
+function decorate() {
+  const board = $("board");
+  const all = keyed();
+  const clickable = new Set();
+  const targets = new Set();
+  for (const x of all) {
+    if (source) {
+      if (x.keys[0] === source) x.keys.slice(1).forEach((k) => targets.add(k));
+    }
+    x.keys.forEach((k) => clickable.add(k));
+  }
+  for (const node of board.querySelectorAll("[data-key]")) {
+    const key = node.getAttribute("data-key");
+    const on = clickable.has(key);
+    node.classList.toggle("clickable", on);
+    node.classList.toggle("picked", key === source);
+    node.classList.toggle("target", targets.has(key));
+    if (on) {
+      node.setAttribute("tabindex", "0");
+      node.setAttribute("role", "button");
+      const t = node.querySelector("title");
+      node.setAttribute("aria-label", node.getAttribute("title") || (t ? t.textContent : key));
+    } else {
+      node.removeAttribute("tabindex");
+      node.removeAttribute("role");
+    }
+  }
+}
+
+function wireBoard() {
+  const board = $("board");
+  const handler = (ev) => {
+    const node = ev.target.closest("[data-key].clickable");
+    if (!node) return;
+    if (ev.type === "keydown" && ev.key !== "Enter" && ev.key !== " ") return;
+    ev.preventDefault();
+    const t = node.querySelector("title");
+    clickKey(node.getAttribute("data-key"), node.getAttribute("aria-label") || (t ? t.textContent : ""));
+  };
+  board.addEventListener("click", handler);
+  board.addEventListener("keydown", handler);
+  document.addEventListener("keydown", (ev) => {
+    if (ev.key === "Escape") clearChoices();
+  });
+}
+
+// ---- drawing the page ----------------------------------------------------------------------
+function legalList() {
+  const box = $("legal");
+  box.replaceChildren();
+  if (!state.my_turn || !state.legal.length || (renderer && renderer.hideLegal)) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  const groups = new Map();
+  for (const a of state.legal) {
+    const g = a.group || "moves";
+    if (!groups.has(g)) groups.set(g, []);
+    groups.get(g).push(a);
+  }
+  const many = state.legal.length > 40;
+  box.append(el("h2", {}, `Your moves (${state.legal.length})`));
+  for (const [g, acts] of groups) {
+    const det = el("details", { class: "group", open: !many || groups.size === 1 || acts.length <= 6 },
+      el("summary", {}, `${g} (${acts.length})`),
+      el("div", { class: "actions" }, acts.map((a) =>
+        el("button", { type: "button", class: "action", "data-text": a.text, title: a.description, onclick: () => play(a.text) },
+          el("code", {}, a.text), " ", a.description))));
+    box.append(det);
+  }
+}
+
+function offers() {
+  const box = $("offers");
+  box.replaceChildren();
+  for (const o of state.offers || []) {
+    if (!o.open) continue;
+    if (o.by === state.seat) {
+      box.append(el("p", { class: "offer" }, `Your ${o.kind} offer is waiting for an answer.`));
+    } else {
+      const ans = (accept) => () => act({ type: "answer", offer: o.id, accept },
+        `/games/${encodeURIComponent(gameId)}/offers/${encodeURIComponent(o.id)}`, { accept });
+      box.append(el("p", { class: "offer" }, `${sideName(state.names, o.by)} offers: ${o.kind}. `,
+        state.seat !== null ? el("button", { type: "button", class: "accept", onclick: ans(true) }, `Accept ${o.kind}`) : "",
+        state.seat !== null ? el("button", { type: "button", class: "deny", onclick: ans(false) }, `Deny ${o.kind}`) : ""));
+    }
+  }
+  box.hidden = !box.childNodes.length;
+}
+
+function logView() {
+  const list = $("log");
+  list.replaceChildren();
+  // One line per change, the seat that made it first; the events of it in order.
+  for (const entry of state.log || []) {
+    const events = entry.events || [];
+    if (!events.length) continue;
+    const who = entry.seat === null || entry.seat === undefined ? "" : el("span", { class: `side side-${entry.seat} tiny` }, sideName(state.names, entry.seat));
+    if (events.length <= 3) list.append(el("li", {}, who, who ? " " : "", events.join(" · ")));
+    else list.append(el("li", {}, who, el("ul", { class: "sub-events" }, events.map((e) => el("li", {}, e)))));
+  }
+  list.scrollTop = list.scrollHeight;
+}
+
+function endPanel() {
+  const box = $("end");
+  if (!state.over) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  const res = state.result || {};
+  box.replaceChildren(
+    el("h2", {}, "Game over"),
+    el("p", { id: "result", class: "result" }, res.text || state.status_line || "The game has ended."),
+    el("p", {},
+      state.seat !== null && state.seat !== undefined ? el("button", { type: "button", id: "rematch", onclick: rematch }, state.rematch ? "Join the rematch" : "Rematch") : "",
+      " ",
+      el("a", { href: `/replay/${encodeURIComponent(gameId)}`, id: "replay-link" }, "Replay this game")));
+}
+
+async function rematch() {
+  try {
+    const res = await call("POST", `/games/${encodeURIComponent(gameId)}/rematch`, {}, token);
+    rememberToken(res.game_id, res.token);
+    location.href = `/play/${encodeURIComponent(res.game_id)}`;
+  } catch (e) {
+    notice(`Rematch failed: ${e.message}`);
+  }
+}
+
+async function show(st) {
+  // A confirmation ("sheet accepted") belongs to the position it was given in: a later one
+  // (the turn processed) clears it.
+  if (okVersion !== null && st.version > okVersion && $("notice").classList.contains("ok")) {
+    notice("");
+    okVersion = null;
+  }
+  state = st;
+  await loadRenderer(st.game);
+  document.title = `${st.title} — boardct`;
+  $("title").textContent = st.title;
+  const seatLine = st.seat === null || st.seat === undefined
+    ? el("span", { id: "seat-line" }, "You are watching as a spectator.")
+    : el("span", { id: "seat-line" }, "You play ", sideBadge(st.names, st.seat), ".");
+  $("who").replaceChildren(seatLine, " Players: ", ...st.names.flatMap((_, i) => [sideBadge(st.names, i), i < st.names.length - 1 ? " vs " : ""]));
+  $("status").textContent = st.status_line || "";
+  $("turn").textContent = st.over ? "" : st.my_turn ? `Your move. ${st.prompt || ""}` : st.to_move && st.to_move.length ? `Waiting for ${st.to_move.map((s) => sideName(st.names, s)).join(", ")}.` : "";
+  $("turn").classList.toggle("mine", !!st.my_turn && !st.over);
+  $("deadline").textContent = st.deadline ? `Deadline: ${new Date(st.deadline).toLocaleString()} (${st.deadline})` : "";
+  const board = $("board");
+  const ctx = { seat: st.seat, names: st.names, state: st, submitSheet, notice,
+    api: (method, path, body) => call(method, `/games/${encodeURIComponent(gameId)}${path}`, body, token) };
+  const nodes = [];
+  if (renderer.render) nodes.push(renderer.render(st.view, ctx));
+  else nodes.push(el("pre", { class: "raw-view" }, JSON.stringify(st.view, null, 1)));
+  if (renderer.panel) nodes.push(renderer.panel(st.view, ctx));
+  // Keep what the player is typing in a form on the board (an order sheet) across updates.
+  const edited = new Map();
+  for (const inp of board.querySelectorAll("form[data-bot] input[name]")) {
+    if (inp.value !== inp.defaultValue) edited.set(`${inp.form.dataset.bot}:${inp.name}`, inp.value);
+  }
+  board.replaceChildren(...nodes.filter(Boolean));
+  for (const inp of board.querySelectorAll("form[data-bot] input[name]")) {
+    const v = edited.get(`${inp.form.dataset.bot}:${inp.name}`);
+    if (v !== undefined) inp.value = v;
+  }
+  $("sending").hidden = true;
+  const canAct = st.seat !== null && st.seat !== undefined && !st.over;
+  $("command").hidden = !canAct;
+  $("command-hint").textContent = (renderer && renderer.commandHint) || "Type a move in the game's notation.";
+  $("actions-bar").hidden = !canAct;
+  if ($("choices").hidden === false && !st.my_turn) clearChoices();
+  if (!st.my_turn) source = null;
+  decorate();
+  legalList();
+  offers();
+  logView();
+  endPanel();
+  // For tests and assistive tools: which state this page has drawn.
+  document.body.dataset.version = String(st.version);
+  document.body.dataset.myTurn = st.my_turn ? "1" : "0";
+  document.body.dataset.over = st.over ? "1" : "0";
+  document.body.dataset.mySeat = st.seat === null || st.seat === undefined ? "" : String(st.seat);
+}
+
+async function submitSheet(text) {
+  // CTF 2187: POST /sheets (sealed until the turn is processed). A server without that route
+  // takes the same sheet, one line, as the seat's move: it is checked by the same code.
+  try {
+    try {
+      await call("POST", `/games/${encodeURIComponent(gameId)}/sheets`, { text }, token);
+    } catch (e) {
+      if (!(e instanceof ApiError) || e.status !== 404 || /game/i.test(e.message)) throw e;
+      await call("POST", `/games/${encodeURIComponent(gameId)}/moves`, { text: text.split("\n").join("; "), move_id: newId() }, token);
+    }
+    await refresh();
+    okVersion = state.version;
+    notice("Order sheet accepted; it stays sealed until the turn is processed.", "ok");
+    return true;
+  } catch (e) {
+    showRejection({ rule: e.rule || "CTF-37", message: e.message });
+    return false;
+  }
+}
+
+// ---- start ---------------------------------------------------------------------------------
+async function main() {
+  wireBoard();
+  // Boards may be drawn differently at phone width: redraw when the width class changes.
+  if (window.matchMedia) window.matchMedia("(max-width: 600px)").addEventListener("change", () => { if (state) show(state); });
+  $("command").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const input = $("command-input");
+    const text = input.value;
+    input.value = "";
+    play(text);
+  });
+  $("offer-draw").addEventListener("click", () => act({ type: "offer", kind: "draw" }, `/games/${encodeURIComponent(gameId)}/offers`, { kind: "draw" }));
+  $("offer-undo").addEventListener("click", () => act({ type: "offer", kind: "undo" }, `/games/${encodeURIComponent(gameId)}/offers`, { kind: "undo" }));
+  $("resign").addEventListener("click", () => {
+    $("resign-confirm").hidden = false;
+    $("resign-yes").focus();
+  });
+  $("resign-no").addEventListener("click", () => { $("resign-confirm").hidden = true; });
+  $("resign-yes").addEventListener("click", () => {
+    $("resign-confirm").hidden = true;
+    act({ type: "resign" }, `/games/${encodeURIComponent(gameId)}/resign`, {});
+  });
+
+  const params = new URLSearchParams(location.search);
+  const invite = params.get("invite");
+  if (invite) await claimInvite(invite);
+  try {
+    await refresh();
+  } catch (e) {
+    if (e instanceof ApiError && e.code === "unauthorized" && token) {
+      forgetToken(gameId);
+      token = null;
+      notice("This browser's seat token is no longer valid; you are watching as a spectator.", "info");
+      await refresh();
+    } else {
+      notice(`Could not load the game: ${e.message}`);
+      return;
+    }
+  }
+  socket = new GameSocket(gameId, token, {
+    status: (s) => { $("conn").textContent = s === "live" ? "● live" : `○ ${s}…`; $("conn").className = `conn ${s}`; },
+    state: (m) => show(m),
+    update: (m) => show(m.state),
+    ack: () => { $("sending").hidden = true; },
+    reject: (m) => { $("sending").hidden = true; showRejection(m); },
+    error: (m) => notice(`${m.message || m.code}`),
+  });
+  socket.version = state ? state.version : null;
+  socket.connect();
+}
+
+main();

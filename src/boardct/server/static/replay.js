@@ -1,0 +1,82 @@
+// The replay page of a finished game: forward, back and jump through the frames the server
+// gives after the end (GET /games/{id}/replay), hidden information revealed (every seat's view).
+import { call, tokenFor, el, sideName } from "./app.js";
+
+const $ = (id) => document.getElementById(id);
+const parts = location.pathname.split("/").filter(Boolean);
+const gameId = decodeURIComponent(parts[parts.length - 1] || "");
+let frames = [];
+let k = 0;
+let renderer = null;
+let names = [];
+
+function draw() {
+  const f = frames[k];
+  $("jump").value = String(k);
+  $("where").textContent = `move ${k} of ${frames.length - 1}`;
+  $("move-line").textContent = k === 0 ? "Start of the game" : `Move ${f.ply}: ${sideName(names, f.seat)} played ${f.text}`;
+  $("frame-events").replaceChildren(...(f.events || []).map((e) => el("li", {}, typeof e === "string" ? e : JSON.stringify(e))));
+  const spec = JSON.stringify(f.spectator);
+  const seats = Object.keys(f.views || {}).sort((a, b) => Number(a) - Number(b));
+  const hidden = seats.some((s) => JSON.stringify(f.views[s]) !== spec);
+  const boards = [];
+  const one = (view, seat, label) => {
+    const ctx = { seat, names, replay: true, state: null, submitSheet: async () => false, notice: () => {}, api: async () => ({}) };
+    const box = el("section", { class: "board card", "data-seat": seat === null ? "all" : String(seat) }, el("h2", {}, label));
+    if (renderer && renderer.render) box.append(renderer.render(view, ctx));
+    else box.append(el("pre", { class: "raw-view" }, JSON.stringify(view, null, 1)));
+    if (renderer && renderer.panel) box.append(renderer.panel(view, ctx));
+    boards.push(box);
+  };
+  if (hidden) seats.forEach((s) => one(f.views[s], Number(s), `${sideName(names, Number(s))}'s view`));
+  else one(f.spectator, null, "Board");
+  $("boards").replaceChildren(...boards);
+  $("back").disabled = k === 0;
+  $("first").disabled = k === 0;
+  $("forward").disabled = k === frames.length - 1;
+  $("last").disabled = k === frames.length - 1;
+}
+
+function go(n) {
+  k = Math.max(0, Math.min(frames.length - 1, n));
+  draw();
+}
+
+async function main() {
+  const token = tokenFor(gameId);
+  let st;
+  let rep;
+  try {
+    st = await call("GET", `/games/${encodeURIComponent(gameId)}`, undefined, token);
+    rep = await call("GET", `/games/${encodeURIComponent(gameId)}/replay`, undefined, token);
+  } catch (e) {
+    $("notice").textContent = `No replay: ${e.message}`;
+    $("notice").className = "notice error";
+    $("notice").hidden = false;
+    return;
+  }
+  names = st.names || [];
+  document.title = `Replay: ${st.title} — boardct`;
+  $("title").textContent = `Replay: ${st.title}${st.result && st.result.text ? " — " + st.result.text : ""}`;
+  if (/^[a-z0-9_-]{1,40}$/.test(st.game)) {
+    try { renderer = (await import(`/static/games/${st.game}.js`)).default; } catch (e) { renderer = null; }
+  }
+  frames = rep.frames || [];
+  if (!frames.length) return;
+  $("jump").max = String(frames.length - 1);
+  $("first").onclick = () => go(0);
+  $("back").onclick = () => go(k - 1);
+  $("forward").onclick = () => go(k + 1);
+  $("last").onclick = () => go(frames.length - 1);
+  $("jump").oninput = () => go(Number($("jump").value));
+  document.addEventListener("keydown", (ev) => {
+    if (ev.target.tagName === "INPUT") return;
+    if (ev.key === "ArrowRight") go(k + 1);
+    else if (ev.key === "ArrowLeft") go(k - 1);
+    else if (ev.key === "Home") go(0);
+    else if (ev.key === "End") go(frames.length - 1);
+  });
+  go(0);
+}
+
+main();

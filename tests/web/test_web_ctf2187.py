@@ -1,0 +1,103 @@
+"""CTF 2187 in the browser: order sheets handed in from two pages (the form and the command
+box), a sheet with errors refused line by line (CTF-37), and a turn processed at its deadline
+with one sheet missing (CTF-14: standing orders)."""
+
+# ruff: noqa: F811 (test arguments name the fixtures imported from web_helpers)
+from __future__ import annotations
+
+import pytest
+from web_helpers import (  # noqa: F401 (fixtures: pytest finds them by name here)
+    chromium,
+    claim,
+    needs_browser,
+    page_token,
+    pages,
+    server,
+    shot,
+    wait_version,
+)
+
+pytestmark = needs_browser
+
+STANDING = "P1 6 - 2 - 0; P2 13 - 2 - 0; P3 6 - 2 - 0; P4 13 - 2 - 0; P5 13 - 2 - 0"
+
+
+def two_pages(server, pages, **extra):
+    game = server.create("ctf2187", [{"kind": "human", "name": "Ann"},
+                                     {"kind": "human", "name": "Bob"}], **extra)
+    gid = game["game_id"]
+    ann, bob = pages.new(), pages.new()
+    claim(ann, server, gid, game["seats"][0]["invite"], "Ann")
+    claim(bob, server, gid, game["seats"][1]["invite"], "Bob")
+    return gid, ann, bob
+
+
+def my_bot(server, gid, page) -> int:
+    return server.state(gid, page_token(page, gid))["view"]["bots"][0]["bot"]
+
+
+def submit_form(page, bot: int, fields: dict[str, str] | None = None) -> None:
+    form = page.locator(f'#board form[data-bot="{bot}"]')
+    for name, value in (fields or {}).items():
+        form.locator(f'input[name="{name}"]').fill(value)
+    form.locator("button.sheet-submit").click()
+
+
+def test_sheets_from_two_pages_process_the_turn(server, pages):
+    gid, ann, bob = two_pages(server, pages)
+    a, b = my_bot(server, gid, ann), my_bot(server, gid, bob)
+    # a sheet with an error is refused whole, naming its line and field; nothing changes
+    submit_form(ann, a, {"p2f0": "99"})
+    ann.wait_for_selector("#notice:not([hidden])")
+    text = ann.inner_text("#notice")
+    assert "CTF-37" in text and "line 3" in text
+    assert server.state(gid)["version"] == 0
+    # Ann hands hers in with the form (prefilled with the standing orders, one field changed)
+    submit_form(ann, a, {"p1f0": "13", "p2f0": "13"})
+    ann.wait_for_function("() => document.getElementById('notice').innerText.includes('accepted')")
+    # Bob types his on one line in the command box
+    bob.fill("#command-input", f"BOT {b} TURN 1; {STANDING}")
+    bob.press("#command-input", "Enter")
+    version = server.state(gid)["version"]
+    wait_version(ann, version)
+    wait_version(bob, version)
+    for page in (ann, bob):
+        page.wait_for_function(
+            "() => document.querySelector('.ctf-panel .game-facts').innerText.startsWith('Turn 2')")
+        assert "phase 1" in page.inner_text("#log")
+    # each page draws only its own bot; the other appears at most as a contact
+    assert ann.locator('#board .bot.mine').count() == 1
+    assert ann.locator(f'#board .bot.mine[data-key="bot:{a}"]').count() == 1
+    # the turn report of this seat, as the game writes it (CTF-38)
+    ann.click("#board details.report summary")
+    ann.click("#board details.report button")
+    ann.wait_for_function(
+        "() => document.querySelector('#board details.report pre').innerText.length > 50")
+    report = ann.inner_text("#board details.report pre")
+    assert f"Bot {a}" in report or f"BOT {a}" in report.upper()
+    shot(ann, "ctf2187-turn2")
+
+
+def test_a_missed_deadline_uses_the_standing_orders(server, pages):
+    gid, ann, bob = two_pages(server, pages, turn_deadline=6)
+    st = server.state(gid, page_token(ann, gid))
+    if not st.get("deadline"):
+        pytest.skip("turn deadlines are not in this server (they come with the srvx branch)")
+    ann.wait_for_selector("#deadline:not(:empty)")
+    a = my_bot(server, gid, ann)
+    submit_form(ann, a)
+    ann.wait_for_function("() => document.getElementById('notice').innerText.includes('accepted')")
+    # Bob hands nothing in; the deadline passes and the turn is processed anyway
+    for page in (ann, bob):
+        try:
+            # turn 2 or later: under load a page may first look after the next deadline too
+            page.wait_for_function(
+                "() => Number((/^Turn (\\d+)/.exec(document.querySelector("
+                "'.ctf-panel .game-facts').innerText) || [0, 0])[1]) >= 2", timeout=45_000)
+        except Exception:
+            st = server.state(gid)
+            raise AssertionError(f"turn 2 not drawn; server: version {st['version']}, "
+                                 f"deadline {st['deadline']}, to_move {st['to_move']}, page "
+                                 f"version {page.get_attribute('body', 'data-version')}") from None
+    log = bob.inner_text("#log").lower()
+    assert "standing" in log or "missing" in log
