@@ -13,7 +13,14 @@ information state adds the last `HISTORY` actions of the game.
 
 from __future__ import annotations
 
-from boardct.core.encoding import check_id, flag, history_planes, one_hot, scaled
+from boardct.core.encoding import (
+    check_id,
+    flag,
+    history_planes,
+    history_planes_of,
+    one_hot,
+    scaled,
+)
 from boardct.core.errors import IllegalAction
 from boardct.games.hills import actions as A
 from boardct.games.hills.board import CARD_WORDS, HEXES, KIND_LETTERS, N_HEXES, UNIT_CAP
@@ -110,3 +117,128 @@ def information_state(view: dict, history: list, player: int) -> list[float]:
     """The observation and the last `HISTORY` actions (all public, BSH-38)."""
     return observation(view, player) + history_planes(
         history, player, lambda who, a: ID_OF.get(a), NUM_ACTIONS, HISTORY)
+
+
+# -- the fast path ---------------------------------------------------------------------------
+# `observation(view, player)` above is the definition. Building the view dict costs more than
+# the tensor and learners pay it every step, so `fast_observation` reads from the state's
+# fields the very values its view shows, and nothing else: a hex's tile and star only when it
+# is face up (`rev`), the observer's own hand only, the other hand's size and the public
+# inferences (`known`), the deck's size. tests/hills/test_fast_observation.py checks it equals
+# `observation(state.view(p), p)` on many random states (and the blindness property in
+# tests/core/test_encoding.py holds for it).
+_HEX_AT = tuple(h * HEX_FIELDS for h in range(N_HEXES))
+_SQUADS_AT = N_HEXES * HEX_FIELDS
+_GLOBAL_AT = _SQUADS_AT + 6 * SQUAD_FIELDS
+
+
+_STATUS_OF: list[tuple[int, ...]] = []  # per squad state code, the STATUSES index (or -1)
+
+
+def _status_index() -> tuple[int, ...]:
+    """Filled on first use: state.py imports this module, so its words are not there yet."""
+    if not _STATUS_OF:
+        from boardct.games.hills.state import STATUS_WORDS
+
+        _STATUS_OF.append(tuple(STATUSES.index(w) if w in STATUSES else -1
+                                for w in STATUS_WORDS))
+    return _STATUS_OF[0]
+_UNITS = tuple(scaled(u, UNIT_CAP) for u in range(UNIT_CAP + 1))
+_HAND = tuple(scaled(n, HAND_SCALE) for n in range(64))
+_SEIZE = tuple(scaled(n, 3) for n in range(8))
+
+
+def _look(table: tuple[float, ...], value: int, top: float) -> float:
+    return table[value] if 0 <= value < len(table) else scaled(value, top)
+
+
+def fast_observation(state, player: int) -> list[float]:
+    """`observation(state.view(player), player)`, value for value, from the state's fields."""
+    from boardct.games.hills.board import HQ, LAND
+
+    me = player
+    out = [0.0] * SIZE
+    rev, tiles, star = state.rev, state.tiles, state.star
+    for h in range(N_HEXES):
+        at = _HEX_AT[h]
+        if not rev[h]:
+            out[at] = 1.0
+            continue
+        t = tiles[h]
+        if t == 3:  # "H": a headquarters, HQ.index(h) its owner
+            out[at + (4 if HQ.index(h) == me else 5)] = 1.0
+        else:
+            out[at + 1 + t] = 1.0
+        s = star[h]
+        if s == 1:
+            out[at + 6] = 1.0
+        elif s == 2:
+            out[at + 7] = 1.0
+    units, pos, imp, st = state.units, state.pos, state.imp, state.st
+    status_of = _STATUS_OF[0] if _STATUS_OF else _status_index()
+    at = _SQUADS_AT
+    for side in (me, 1 - me):
+        plane = 8 if side == me else 11
+        own_turn = side == state.cur
+        for k in range(3):
+            sq = side * 3 + k
+            n = units[sq]
+            out[at] = _look(_UNITS, n, UNIT_CAP)
+            if n > 0:
+                out[_HEX_AT[pos[sq]] + plane + k] = 1.0
+                out[at + 1] = 1.0
+                if imp[sq]:
+                    out[at + 2] = 1.0
+                if own_turn:
+                    status = status_of[st[sq]]
+                    if status >= 0:
+                        out[at + 3 + status] = 1.0
+            at += SQUAD_FIELDS
+    info = state.info
+    limit = info.turn_limit or TURN_SCALE
+    g = _GLOBAL_AT
+    out[g] = flag(state.out is None and state.cur == me)
+    out[g + 1] = flag(me == 1)
+    out[g + 2] = flag(info.first == me)
+    out[g + 3] = scaled(state.tdone[me], limit)
+    out[g + 4] = scaled(state.tdone[1 - me], limit)
+    out[g + 5] = flag(state.card_played)
+    if state.boosted >= 0:
+        out[g + 6 + state.boosted % 3] = 1.0
+    out[g + 9] = _look(_SEIZE, state.seize[me], 3)
+    out[g + 10] = _look(_SEIZE, state.seize[1 - me], 3)
+    hand = state.hand
+    for c in range(4):
+        out[g + 11 + c] = _look(_HAND, hand[me * 4 + c], HAND_SCALE)
+    out[g + 15] = _look(_HAND, sum(hand[me * 4:me * 4 + 4]), HAND_SCALE)
+    out[g + 16] = _look(_HAND, sum(hand[(1 - me) * 4:(1 - me) * 4 + 4]), HAND_SCALE)
+    known = state.known
+    for j, side in enumerate((me, 1 - me)):
+        b = side * 3
+        out[g + 17 + 2 * j] = _look(_HAND, known[b + 1] + known[b + 2], HAND_SCALE)
+        out[g + 18 + 2 * j] = _look(_HAND, known[b + 2], HAND_SCALE)
+    mix = info.deck_mix
+    out[g + 21] = scaled(len(state.deck), sum(mix))
+    discard = state.discard
+    for c in range(4):
+        out[g + 22 + c] = scaled(discard.count(c), mix[c])
+    revealed = [0, 0, 0]
+    stars_up = 0
+    for h in LAND:
+        if rev[h]:
+            revealed[tiles[h]] += 1
+            if star[h]:
+                stars_up += 1
+    counts = info.tile_counts
+    for t in range(3):
+        out[g + 26 + t] = scaled(counts[t] - revealed[t], counts[t])
+    out[g + 29] = scaled(info.star_total - stars_up, info.star_total)
+    out[g + 30] = flag(state.out is not None)
+    return out
+
+
+def fast_information_state(state, player: int) -> list[float]:
+    """`information_state(state.view(player), state.history(), player)`, value for value,
+    reading only the last `HISTORY` actions."""
+    return fast_observation(state, player) + history_planes_of(
+        state, player, lambda who, a: ID_OF.get(a), NUM_ACTIONS, HISTORY)
