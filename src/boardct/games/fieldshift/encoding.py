@@ -105,21 +105,16 @@ def observation(view: dict, player: int) -> list[float]:
 # test_fast_observation.py checks it equals `observation(state.view(p), p)` on many states.
 _STATUS_AT = {name: i for i, name in enumerate(STATUSES)}
 _DEPLOYED, _BLEEDING, _RESERVE_ST, _DEAD_ST = (_STATUS_AT[s] for s in STATUSES)
-_PLAYERS_AT = 20 * OP_FIELDS
-_GLOBAL_AT = _PLAYERS_AT + 2 * PLAYER_FIELDS
+_VALUES_AT = 10 + len(STATUSES)  # an operator's six values, after sector and status
 
 
-def _table(top: float, n: int) -> tuple[float, ...]:
+def _table(top: float, n: int) -> dict[int, float]:
     """`scaled(v, top)` for v in 0..n-1, looked up instead of computed (same floats)."""
-    return tuple(scaled(v, top) for v in range(n))
+    return {v: scaled(v, top) for v in range(n)}
 
 
-_VIT, _BLEED5, _SKILL3, _RANK19, _CRATE = (_table(VITALITY, 64), _table(5, 64), _table(3, 64),
-                                           _table(19, 20), _table(CRATE_SCALE, 64))
-
-
-def _look(table: tuple[float, ...], value: int, top: float) -> float:
-    return table[value] if 0 <= value < len(table) else scaled(value, top)
+_VIT, _FIVE, _SKILL3, _RANK19, _CRATE = (_table(VITALITY, 64), _table(5, 64), _table(3, 64),
+                                         _table(19, 20), _table(CRATE_SCALE, 64))
 
 
 def fast_observation(state, player: int) -> list[float]:
@@ -136,21 +131,25 @@ def fast_observation(state, player: int) -> list[float]:
         last = loc[i]
         rank[i] = k
     base = 0
+    bleed = state.bleed
     for p in (player, 1 - player):
         o = p * S.PV_SIZE
         sel, watch = pv[o + S.SEL], pv[o + S.WATCH]
         for i in range(p * 10, p * 10 + 10):
             where = loc[i]
+            v = vit[i]
             if where >= 0:
                 out[base + where] = 1.0
-                status = _BLEEDING if vit[i] == 0 else _DEPLOYED
+                out[base + (_BLEEDING if v == 0 else _DEPLOYED) + 10] = 1.0
             else:
-                status = _DEAD_ST if where == S.DEAD else _RESERVE_ST
-            out[base + 10 + status] = 1.0
-            at = base + 10 + len(STATUSES)
-            out[at] = _look(_VIT, vit[i], VITALITY)
-            out[at + 1] = _look(_BLEED5, state.bleed_timer(i), 5)
-            out[at + 2] = _look(_SKILL3, skl[i], 3)
+                out[base + (_DEAD_ST if where == S.DEAD else _RESERVE_ST) + 10] = 1.0
+            at = base + _VALUES_AT
+            out[at] = _VIT[v] if v in _VIT else scaled(v, VITALITY)
+            v = bleed[i]  # state.bleed_timer(i), inlined
+            v = v if v < S.BLEED_TURNS else S.BLEED_TURNS
+            out[at + 1] = _FIVE[v] if v in _FIVE else scaled(v, 5)
+            v = skl[i]
+            out[at + 2] = _SKILL3[v] if v in _SKILL3 else scaled(v, 3)
             if watch == i:
                 out[at + 3] = 1.0
             if sel == i:
@@ -159,11 +158,13 @@ def fast_observation(state, player: int) -> list[float]:
             base += OP_FIELDS
     for p in (player, 1 - player):
         o = p * S.PV_SIZE
-        out[base] = _look(_CRATE, pv[o + S.CRATES], CRATE_SCALE)
-        for f in range(3):
-            out[base + 1 + f] = _look(_CRATE, pv[o + S.FAC + f], CRATE_SCALE)
-        out[base + 4] = _look(_BLEED5, pv[o + S.SKCD], 5)
-        out[base + 5] = _look(_BLEED5, pv[o + S.SPCD], 5)
+        for f in range(4):  # crates, then the three facilities
+            v = pv[o + S.CRATES + f] if f == 0 else pv[o + S.FAC + f - 1]
+            out[base + f] = _CRATE[v] if v in _CRATE else scaled(v, CRATE_SCALE)
+        v = pv[o + S.SKCD]
+        out[base + 4] = _FIVE[v] if v in _FIVE else scaled(v, 5)
+        v = pv[o + S.SPCD]
+        out[base + 5] = _FIVE[v] if v in _FIVE else scaled(v, 5)
         if pv[o + S.ARTREADY]:
             out[base + 6] = 1.0
         if state.under_cyber(p):

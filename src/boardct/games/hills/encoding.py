@@ -240,5 +240,9 @@ def fast_observation(state, player: int) -> list[float]:
 def fast_information_state(state, player: int) -> list[float]:
     """`information_state(state.view(player), state.history(), player)`, value for value,
     reading only the last `HISTORY` actions."""
-    return fast_observation(state, player) + history_planes_of(
-        state, player, lambda who, a: ID_OF.get(a), NUM_ACTIONS, HISTORY)
+    return history_planes_of(state, player, _known_id, NUM_ACTIONS, HISTORY,
+                             fast_observation(state, player))
+
+
+def _known_id(who: int, action: object) -> int | None:
+    return ID_OF.get(action)  # type: ignore[call-overload]
