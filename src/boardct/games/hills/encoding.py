@@ -143,13 +143,10 @@ def _status_index() -> tuple[int, ...]:
         _STATUS_OF.append(tuple(STATUSES.index(w) if w in STATUSES else -1
                                 for w in STATUS_WORDS))
     return _STATUS_OF[0]
-_UNITS = tuple(scaled(u, UNIT_CAP) for u in range(UNIT_CAP + 1))
-_HAND = tuple(scaled(n, HAND_SCALE) for n in range(64))
-_SEIZE = tuple(scaled(n, 3) for n in range(8))
-
-
-def _look(table: tuple[float, ...], value: int, top: float) -> float:
-    return table[value] if 0 <= value < len(table) else scaled(value, top)
+# `scaled(v, top)` looked up, not computed (the same floats), for the values a game holds
+_UNITS = {u: scaled(u, UNIT_CAP) for u in range(UNIT_CAP + 1)}
+_HAND = {n: scaled(n, HAND_SCALE) for n in range(64)}
+_SEIZE = {n: scaled(n, 3) for n in range(8)}
 
 
 def fast_observation(state, player: int) -> list[float]:
@@ -183,7 +180,7 @@ def fast_observation(state, player: int) -> list[float]:
         for k in range(3):
             sq = side * 3 + k
             n = units[sq]
-            out[at] = _look(_UNITS, n, UNIT_CAP)
+            out[at] = _UNITS[n] if n in _UNITS else scaled(n, UNIT_CAP)
             if n > 0:
                 out[_HEX_AT[pos[sq]] + plane + k] = 1.0
                 out[at + 1] = 1.0
@@ -205,18 +202,20 @@ def fast_observation(state, player: int) -> list[float]:
     out[g + 5] = flag(state.card_played)
     if state.boosted >= 0:
         out[g + 6 + state.boosted % 3] = 1.0
-    out[g + 9] = _look(_SEIZE, state.seize[me], 3)
-    out[g + 10] = _look(_SEIZE, state.seize[1 - me], 3)
-    hand = state.hand
-    for c in range(4):
-        out[g + 11 + c] = _look(_HAND, hand[me * 4 + c], HAND_SCALE)
-    out[g + 15] = _look(_HAND, sum(hand[me * 4:me * 4 + 4]), HAND_SCALE)
-    out[g + 16] = _look(_HAND, sum(hand[(1 - me) * 4:(1 - me) * 4 + 4]), HAND_SCALE)
-    known = state.known
     for j, side in enumerate((me, 1 - me)):
+        v = state.seize[side]
+        out[g + 9 + j] = _SEIZE[v] if v in _SEIZE else scaled(v, 3)
+    hand = state.hand
+    values = [hand[me * 4 + c] for c in range(4)]  # the observer's own hand, by card word
+    values.append(sum(hand[me * 4:me * 4 + 4]))
+    values.append(sum(hand[(1 - me) * 4:(1 - me) * 4 + 4]))  # the other hand: its size only
+    known = state.known
+    for side in (me, 1 - me):
         b = side * 3
-        out[g + 17 + 2 * j] = _look(_HAND, known[b + 1] + known[b + 2], HAND_SCALE)
-        out[g + 18 + 2 * j] = _look(_HAND, known[b + 2], HAND_SCALE)
+        values.append(known[b + 1] + known[b + 2])
+        values.append(known[b + 2])
+    for j, v in enumerate(values):
+        out[g + 11 + j] = _HAND[v] if v in _HAND else scaled(v, HAND_SCALE)
     mix = info.deck_mix
     out[g + 21] = scaled(len(state.deck), sum(mix))
     discard = state.discard
