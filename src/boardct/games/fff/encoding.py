@@ -16,6 +16,8 @@ way in steps; a field may still be removed; points left / 6; points spent / 6; t
 
 from __future__ import annotations
 
+from itertools import compress
+
 from boardct.games.fff.pieces import COLOURS, FACING_INDEX, SQUARE_INDEX
 
 PLANES = 44
@@ -81,6 +83,7 @@ def observation_string(view: dict) -> str:
 # of the turn under way in steps) directly, with the planes of each piece code worked out once.
 # tests/core/test_fast_observation.py checks it equals `observation(state.view(p), p)` on many
 # random states, part-way turns among them.
+_SQUARES = range(64)
 _CODE_PLANES: list[list] = []  # per observer, per piece code: (ones, halves), made on first use
 
 
@@ -112,13 +115,12 @@ def fast_observation(state, player: int) -> list[float]:
     main, ghost = t.placed() if t is not None else (state.main, state.ghost)
     planes = _CODE_PLANES[player] if _CODE_PLANES else _code_planes(player)
     for board in (ghost, main):
-        for sq, c in enumerate(board):
-            if c:
-                ones, halves = planes[c]
-                for k in ones:
-                    out[k + sq] = 1.0
-                for k in halves:
-                    out[k + sq] += 0.5
+        for sq in compress(_SQUARES, board):  # the occupied squares, found in C
+            ones, halves = planes[board[sq]]
+            for k in ones:
+                out[k + sq] = 1.0
+            for k in halves:
+                out[k + sq] += 0.5
     s = PLANES * 64
     if t is not None:
         out[42 * 64 + t.sq] = 1.0
