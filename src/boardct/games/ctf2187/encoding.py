@@ -220,6 +220,7 @@ def information_state(layout: Layout, view: dict, player: int) -> list[float]:
 # view-based ones on many random states, and the blindness property holds for them.
 _MAPS: dict[int, tuple[Any, Any, list[list[float]]]] = {}  # id(map) -> (map, tables, planes)
 _LOGS: dict[tuple[int, int], tuple[Any, int, list[float]]] = {}  # (id(log), mask) -> counts
+_KINDS: dict[tuple[int, tuple[str, ...]], tuple[Any, dict]] = {}  # per terrain tables
 _SHEETS: dict[tuple[int, ...], tuple[int, ...]] = {}  # orders -> sheet_orders of their text
 _POSTURE = tuple(POSTURES.index(p) for p in POSTURES)
 _PILOT = tuple(PILOT_STATES.index(p) for p in PILOT_STATES)
@@ -234,19 +235,22 @@ def _map_planes(state: Any, layout: Layout) -> tuple[list[int], list[float]]:
     cached = _MAPS.get(id(m))
     if cached is not None and cached[0] is m and cached[1] is tables:
         return cached[2]
-    from boardct.games.ctf2187.report import terrain_code
-
-    w, h = m.width, m.height
+    cells = m.width * m.height
     terrain_plane = {code: len(MAP_PLANES) + i for i, code in enumerate(layout.terrain)}
-    where = [-1] * (w * h)
-    elevation = [0.0] * (w * h)
-    for y in range(1, h + 1):
-        for x in range(1, w + 1):
-            i = (y - 1) * w + (x - 1)
-            name, _, level = terrain_code(state, x, y).rpartition("-")
-            if name in terrain_plane:
-                where[i] = terrain_plane[name] * w * h + i
-            elevation[i] = scaled(int(level), ELEVATION_SCALE)
+    kinds = _KINDS.get((id(tables), layout.terrain))
+    if kinds is None or kinds[0] is not tables:
+        if len(_KINDS) > 32:
+            _KINDS.clear()
+        kinds = _KINDS[(id(tables), layout.terrain)] = (tables, {})
+    known = kinds[1]  # (terrain, ground) -> (terrain plane or -1, elevation value)
+    for key in set(zip(m.terrain, m.ground, strict=True)) - known.keys():
+        t = tables.terrain[key[0]]
+        # the text report.terrain_code writes for such a sector, read as `observation` does
+        name, _, level = f"{t.code}-{key[1] + t.elevation}".rpartition("-")
+        known[key] = (terrain_plane.get(name, -1), scaled(int(level), ELEVATION_SCALE))
+    values = [known[key] for key in zip(m.terrain, m.ground, strict=True)]
+    where = [-1 if v[0] < 0 else v[0] * cells + i for i, v in enumerate(values)]
+    elevation = [v[1] for v in values]
     if len(_MAPS) > 32:
         _MAPS.clear()
     _MAPS[id(m)] = (m, tables, (where, elevation))
@@ -265,6 +269,26 @@ def _visual_slow(layout: Layout, state: Any, mine: list, out: list[float]) -> No
     for i in range(first, layout.width * layout.height * layout.planes):
         if grid[i]:
             out[i] = grid[i]
+
+
+def _bot_rating(state: Any, b: Any) -> float:
+    """`float(state.bot_rating(b))`: VP per ton (CTF-39). Division of whole numbers is
+    correctly rounded, as `float` of their `Fraction` is, so it is the same float without
+    building the Fraction (anything else: the rules' own way)."""
+    vp, tons = b.vp, b.design.tons
+    if type(vp) is int and type(tons) is int and tons:
+        return vp / tons
+    return float(state.bot_rating(b))
+
+
+def _team_rating(state: Any, team: int) -> float:
+    """`float(state.team_rating(team))`, the same way as `_bot_rating`."""
+    members = [b for b in state.bots if b.team == team]
+    vp = sum(b.vp for b in members)
+    tons = sum(b.design.tons for b in members)
+    if type(vp) is int and type(tons) is int and tons:
+        return vp / tons
+    return float(state.team_rating(team))
 
 
 def fast_observation(layout: Layout, state: Any, player: int) -> list[float]:
@@ -333,7 +357,7 @@ def fast_observation(layout: Layout, state: Any, player: int) -> list[float]:
         out[o + 2] = scaled(b.cooled, HEAT_SCALE)
         out[o + 3] = scaled(b.wounds, MAX_WOUNDS)
         out[o + 4] = scaled(b.functional_engines(), d.engines)
-        out[o + 5] = scaled(round(float(state.bot_rating(b)), 2), 2.0)
+        out[o + 5] = scaled(round(_bot_rating(state, b), 2), 2.0)
         o += 6
         for i in range(6):
             out[o] = scaled(b.armour[i], d.armour[i])
@@ -355,7 +379,8 @@ def fast_observation(layout: Layout, state: Any, player: int) -> list[float]:
         at += 3
     at += 3 * max(0, layout.cps - len(cps))
     out[at] = scaled(state.turn, state.turns)
-    out[at + 1] = scaled(round(float(state.team_rating(mine[0].team)), 2) if mine else 0.0, 2.0)
+    rating = round(_team_rating(state, mine[0].team), 2) if mine else 0.0
+    out[at + 1] = scaled(rating, 2.0)
     out[at + 2] = flag(state.over is not None)
     if team in TEAM_LETTERS:
         out[at + 3 + TEAM_LETTERS.index(team)] = 1.0
