@@ -140,3 +140,27 @@ def test_ctf_log_counts_follow_the_log_not_a_stale_cache():
     b = random_state("ctf2187", {}, 4, 30)
     for s in (a, b, a, b):
         check_fast_equals_view(s)
+
+
+def test_hills_history_after_undos_is_the_history_in_force():
+    """Hills' information state reads only the last actions of the linked history: after
+    undos (table marks in the history) it still shows the actions in force, as
+    `history()` gives them, never one taken back."""
+    from boardct.core.table import undo
+
+    undone = 0
+    for seed in range(6):
+        rnd = random.Random(seed)
+        state = random_state("hills", {}, seed, 0)
+        for _ in range(60):
+            if state.is_over:
+                break
+            if rnd.random() < 0.25:
+                with contextlib.suppress(BoardctError):
+                    state = undo(state, rnd.choice((1, 2)))
+                    undone += 1
+            else:
+                player = rnd.choice(state.current_players())
+                state.apply_id(rnd.choice(state.legal_ids(player)), player)
+            check_fast_equals_view(state)
+    assert undone > 5, "the games took actions back"
