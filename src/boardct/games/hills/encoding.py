@@ -149,28 +149,57 @@ _HAND = {n: scaled(n, HAND_SCALE) for n in range(64)}
 _SEIZE = {n: scaled(n, 3) for n in range(8)}
 
 
-def fast_observation(state, player: int) -> list[float]:
-    """`observation(state.view(player), player)`, value for value, from the state's fields."""
+_BOARDS: dict[tuple, tuple] = {}  # the board's part of the tensor, per what is face up
+
+
+def _board(state, me: int) -> tuple[list[float], list[float]]:
+    """The hexes' tile and star fields (squads left 0) and the last four global values (tiles
+    and stars still face down), as `observation` makes them: they change only when a tile is
+    turned or a star used, so they are made once per such board and observer. Made from the
+    face-up hexes only (`rev`); the key's `tiles` and `info` are the setup's own objects."""
     from boardct.games.hills.board import HQ, LAND
 
-    me = player
-    out = [0.0] * SIZE
-    rev, tiles, star = state.rev, state.tiles, state.star
+    rev, tiles, star, info = state.rev, state.tiles, state.star, state.info
+    key = (me, id(tiles), id(info), bytes(rev), bytes(star))
+    found = _BOARDS.get(key)
+    if found is not None and found[0] is tiles and found[1] is info:
+        return found[2], found[3]
+    block = [0.0] * _SQUADS_AT
     for h in range(N_HEXES):
         at = _HEX_AT[h]
         if not rev[h]:
-            out[at] = 1.0
+            block[at] = 1.0
             continue
         t = tiles[h]
         if t == 3:  # "H": a headquarters, HQ.index(h) its owner
-            out[at + (4 if HQ.index(h) == me else 5)] = 1.0
+            block[at + (4 if HQ.index(h) == me else 5)] = 1.0
         else:
-            out[at + 1 + t] = 1.0
-        s = star[h]
-        if s == 1:
-            out[at + 6] = 1.0
-        elif s == 2:
-            out[at + 7] = 1.0
+            block[at + 1 + t] = 1.0
+        if star[h] == 1:
+            block[at + 6] = 1.0
+        elif star[h] == 2:
+            block[at + 7] = 1.0
+    revealed = [0, 0, 0]
+    stars_up = 0
+    for h in LAND:
+        if rev[h]:
+            revealed[tiles[h]] += 1
+            if star[h]:
+                stars_up += 1
+    counts = info.tile_counts
+    tail = [scaled(counts[t] - revealed[t], counts[t]) for t in range(3)]
+    tail.append(scaled(info.star_total - stars_up, info.star_total))
+    if len(_BOARDS) > 4096:
+        _BOARDS.clear()
+    _BOARDS[key] = (tiles, info, block, tail)
+    return block, tail
+
+
+def fast_observation(state, player: int) -> list[float]:
+    """`observation(state.view(player), player)`, value for value, from the state's fields."""
+    me = player
+    block, tail = _board(state, me)
+    out = block + [0.0] * (SIZE - _SQUADS_AT)  # a fresh list: the cached block stays as it is
     units, pos, imp, st = state.units, state.pos, state.imp, state.st
     status_of = _STATUS_OF[0] if _STATUS_OF else _status_index()
     at = _SQUADS_AT
@@ -221,17 +250,7 @@ def fast_observation(state, player: int) -> list[float]:
     discard = state.discard
     for c in range(4):
         out[g + 22 + c] = scaled(discard.count(c), mix[c])
-    revealed = [0, 0, 0]
-    stars_up = 0
-    for h in LAND:
-        if rev[h]:
-            revealed[tiles[h]] += 1
-            if star[h]:
-                stars_up += 1
-    counts = info.tile_counts
-    for t in range(3):
-        out[g + 26 + t] = scaled(counts[t] - revealed[t], counts[t])
-    out[g + 29] = scaled(info.star_total - stars_up, info.star_total)
+    out[g + 26:g + 30] = tail
     out[g + 30] = flag(state.out is not None)
     return out
 
