@@ -271,6 +271,14 @@ def _visual_slow(layout: Layout, state: Any, mine: list, out: list[float]) -> No
             out[i] = grid[i]
 
 
+def _read_only(state: Any, name: str) -> list:
+    """`state.bots` / `state.cps` to read, not change: an engine that shares them between
+    clones until one changes them (copy on write, as `_bots` / `_cps`) would otherwise copy
+    them for every tensor; the fast path only reads them."""
+    shared = getattr(state, "_" + name, None)
+    return shared if shared is not None else getattr(state, name)
+
+
 def _bot_rating(state: Any, b: Any) -> float:
     """`float(state.bot_rating(b))`: VP per ton (CTF-39). Division of whole numbers is
     correctly rounded, as `float` of their `Fraction` is, so it is the same float without
@@ -283,7 +291,7 @@ def _bot_rating(state: Any, b: Any) -> float:
 
 def _team_rating(state: Any, team: int) -> float:
     """`float(state.team_rating(team))`, the same way as `_bot_rating`."""
-    members = [b for b in state.bots if b.team == team]
+    members = [b for b in _read_only(state, "bots") if b.team == team]
     vp = sum(b.vp for b in members)
     tons = sum(b.design.tons for b in members)
     if type(vp) is int and type(tons) is int and tons:
@@ -298,7 +306,7 @@ def fast_observation(layout: Layout, state: Any, player: int) -> list[float]:
     w, h = layout.width, layout.height
     cells = w * h
     out = [0.0] * layout.size
-    mine = state.bots_of(player)
+    mine = [b for b in _read_only(state, "bots") if b.player == player]  # state.bots_of
     team = TEAM_LETTERS[mine[0].team] if mine else ""
     for b in mine:
         if 1 <= b.x <= w and 1 <= b.y <= h:
@@ -307,7 +315,7 @@ def fast_observation(layout: Layout, state: Any, player: int) -> list[float]:
         if 1 <= o.x <= w and 1 <= o.y <= h:
             plane = 3 if o.status != FUNCTIONAL else 1 if TEAM_LETTERS[o.team] == team else 2
             out[plane * cells + (o.y - 1) * w + o.x - 1] = 1.0
-    cps = state.cps
+    cps = _read_only(state, "cps")
     for c in cps:
         if 1 <= c.x <= w and 1 <= c.y <= h:
             plane = 6 if not c.operational else 4 if TEAM_LETTERS[c.team] == team else 5
@@ -434,7 +442,7 @@ def _log_counts(state: Any, player: int) -> list[float]:
 def fast_information_state(layout: Layout, state: Any, player: int) -> list[float]:
     """`information_state(layout, state.view(player), player)`, value for value."""
     out = fast_observation(layout, state, player)
-    mine = state.bots_of(player)
+    mine = [b for b in _read_only(state, "bots") if b.player == player]  # state.bots_of
     width = layout.menu + 1
     for k in range(layout.bots):
         for kind in (0, 1):  # the sheet handed in this turn, then the standing orders
@@ -453,8 +461,9 @@ _LEGAL: dict[tuple, list[int]] = {}  # (Bot, weapons, may eject, menu size) -> i
 
 
 def fast_legal_ids(state: Any, player: int | None) -> list[int]:
-    """`sorted(state.action_id(a) for a in state.legal_actions(player))`, value for value: the
-    ids of each owed Bot's sheets, worked out once per kind of Bot (they depend only on the
+    """`sorted(state.action_id(a) for a in state.legal_actions(player))`, value for value (no
+    id twice: were two sheets of the menu the same, it would be one id): the ids of each owed
+    Bot's sheets, worked out once per kind of Bot (they depend only on the
     Bot's number, weapons, whether it may eject and the menu size) and joined in Bot order,
     which is id order."""
     if player is None:
@@ -464,12 +473,13 @@ def fast_legal_ids(state: Any, player: int | None) -> list[int]:
         player = cur[0]
     size = state.menu_size()
     out: list[int] = []
+    bots = _read_only(state, "bots")
     for num in state.owed(player):
-        b = state.bots[num - 1]
+        b = bots[num - 1]
         key = (num, len(b.design.weapons), b.functional_engines() <= 4, size)
         ids = _LEGAL.get(key)
-        if ids is None:
-            ids = sorted(state.action_id(a) for a in state.sample_sheets(num))
+        if ids is None:  # without repeats, as `State.legal_ids` promises
+            ids = sorted({state.action_id(a) for a in state.sample_sheets(num)})
             if len(_LEGAL) > 4096:
                 _LEGAL.clear()
             _LEGAL[key] = ids
