@@ -4,10 +4,11 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from boardct.core.errors import IllegalAction
+from boardct.core.game import TableMark
 
 RULE = "encoding"  # the "rule" an IllegalAction about an id names
 
@@ -91,4 +92,48 @@ def history_planes(history: Sequence[tuple[int, Any]], player: int,
         base = (start + k) * (ids + 1)
         out[base + i] = 1.0
         out[base + ids] = 1.0 if who == player else 0.0
+    return out
+
+
+def recent_history(state: Any) -> Iterator[tuple[int, Any]]:
+    """`reversed(state.history())`, lazily: newest first, the actions an undo took back left
+    out, walking the linked history only as far as the caller reads. `history()` walks and
+    copies the whole game, which a learner's information state (the last few actions) would
+    otherwise pay at every step of a long game."""
+    cell = state._hist
+    skip = 0
+    while cell is not None:
+        cell, player, action = cell
+        if type(player) is TableMark:
+            if player.kind == "undo":
+                skip += player.value
+        elif skip:
+            skip -= 1
+        else:
+            yield player, action
+
+
+def history_planes_of(state: Any, player: int, encode: Callable[[int, Any], int | None],
+                      ids: int, slots: int, out: list[float] | None = None) -> list[float]:
+    """`history_planes(state.history(), player, encode, ids, slots)`, value for value,
+    reading only the last actions of the state's history (see `recent_history`). With `out`,
+    the planes are appended to it (no copy of a long observation) and `out` is returned."""
+    known: list[tuple[int, int]] = []
+    if slots > 0:
+        for who, action in recent_history(state):
+            i = encode(who, action)
+            if i is not None:
+                known.append((who, i))
+                if len(known) == slots:
+                    break
+    if out is None:
+        out = []
+    width = ids + 1
+    base = len(out) + (slots - len(known)) * width
+    out += [0.0] * (slots * width)
+    for who, i in reversed(known):
+        out[base + i] = 1.0
+        if who == player:
+            out[base + ids] = 1.0
+        base += width
     return out

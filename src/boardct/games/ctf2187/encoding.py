@@ -205,3 +205,283 @@ def information_state(layout: Layout, view: dict, player: int) -> list[float]:
             counts[event[0]] += 1
     out += [scaled(counts[kind], LOG_SCALE) for kind in LOG_KINDS]
     return out
+
+
+# -- the fast path ---------------------------------------------------------------------------
+# `observation` and `information_state` above are the definition, from `view(player)`. The view
+# spells out every visible sector as a terrain code text that the tensor then parses back, and
+# every Bot, weapon and sheet as dicts and text: far more than the tensor costs, at every step
+# of a learner. `fast_observation` and `fast_information_state` read from the state exactly what
+# `view(player)` holds (the player's own Bots, the Bots their scanners detect (`contacts`), the
+# sectors within their Bots' visual radius, the command posts, their own team's rating, their
+# own sheets and what their Bots saw of the last turn) and nothing else; the per-sector values
+# come from the same terrain code text, worked out once per map (a map never changes), and the
+# log's counts once per turn. tests/core/test_fast_observation.py checks both equal the
+# view-based ones on many random states, and the blindness property holds for them.
+_MAPS: dict[int, tuple[Any, Any, list[list[float]]]] = {}  # id(map) -> (map, tables, planes)
+_LOGS: dict[tuple[int, int], tuple[Any, int, list[float]]] = {}  # (id(log), mask) -> counts
+_KINDS: dict[tuple[int, tuple[str, ...]], tuple[Any, dict]] = {}  # per terrain tables
+_SHEETS: dict[tuple[int, ...], tuple[int, ...]] = {}  # orders -> sheet_orders of their text
+_POSTURE = tuple(POSTURES.index(p) for p in POSTURES)
+_PILOT = tuple(PILOT_STATES.index(p) for p in PILOT_STATES)
+_WEAPON = tuple(WEAPON_STATES.index(s) for s in WEAPON_STATES)
+
+
+def _map_planes(state: Any, layout: Layout) -> tuple[list[int], list[float]]:
+    """Per sector of the map, what `observation` makes of the terrain code text
+    `report.terrain_code` writes for it when in sight: the index in the tensor of its terrain
+    plane's cell (-1: a code with no plane), and its elevation value."""
+    m, tables = state.map, state.tables
+    cached = _MAPS.get(id(m))
+    if cached is not None and cached[0] is m and cached[1] is tables:
+        return cached[2]
+    cells = m.width * m.height
+    terrain_plane = {code: len(MAP_PLANES) + i for i, code in enumerate(layout.terrain)}
+    kinds = _KINDS.get((id(tables), layout.terrain))
+    if kinds is None or kinds[0] is not tables:
+        if len(_KINDS) > 32:
+            _KINDS.clear()
+        kinds = _KINDS[(id(tables), layout.terrain)] = (tables, {})
+    known = kinds[1]  # (terrain, ground) -> (terrain plane or -1, elevation value)
+    for key in set(zip(m.terrain, m.ground, strict=True)) - known.keys():
+        t = tables.terrain[key[0]]
+        # the text report.terrain_code writes for such a sector, read as `observation` does
+        name, _, level = f"{t.code}-{key[1] + t.elevation}".rpartition("-")
+        known[key] = (terrain_plane.get(name, -1), scaled(int(level), ELEVATION_SCALE))
+    values = [known[key] for key in zip(m.terrain, m.ground, strict=True)]
+    where = [-1 if v[0] < 0 else v[0] * cells + i for i, v in enumerate(values)]
+    elevation = [v[1] for v in values]
+    if len(_MAPS) > 32:
+        _MAPS.clear()
+    _MAPS[id(m)] = (m, tables, (where, elevation))
+    return where, elevation
+
+
+def _visual_slow(layout: Layout, state: Any, mine: list, out: list[float]) -> None:
+    """The visual planes through the view's own code (only for a map whose size differs from
+    the layout's, which a state of one setup never has)."""
+    from boardct.games.ctf2187.report import visual_display
+
+    grid = observation(layout, {"visual": [visual_display(state, b) for b in mine],
+                                "command_posts": [], "turn": 0, "turns": 1, "teams": [],
+                                "over": False}, 0)
+    first = (len(MAP_PLANES) - 1) * layout.width * layout.height
+    for i in range(first, layout.width * layout.height * layout.planes):
+        if grid[i]:
+            out[i] = grid[i]
+
+
+def _read_only(state: Any, name: str) -> list:
+    """`state.bots` / `state.cps` to read, not change: an engine that shares them between
+    clones until one changes them (copy on write, as `_bots` / `_cps`) would otherwise copy
+    them for every tensor; the fast path only reads them."""
+    shared = getattr(state, "_" + name, None)
+    return shared if shared is not None else getattr(state, name)
+
+
+def _bot_rating(state: Any, b: Any) -> float:
+    """`float(state.bot_rating(b))`: VP per ton (CTF-39). Division of whole numbers is
+    correctly rounded, as `float` of their `Fraction` is, so it is the same float without
+    building the Fraction (anything else: the rules' own way)."""
+    vp, tons = b.vp, b.design.tons
+    if type(vp) is int and type(tons) is int and tons:
+        return vp / tons
+    return float(state.bot_rating(b))
+
+
+def _team_rating(state: Any, team: int) -> float:
+    """`float(state.team_rating(team))`, the same way as `_bot_rating`."""
+    members = [b for b in _read_only(state, "bots") if b.team == team]
+    vp = sum(b.vp for b in members)
+    tons = sum(b.design.tons for b in members)
+    if type(vp) is int and type(tons) is int and tons:
+        return vp / tons
+    return float(state.team_rating(team))
+
+
+def fast_observation(layout: Layout, state: Any, player: int) -> list[float]:
+    """`observation(layout, state.view(player), player)`, value for value, from the state."""
+    from boardct.games.ctf2187.units import FUNCTIONAL
+
+    w, h = layout.width, layout.height
+    cells = w * h
+    out = [0.0] * layout.size
+    mine = [b for b in _read_only(state, "bots") if b.player == player]  # state.bots_of
+    team = TEAM_LETTERS[mine[0].team] if mine else ""
+    for b in mine:
+        if 1 <= b.x <= w and 1 <= b.y <= h:
+            out[(3 if b.status != FUNCTIONAL else 0) * cells + (b.y - 1) * w + b.x - 1] = 1.0
+    for o in state.contacts(mine):
+        if 1 <= o.x <= w and 1 <= o.y <= h:
+            plane = 3 if o.status != FUNCTIONAL else 1 if TEAM_LETTERS[o.team] == team else 2
+            out[plane * cells + (o.y - 1) * w + o.x - 1] = 1.0
+    cps = _read_only(state, "cps")
+    for c in cps:
+        if 1 <= c.x <= w and 1 <= c.y <= h:
+            plane = 6 if not c.operational else 4 if TEAM_LETTERS[c.team] == team else 5
+            out[plane * cells + (c.y - 1) * w + c.x - 1] = 1.0
+    if mine and state.map.width == w and state.map.height == h:
+        where, elevation = _map_planes(state, layout)
+        sight = (len(MAP_PLANES) - 1) * cells
+        height = (layout.planes - 1) * cells
+        r = state.tables.visual_radius
+        for b in mine:
+            x0, x1 = max(1, b.x - r), min(w, b.x + r)
+            y0, y1 = max(1, b.y - r), min(h, b.y + r)
+            n = x1 - x0 + 1
+            if n <= 0:
+                continue
+            ones = [1.0] * n
+            for y in range(y0, y1 + 1):
+                a = (y - 1) * w + x0 - 1
+                out[sight + a:sight + a + n] = ones
+                out[height + a:height + a + n] = elevation[a:a + n]
+                for i in range(a, a + n):
+                    t = where[i]
+                    if t >= 0:
+                        out[t] = 1.0
+    elif mine:  # a map not of the layout's size: the view's way, put() clipping
+        _visual_slow(layout, state, mine, out)
+    at = cells * layout.planes
+    owed = set(state.owed(player))
+    bot_fields = layout.bot_fields
+    for k in range(min(layout.bots, len(mine))):
+        b = mine[k]
+        d = b.design
+        wreck = b.status != FUNCTIONAL
+        o = at + k * bot_fields
+        out[o] = flag(not wreck)
+        out[o + 1] = scaled(b.x, w)
+        out[o + 2] = scaled(b.y, h)
+        if 0 <= b.facing - 1 < 8:
+            out[o + 3 + b.facing - 1] = 1.0
+        o += 11
+        out[o + _POSTURE[b.posture]] = 1.0
+        o += len(POSTURES)
+        out[o + _PILOT[b.pilot]] = 1.0
+        o += len(PILOT_STATES)
+        out[o] = scaled((None if wreck else b.ap) or 0, AP_SCALE)
+        out[o + 1] = scaled(b.heat, HEAT_SCALE)
+        out[o + 2] = scaled(b.cooled, HEAT_SCALE)
+        out[o + 3] = scaled(b.wounds, MAX_WOUNDS)
+        out[o + 4] = scaled(b.functional_engines(), d.engines)
+        out[o + 5] = scaled(round(_bot_rating(state, b), 2), 2.0)
+        o += 6
+        for i in range(6):
+            out[o] = scaled(b.armour[i], d.armour[i])
+            out[o + 1] = scaled(b.internal[i], d.internal[i])
+            o += 2
+        n = len(d.weapons)
+        for i in range(layout.weapons):
+            if i < n:
+                out[o + _WEAPON[b.weapons[i]]] = 1.0
+            o += 3
+        out[o] = scaled((None if wreck else b.ap_start) or 0, AP_SCALE)
+        out[o + 1] = flag(b.num in owed)
+        out[o + 2] = flag(b.sheet is not None)
+    at += layout.bots * bot_fields
+    for c in cps:
+        out[at] = scaled(c.structure, layout.cp_structure)
+        out[at + 1] = flag(c.operational)
+        out[at + 2] = flag(TEAM_LETTERS[c.team] == team)
+        at += 3
+    at += 3 * max(0, layout.cps - len(cps))
+    out[at] = scaled(state.turn, state.turns)
+    rating = round(_team_rating(state, mine[0].team), 2) if mine else 0.0
+    out[at + 1] = scaled(rating, 2.0)
+    out[at + 2] = flag(state.over is not None)
+    if team in TEAM_LETTERS:
+        out[at + 3 + TEAM_LETTERS.index(team)] = 1.0
+    return out
+
+
+def _orders_entry(orders: tuple[int, ...], nweapons: int, menu: int) -> int:
+    """The menu entry of a TURN sheet with these orders, `menu` for another sheet: as
+    `information_state` finds it from the sheet's canonical text."""
+    from boardct.games.ctf2187.sheet import TURN, sheet_text
+    from boardct.games.ctf2187.state import _menu_index
+
+    parsed = _SHEETS.get(orders)
+    if parsed is None:
+        parsed = sheet_orders(sheet_text(TURN, 0, orders, 0))
+        if len(_SHEETS) > 4096:
+            _SHEETS.clear()
+        _SHEETS[orders] = parsed
+    entry = _menu_index(nweapons, menu).get((TURN, *parsed))
+    return menu if entry is None else entry
+
+
+def _log_counts(state: Any, player: int) -> list[float]:
+    """The LOG_KINDS counts of what `player`'s Bots saw of the last turn, scaled: worked out
+    once per processed turn (the log is replaced, never changed, once a turn is done)."""
+    mask = state.player_mask(player)
+    log = state.log
+    key = (id(log), mask)
+    cached = _LOGS.get(key)
+    if cached is not None and cached[0] is log and cached[1] == len(log):
+        return cached[2]
+    from boardct.games.ctf2187.engine import seen_by
+
+    counts = dict.fromkeys(LOG_KINDS, 0)
+    for m, event in log:  # state.visible_log(player), without copying the events it keeps
+        if not (m & mask and getattr(event, "seen", 0) & mask):
+            continue  # seen_by would give None
+        if getattr(event, "named", 0) is not None:  # it may redact a field: its own way
+            event = seen_by(event, mask)
+            if event is None:
+                continue
+        if event and event[0] in counts:
+            counts[event[0]] += 1
+    values = [scaled(counts[kind], LOG_SCALE) for kind in LOG_KINDS]
+    if len(_LOGS) > 256:
+        _LOGS.clear()
+    _LOGS[key] = (log, len(log), values)
+    return values
+
+
+def fast_information_state(layout: Layout, state: Any, player: int) -> list[float]:
+    """`information_state(layout, state.view(player), player)`, value for value."""
+    out = fast_observation(layout, state, player)
+    mine = [b for b in _read_only(state, "bots") if b.player == player]  # state.bots_of
+    width = layout.menu + 1
+    for k in range(layout.bots):
+        for kind in (0, 1):  # the sheet handed in this turn, then the standing orders
+            block = [0.0] * width
+            if k < len(mine):
+                b = mine[k]
+                orders = b.sheet if kind == 0 else b.standing
+                if orders is not None:
+                    block[_orders_entry(tuple(orders), len(b.weapons), layout.menu)] = 1.0
+            out += block
+    out += _log_counts(state, player)
+    return out
+
+
+_LEGAL: dict[tuple, list[int]] = {}  # (Bot, weapons, may eject, menu size) -> its ids
+
+
+def fast_legal_ids(state: Any, player: int | None) -> list[int]:
+    """`sorted(state.action_id(a) for a in state.legal_actions(player))`, value for value (no
+    id twice: were two sheets of the menu the same, it would be one id): the ids of each owed
+    Bot's sheets, worked out once per kind of Bot (they depend only on the
+    Bot's number, weapons, whether it may eject and the menu size) and joined in Bot order,
+    which is id order."""
+    if player is None:
+        cur = state.current_players()
+        if not cur:
+            return []
+        player = cur[0]
+    size = state.menu_size()
+    out: list[int] = []
+    bots = _read_only(state, "bots")
+    for num in state.owed(player):
+        b = bots[num - 1]
+        key = (num, len(b.design.weapons), b.functional_engines() <= 4, size)
+        ids = _LEGAL.get(key)
+        if ids is None:  # without repeats, as `State.legal_ids` promises
+            ids = sorted({state.action_id(a) for a in state.sample_sheets(num)})
+            if len(_LEGAL) > 4096:
+                _LEGAL.clear()
+            _LEGAL[key] = ids
+        out += ids
+    return out

@@ -378,7 +378,11 @@ class CtfState(State):
         return action
 
     def legal_ids(self, player: int | None = None) -> list[int]:
-        return sorted(self.action_id(a) for a in self.legal_actions(player))
+        """`sorted(self.action_id(a) for a in self.legal_actions(player))`, fast (see
+        `encoding.fast_legal_ids`)."""
+        from boardct.games.ctf2187 import encoding as enc
+
+        return enc.fast_legal_ids(self, player)
 
     def observation_shape(self) -> tuple[int, ...]:
         from boardct.games.ctf2187 import encoding as enc
@@ -388,7 +392,7 @@ class CtfState(State):
     def observation_tensor(self, player: int) -> list[float]:
         from boardct.games.ctf2187 import encoding as enc
 
-        return enc.observation(enc.Layout.of(self), self.view(player), player)
+        return enc.fast_observation(enc.Layout.of(self), self, player)  # = from the view
 
     def information_state_shape(self) -> tuple[int, ...]:
         from boardct.games.ctf2187 import encoding as enc
@@ -398,7 +402,7 @@ class CtfState(State):
     def information_state_tensor(self, player: int) -> list[float]:
         from boardct.games.ctf2187 import encoding as enc
 
-        return enc.information_state(enc.Layout.of(self), self.view(player), player)
+        return enc.fast_information_state(enc.Layout.of(self), self, player)  # = from the view
 
     def information_state_string(self, player: int) -> str:
         """The view as text: it holds the player's own sheets and what their Bots saw."""

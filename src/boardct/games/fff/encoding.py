@@ -16,6 +16,8 @@ way in steps; a field may still be removed; points left / 6; points spent / 6; t
 
 from __future__ import annotations
 
+from itertools import compress
+
 from boardct.games.fff.pieces import COLOURS, FACING_INDEX, SQUARE_INDEX
 
 PLANES = 44
@@ -72,3 +74,74 @@ def observation_string(view: dict) -> str:
     if view["outcome"] is not None:
         text += " | over"
     return text
+
+
+# -- the fast path ---------------------------------------------------------------------------
+# `observation(view, player)` above is the definition. FFF's view writes the FFF-32 position
+# text and a dict per piece, which costs far more than the tensor a learner needs at every
+# step; FFF has no hidden information, so `fast_observation` reads the boards of the state (or
+# of the turn under way in steps) directly, with the planes of each piece code worked out once.
+# tests/core/test_fast_observation.py checks it equals `observation(state.view(p), p)` on many
+# random states, part-way turns among them.
+_SQUARES = range(64)
+_CODE_PLANES: list[list] = []  # per observer, per piece code: (ones, halves), made on first use
+
+
+def _code_planes(player: int) -> list[tuple[tuple[int, ...], tuple[int, ...]] | None]:
+    """Per piece code seen by `player`: the offsets (plane * 64) set to 1.0, and those that
+    get 0.5 per field (repeated for two fields of one colour)."""
+    if not _CODE_PLANES:
+        from boardct.games.fff.pieces import FACING, FIELDS, GHOST, NCODES, OWNER, SIZE
+
+        for me in (0, 1):
+            table: list = [None]
+            for code in range(1, NCODES):
+                base = 21 * 64 if GHOST[code] else 0
+                ones = (base + (0 if OWNER[code] == me else 64),
+                        base + (1 + SIZE[code]) * 64, base + (5 + FACING[code]) * 64)
+                halves = tuple(base + (14 + f) * 64 for f in FIELDS[code])
+                table.append((ones, halves))
+            _CODE_PLANES.append(table)
+    return _CODE_PLANES[player]
+
+
+def fast_observation(state, player: int) -> list[float]:
+    """`observation(state.view(player), player)`, value for value, from the state's fields."""
+    from boardct.games.fff.pieces import FIELDS
+    from boardct.games.fff.steps import PHASE_SELECTED
+
+    out = [0.0] * OBS_LEN
+    t = state.part
+    main, ghost = t.placed() if t is not None else (state.main, state.ghost)
+    planes = _CODE_PLANES[player] if _CODE_PLANES else _code_planes(player)
+    for board in (ghost, main):
+        for sq in compress(_SQUARES, board):  # the occupied squares, found in C
+            ones, halves = planes[board[sq]]
+            for k in ones:
+                out[k + sq] = 1.0
+            for k in halves:
+                out[k + sq] += 0.5
+    s = PLANES * 64
+    if t is not None:
+        out[42 * 64 + t.sq] = 1.0
+        out[43 * 64 + t.sq0] = 1.0
+    result = state.result
+    out[s] = 1.0 if result is None and state.turn == player else 0.0
+    pool = state.pool
+    for i in range(7):
+        out[s + 1 + 2 * i] = pool[2 * i] / 3
+        out[s + 2 + 2 * i] = pool[2 * i + 1] / 3
+    lost = state.lost
+    mine, theirs = 3 * player, 3 * (1 - player)
+    for k in range(3):
+        out[s + 15 + k] = lost[mine + k] / 3
+        out[s + 18 + k] = lost[theirs + k] / 3
+    limit = state.limit
+    out[s + 21] = state.count / limit if limit else 0.0
+    if t is not None:
+        out[s + 22] = 1.0
+        out[s + 23] = 1.0 if t.phase == PHASE_SELECTED and bool(FIELDS[t.code]) else 0.0
+        out[s + 24] = (t.points - t.used) / 6
+        out[s + 25] = t.used / 6
+    out[s + 26] = 1.0 if result is not None else 0.0
+    return out

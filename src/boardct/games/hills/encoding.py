@@ -13,7 +13,14 @@ information state adds the last `HISTORY` actions of the game.
 
 from __future__ import annotations
 
-from boardct.core.encoding import check_id, flag, history_planes, one_hot, scaled
+from boardct.core.encoding import (
+    check_id,
+    flag,
+    history_planes,
+    history_planes_of,
+    one_hot,
+    scaled,
+)
 from boardct.core.errors import IllegalAction
 from boardct.games.hills import actions as A
 from boardct.games.hills.board import CARD_WORDS, HEXES, KIND_LETTERS, N_HEXES, UNIT_CAP
@@ -110,3 +117,150 @@ def information_state(view: dict, history: list, player: int) -> list[float]:
     """The observation and the last `HISTORY` actions (all public, BSH-38)."""
     return observation(view, player) + history_planes(
         history, player, lambda who, a: ID_OF.get(a), NUM_ACTIONS, HISTORY)
+
+
+# -- the fast path ---------------------------------------------------------------------------
+# `observation(view, player)` above is the definition. Building the view dict costs more than
+# the tensor and learners pay it every step, so `fast_observation` reads from the state's
+# fields the very values its view shows, and nothing else: a hex's tile and star only when it
+# is face up (`rev`), the observer's own hand only, the other hand's size and the public
+# inferences (`known`), the deck's size. tests/hills/test_fast_observation.py checks it equals
+# `observation(state.view(p), p)` on many random states (and the blindness property in
+# tests/core/test_encoding.py holds for it).
+_HEX_AT = tuple(h * HEX_FIELDS for h in range(N_HEXES))
+_SQUADS_AT = N_HEXES * HEX_FIELDS
+_GLOBAL_AT = _SQUADS_AT + 6 * SQUAD_FIELDS
+
+
+_STATUS_OF: list[tuple[int, ...]] = []  # per squad state code, the STATUSES index (or -1)
+
+
+def _status_index() -> tuple[int, ...]:
+    """Filled on first use: state.py imports this module, so its words are not there yet."""
+    if not _STATUS_OF:
+        from boardct.games.hills.state import STATUS_WORDS
+
+        _STATUS_OF.append(tuple(STATUSES.index(w) if w in STATUSES else -1
+                                for w in STATUS_WORDS))
+    return _STATUS_OF[0]
+# `scaled(v, top)` looked up, not computed (the same floats), for the values a game holds
+_UNITS = {u: scaled(u, UNIT_CAP) for u in range(UNIT_CAP + 1)}
+_HAND = {n: scaled(n, HAND_SCALE) for n in range(64)}
+_SEIZE = {n: scaled(n, 3) for n in range(8)}
+
+
+_BOARDS: dict[tuple, tuple] = {}  # the board's part of the tensor, per what is face up
+
+
+def _board(state, me: int) -> tuple[list[float], list[float]]:
+    """The hexes' tile and star fields (squads left 0) and the last four global values (tiles
+    and stars still face down), as `observation` makes them: they change only when a tile is
+    turned or a star used, so they are made once per such board and observer. Made from the
+    face-up hexes only (`rev`); the key's `tiles` and `info` are the setup's own objects."""
+    from boardct.games.hills.board import HQ, LAND
+
+    rev, tiles, star, info = state.rev, state.tiles, state.star, state.info
+    key = (me, id(tiles), id(info), bytes(rev), bytes(star))
+    found = _BOARDS.get(key)
+    if found is not None and found[0] is tiles and found[1] is info:
+        return found[2], found[3]
+    block = [0.0] * _SQUADS_AT
+    for h in range(N_HEXES):
+        at = _HEX_AT[h]
+        if not rev[h]:
+            block[at] = 1.0
+            continue
+        t = tiles[h]
+        if t == 3:  # "H": a headquarters, HQ.index(h) its owner
+            block[at + (4 if HQ.index(h) == me else 5)] = 1.0
+        else:
+            block[at + 1 + t] = 1.0
+        if star[h] == 1:
+            block[at + 6] = 1.0
+        elif star[h] == 2:
+            block[at + 7] = 1.0
+    revealed = [0, 0, 0]
+    stars_up = 0
+    for h in LAND:
+        if rev[h]:
+            revealed[tiles[h]] += 1
+            if star[h]:
+                stars_up += 1
+    counts = info.tile_counts
+    tail = [scaled(counts[t] - revealed[t], counts[t]) for t in range(3)]
+    tail.append(scaled(info.star_total - stars_up, info.star_total))
+    if len(_BOARDS) > 4096:
+        _BOARDS.clear()
+    _BOARDS[key] = (tiles, info, block, tail)
+    return block, tail
+
+
+def fast_observation(state, player: int) -> list[float]:
+    """`observation(state.view(player), player)`, value for value, from the state's fields."""
+    me = player
+    block, tail = _board(state, me)
+    out = block + [0.0] * (SIZE - _SQUADS_AT)  # a fresh list: the cached block stays as it is
+    units, pos, imp, st = state.units, state.pos, state.imp, state.st
+    status_of = _STATUS_OF[0] if _STATUS_OF else _status_index()
+    at = _SQUADS_AT
+    for side in (me, 1 - me):
+        plane = 8 if side == me else 11
+        own_turn = side == state.cur
+        for k in range(3):
+            sq = side * 3 + k
+            n = units[sq]
+            out[at] = _UNITS[n] if n in _UNITS else scaled(n, UNIT_CAP)
+            if n > 0:
+                out[_HEX_AT[pos[sq]] + plane + k] = 1.0
+                out[at + 1] = 1.0
+                if imp[sq]:
+                    out[at + 2] = 1.0
+                if own_turn:
+                    status = status_of[st[sq]]
+                    if status >= 0:
+                        out[at + 3 + status] = 1.0
+            at += SQUAD_FIELDS
+    info = state.info
+    limit = info.turn_limit or TURN_SCALE
+    g = _GLOBAL_AT
+    out[g] = flag(state.out is None and state.cur == me)
+    out[g + 1] = flag(me == 1)
+    out[g + 2] = flag(info.first == me)
+    out[g + 3] = scaled(state.tdone[me], limit)
+    out[g + 4] = scaled(state.tdone[1 - me], limit)
+    out[g + 5] = flag(state.card_played)
+    if state.boosted >= 0:
+        out[g + 6 + state.boosted % 3] = 1.0
+    for j, side in enumerate((me, 1 - me)):
+        v = state.seize[side]
+        out[g + 9 + j] = _SEIZE[v] if v in _SEIZE else scaled(v, 3)
+    hand = state.hand
+    values = [hand[me * 4 + c] for c in range(4)]  # the observer's own hand, by card word
+    values.append(sum(hand[me * 4:me * 4 + 4]))
+    values.append(sum(hand[(1 - me) * 4:(1 - me) * 4 + 4]))  # the other hand: its size only
+    known = state.known
+    for side in (me, 1 - me):
+        b = side * 3
+        values.append(known[b + 1] + known[b + 2])
+        values.append(known[b + 2])
+    for j, v in enumerate(values):
+        out[g + 11 + j] = _HAND[v] if v in _HAND else scaled(v, HAND_SCALE)
+    mix = info.deck_mix
+    out[g + 21] = scaled(len(state.deck), sum(mix))
+    discard = state.discard
+    for c in range(4):
+        out[g + 22 + c] = scaled(discard.count(c), mix[c])
+    out[g + 26:g + 30] = tail
+    out[g + 30] = flag(state.out is not None)
+    return out
+
+
+def fast_information_state(state, player: int) -> list[float]:
+    """`information_state(state.view(player), state.history(), player)`, value for value,
+    reading only the last `HISTORY` actions."""
+    return history_planes_of(state, player, _known_id, NUM_ACTIONS, HISTORY,
+                             fast_observation(state, player))
+
+
+def _known_id(who: int, action: object) -> int | None:
+    return ID_OF.get(action)  # type: ignore[call-overload]

@@ -841,13 +841,15 @@ class HillsState(State):
         return (enc.SIZE,)
 
     def observation_tensor(self, player: int) -> list[float]:
-        return enc.observation(self.view(player), player)
+        """`enc.observation(self.view(player), player)`, built without the view (its fast
+        path: the same values, tested)."""
+        return enc.fast_observation(self, player)
 
     def information_state_shape(self) -> tuple[int, ...]:
         return (enc.INFO_SIZE,)
 
     def information_state_tensor(self, player: int) -> list[float]:
-        return enc.information_state(self.view(player), self.history(), player)
+        return enc.fast_information_state(self, player)
 
     def information_state_string(self, player: int) -> str:
         """The observation string and the last actions (every Hills action is public)."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 from boardct.core.encoding import check_id, flag, one_hot, scaled, signed
 from boardct.core.errors import IllegalAction
 from boardct.games.shift.actions import GUARD, PHASE_NAMES, TOKENS
-from boardct.games.shift.cardformat import ATTACK_TYPES, RING
+from boardct.games.shift.cardformat import ATTACK_TYPES, LEVELS, RING
 
 NUM_ACTIONS = 90
 FLIPS = 6
@@ -79,4 +79,94 @@ def observation(view: dict, player: int) -> list[float]:
         who, face, _ = f
         out.extend((flag(face == "H"), flag(face == "T"), flag(who == me),
                     flag(who == 1 - me), flag(who == -1)))
+    return out
+
+
+# -- the fast path ---------------------------------------------------------------------------
+# `observation(view, player)` above is the definition. Shift's view also spells out every legal
+# command and each card's gears, which costs far more than the tensor a learner needs at every
+# step; `fast_observation` reads the same values from the state's fields (Shift has no hidden
+# information but the coins to come, which are in neither), each card's printed part computed
+# once per card. tests/core/test_fast_observation.py checks it equals
+# `observation(state.view(p), p)` on many random states.
+_PLAYER_AT = GLOBAL_FIELDS
+_FLIPS_AT = GLOBAL_FIELDS + 2 * PLAYER_FIELDS
+_ATTACK_AT = {name: i for i, name in enumerate(ATTACK_TYPES)}
+_CARDS: dict[int, tuple[object, list[float]]] = {}
+_STAT = {v: scaled(v, STAT) for v in range(-64, 65)}  # looked up, not computed: same floats
+_SIGNED = {v: signed(v, STAT) for v in range(-64, 65)}
+_TOKENS = {v: scaled(v, TOKENS) for v in range(-64, 65)}
+_LEVEL = tuple(scaled(level, 3) for level in LEVELS)
+
+
+def _printed(card) -> list[float]:
+    """The card's printed gears as the tensor shows them: fixed for the card, so made once."""
+    cached = _CARDS.get(id(card))
+    if cached is not None and cached[0] is card:
+        return cached[1]
+    out: list[float] = []
+    for g in card.gears:
+        out.append(scaled(g.level, 3))
+        out.append(scaled(g.power, STAT))
+        out.append(scaled(g.guard, STAT))
+        for m in g.attacks:
+            out.append(flag(m is not None))
+            out.append(scaled(len(m.pattern) if m else 0, 4))
+            out.append(scaled(m.cost if m else 0, TOKENS))
+    if len(_CARDS) > 256:
+        _CARDS.clear()
+    _CARDS[id(card)] = (card, out)
+    return out
+
+
+def fast_observation(state, player: int) -> list[float]:
+    """`observation(state.view(player), player)`, value for value, from the state's fields."""
+    me = player
+    out = [0.0] * SIZE
+    out[state.phase] = 1.0
+    n = len(PHASE_NAMES)
+    out[n] = flag(me in state.current_players())
+    out[n + 1] = flag(state.mover == me)
+    out[n + 2] = flag(state.first == me)
+    out[n + 3] = flag(state.first == -1)
+    out[n + 4] = flag(state.toss_winner == me)
+    mod = state.attack_mod()
+    if mod is not None:
+        out[n + 5 + _ATTACK_AT[mod.type]] = 1.0
+    out[n + 8] = scaled(state.turn, state.limit)
+    at = _PLAYER_AT
+    for p in (me, 1 - me):
+        gear = state.gear[p]
+        out[at + gear] = 1.0
+        out[at + 4] = _LEVEL[gear]
+        v = state.power(p)
+        out[at + 5] = _STAT[v] if v in _STAT else scaled(v, STAT)
+        v = state.guard(p)
+        out[at + 6] = _STAT[v] if v in _STAT else scaled(v, STAT)
+        v = state.tp[p]
+        out[at + 7] = _SIGNED[v] if v in _SIGNED else signed(v, STAT)
+        v = state.tg[p]
+        out[at + 8] = _SIGNED[v] if v in _SIGNED else signed(v, STAT)
+        v = state.lit[p]
+        out[at + 9] = _TOKENS[v] if v in _TOKENS else scaled(v, TOKENS)
+        v = state.burnt[p]
+        out[at + 10] = _TOKENS[v] if v in _TOKENS else scaled(v, TOKENS)
+        out[at + 11] = flag(state.skip_shift[p])
+        out[at + 12] = flag(state.skip_turn[p])
+        printed = _printed(state.cards[p])
+        out[at + 13:at + 13 + len(printed)] = printed
+        at += PLAYER_FIELDS
+    recent = []
+    cell = state.flips
+    while cell is not None and len(recent) < FLIPS:
+        cell, who, heads, _ = cell
+        recent.append((who, heads))
+    at = _FLIPS_AT + 5 * (FLIPS - len(recent))
+    for who, heads in reversed(recent):  # oldest first
+        out[at] = flag(heads)
+        out[at + 1] = flag(not heads)
+        out[at + 2] = flag(who == me)
+        out[at + 3] = flag(who == 1 - me)
+        out[at + 4] = flag(who == -1)
+        at += 5
     return out
