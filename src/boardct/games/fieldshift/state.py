@@ -75,6 +75,9 @@ _HIT_BY_MASK = tuple(tuple(_HIT[n] for n in bits) for bits in BITS)
 _RGP_BY_MASK = tuple(tuple(_RGP[n] for n in bits) for bits in BITS)
 _OVW_BY_MASK = tuple(tuple(_OVW[n] for n in bits) for bits in BITS)
 _SKL_BY_MASK = tuple(tuple(_SKL[n] for n in bits) for bits in BITS)
+# The same, joined as legal_actions lists them, so the hot path joins fewer pieces.
+_MOV_SWC_BY_MASK = tuple(_MOV + swc for swc in _SWC_BY_MASK)
+_OVW_SKL_BY_MASK = tuple(o + k for o, k in zip(_OVW_BY_MASK, _SKL_BY_MASK, strict=True))
 # The same for STDEX's three-digit commands.
 _SWP3_BY_MASK = tuple(tuple(100 + 10 * a + c for a in bits for c in bits if c != a)
                       for bits in BITS)
@@ -89,6 +92,9 @@ _DECODE = tuple((a // 100, a // 10 % 10, a % 10) for a in range(1000)) + tuple(
 def op_name(i: int) -> str:
     """'+3' for player 1's operator 3, '-3' for player 2's."""
     return f"{SIGN[i // 10]}{i % 10}"
+
+
+_NO_BLEED = [0] * 10  # a side's bleed timers when nobody bleeds
 
 
 class FieldShiftState(State):
@@ -248,12 +254,13 @@ class FieldShiftState(State):
         loc = self.loc
         sel = pv[o + SEL]
         mine = (self.act >> b) & 1023
-        out = list(_MOV)
         hist = self._hist
         if hist is None or not _TWO + 10 <= hist[2] < _TWO + 20:
             # a second SWC in a row could replace the first: not offered, so that no agent
             # can switch forever without ending its turn
-            out += _SWC_BY_MASK[mine & ~(1 << (sel - b))]
+            out = list(_MOV_SWC_BY_MASK[mine & ~(1 << (sel - b))])
+        else:
+            out = list(_MOV)
         if medic:
             vit = self.vit
             for n in range(10):
@@ -277,14 +284,17 @@ class FieldShiftState(State):
         out += _RGP_BY_MASK[mine]
         if crates > 0 and not cyber:
             out += _RGP_BY_MASK[(self.res >> b) & 1023]
-        out += _OVW_BY_MASK[mine]
         if not cyber:
             if pv[o + SKCD] == 0:
-                out += _SKL_BY_MASK[mine]
+                out += _OVW_SKL_BY_MASK[mine]
+            else:
+                out += _OVW_BY_MASK[mine]
             if pv[o + ARTREADY]:
                 out += _SPT
             elif pv[o + SPCD] == 0:
                 out += _SPT3
+        else:
+            out += _OVW_BY_MASK[mine]
         if self.violations and self.mode == DISPUTE and self._violators(1 - p):
             out.append(_DISPUTE)
         return out
@@ -373,8 +383,17 @@ class FieldShiftState(State):
             return self._aux(action, tgt)
         events: list[Event] = []
         ends = _HANDLERS[ins](self, mid, tgt, events)
-        self._hist = (self._hist, self.cur, action)
-        self._after(ends, events)
+        issuer = self.cur
+        self._hist = (self._hist, issuer, action)
+        # self._after(ends, events), inlined: every command of a playout passes here
+        if ends:
+            self._end_turn(events)
+        if self._left:
+            self._left = False
+            if self._outcome is None:
+                self._check_win(issuer, events)
+        if ends and self.limit and self.turn >= self.limit and self._outcome is None:
+            self._finish(Outcome((0.5, 0.5), "turn limit"), events)
         return events
 
     def _after(self, ends: bool, events: list[Event]) -> None:
@@ -863,7 +882,7 @@ class FieldShiftState(State):
             pv[o + SPCD] -= 1
         b = p * 10
         bleed, loc, vit = self.bleed, self.loc, self.vit
-        if any(bleed[b:b + 10]):
+        if bleed[b:b + 10] != _NO_BLEED:
             for i in range(b, b + 10):
                 if bleed[i]:
                     bleed[i] -= 1
