@@ -1,7 +1,10 @@
 """CTF 2187 turn processing: the five phases of CTF-13 with the fine points CTF-17..CTF-36.
 
 Functions here work on a `CtfState` (state.py) in place; the state calls `process_turn` once
-every Bot's orders are in. Every happening is logged as an event (a `Sighted` tuple) that
+every Bot's orders are in. They read and change the state's own `_bots`, `_cps` and `_occ`:
+`process_turn` first makes them private to the state (copy on write, see `CtfState.clone`);
+a scenario that calls the other functions by hand does so on a state that owns them.
+Every happening is logged as an event (a `Sighted` tuple) that
 carries the bit mask of the Bots that saw it (the Bots involved, and every functional Bot whose
 scanners covered the place it happened, CTF-15/CTF-21) and, where it names another Bot, the
 Bots that could tell which Bot that was. `seen_by` turns an event into what a set of Bots saw
@@ -102,13 +105,13 @@ def sector_height(st: CtfState, x: int, y: int) -> int:
     g = st.map.ground[i]
     t = st.tables.terrain[st.map.terrain[i]]
     h = g + t.elevation if t.blocks_fire else g
-    occ = st.occ[i]
+    occ = st._occ[i]
     if occ > 0:
-        e = bot_elevation(st, st.bots[occ - 1])
+        e = bot_elevation(st, st._bots[occ - 1])
         if e > h:
             h = e
     elif occ < 0:
-        e = cp_elevation(st, st.cps[-occ - 1])
+        e = cp_elevation(st, st._cps[-occ - 1])
         if e > h:
             h = e
     return h
@@ -150,7 +153,7 @@ def seen_mask(st: CtfState, x: int, y: int, involved: int = 0) -> int:
     m = involved
     r = st.tables.scanning_range
     x0, x1, y0, y1 = x - r, x + r, y - r, y + r
-    for b in st.bots:  # hot: every event asks; `not b.status` is `b.status == FUNCTIONAL`
+    for b in st._bots:  # hot: every event asks; `not b.status` is `b.status == FUNCTIONAL`
         if not b.status and x0 <= b.x <= x1 and y0 <= b.y <= y1:
             m |= 1 << b.num
     return m
@@ -163,7 +166,7 @@ def seen_pair(st: CtfState, x: int, y: int, x2: int, y2: int, involved: int = 0
     r = st.tables.scanning_range
     x0, x1, y0, y1 = x - r, x + r, y - r, y + r
     u0, u1, v0, v1 = x2 - r, x2 + r, y2 - r, y2 + r
-    for b in st.bots:
+    for b in st._bots:
         if not b.status:
             bx, by = b.x, b.y
             if x0 <= bx <= x1 and y0 <= by <= y1:
@@ -262,14 +265,14 @@ def log_seen(st: CtfState, event: tuple, seen: int, named: tuple | None) -> None
 
 def log_all(st: CtfState, event: tuple, named: tuple | None = None) -> None:
     """An event every Bot's report shows (turn and phase headers, the end)."""
-    m = (1 << (len(st.bots) + 1)) - 1
+    m = (1 << (len(st._bots) + 1)) - 1
     st.log.append((m, sighted(event, m, named)))
 
 
 def nearest_enemy(st: CtfState, b: Bot) -> Bot | None:
     best = None
     bd = 1 << 30
-    for o in st.bots:
+    for o in st._bots:
         if o.team != b.team and o.status == FUNCTIONAL:
             d = distance(b.x, b.y, o.x, o.y)
             if d <= st.tables.scanning_range and d < bd:
@@ -280,7 +283,7 @@ def nearest_enemy(st: CtfState, b: Bot) -> Bot | None:
 def nearest_friend(st: CtfState, b: Bot) -> Bot | None:
     best = None
     bd = 1 << 30
-    for o in st.bots:
+    for o in st._bots:
         if o.team == b.team and o is not b and o.status == FUNCTIONAL:
             d = distance(b.x, b.y, o.x, o.y)
             if d <= st.tables.scanning_range and d < bd:
@@ -291,7 +294,7 @@ def nearest_friend(st: CtfState, b: Bot) -> Bot | None:
 def nearest_cp(st: CtfState, b: Bot, friendly: bool) -> CommandPost | None:
     best = None
     bd = 1 << 30
-    for c in st.cps:
+    for c in st._cps:
         if c.operational and (c.team == b.team) == friendly:
             d = distance(b.x, b.y, c.x, c.y)
             if d < bd:
@@ -301,9 +304,9 @@ def nearest_cp(st: CtfState, b: Bot, friendly: bool) -> CommandPost | None:
 
 def known_bot(st: CtfState, b: Bot, num: int) -> Bot | None:
     """Bot `num` if functional and in scanning range (CTF-21), else None."""
-    if num < 1 or num > len(st.bots):
+    if num < 1 or num > len(st._bots):
         return None
-    o = st.bots[num - 1]
+    o = st._bots[num - 1]
     if o.status != FUNCTIONAL or o is b or not in_scan(st, b, o):
         return None
     return o
@@ -323,11 +326,12 @@ def spend(b: Bot, ap: int) -> None:
 
 def process_turn(st: CtfState) -> list[tuple]:
     """Process the whole turn (every Bot's sheet or standing orders are in); return the events."""
+    st._unshare()  # the turn changes Bots, command posts and sectors (copy on write, state.py)
     st.log = []
     t = st.tables
     orders: dict[int, tuple[int, ...]] = {}
     log_all(st, ("turn", st.turn))
-    for b in st.bots:
+    for b in st._bots:
         if b.status != FUNCTIONAL:
             continue
         standing = b.sheet is None or b.sheet is b.standing  # MISSING shares the tuple
@@ -338,7 +342,7 @@ def process_turn(st: CtfState) -> list[tuple]:
         run_phase(st, phase, orders)
         if check_end(st):
             break
-    for b in st.bots:
+    for b in st._bots:
         b.sheet = None
     st.log_turn = st.turn
     st.turn += 1
@@ -352,7 +356,7 @@ def run_phase(st: CtfState, phase: int, orders: dict[int, tuple[int, ...]]) -> N
     t = st.tables
     rng = st.rng
     log_all(st, ("phase", st.turn, phase))
-    active = [b for b in st.bots if b.status == FUNCTIONAL]
+    active = [b for b in st._bots if b.status == FUNCTIONAL]
     for b in active:  # cooling then heat adjustments (CTF-13, CTF-24, CTF-25)
         b.entered = 0
         b.sprinted = False
@@ -411,7 +415,7 @@ def run_phase(st: CtfState, phase: int, orders: dict[int, tuple[int, ...]]) -> N
             log_own(st, ("skip", b.num, "attack", o[base + 2], "fell this phase"), b)
             continue
         do_attack(st, b, o[base + 2], o[base + 3], o[base + 4])
-    for c in st.cps:  # command posts fire last (CTF-13, CTF-34)
+    for c in st._cps:  # command posts fire last (CTF-13, CTF-34)
         if c.operational:
             cp_fire(st, c)
 
@@ -420,15 +424,15 @@ def check_end(st: CtfState) -> bool:
     """CTF-39: the game ends after a phase that leaves a team no functional bot and no CP."""
     if st.over is not None:
         return True
-    if not any(b.status == FUNCTIONAL for b in st.bots):
+    if not any(b.status == FUNCTIONAL for b in st._bots):
         # nothing can act any more (CPs only return fire): the game ends here (docs)
         st.end("no functional bot left")
         log_all(st, ("end", "no functional bot is left on the field"))
         return True
     for team in range(st.teams):
-        if any(b.team == team and b.status == FUNCTIONAL for b in st.bots):
+        if any(b.team == team and b.status == FUNCTIONAL for b in st._bots):
             continue
-        if any(c.team == team and c.operational for c in st.cps):
+        if any(c.team == team and c.operational for c in st._cps):
             continue
         st.end("elimination")
         log_all(st, ("end", f"team {'ABCD'[team]} has no functional bot and no command post"))
@@ -458,12 +462,12 @@ def free_sector(st: CtfState, x: int, y: int) -> str:
     m = st.map
     if not (1 <= x <= m.width and 1 <= y <= m.height):
         return "the map edge"
-    occ = st.occ[(y - 1) * m.width + x - 1]
+    occ = st._occ[(y - 1) * m.width + x - 1]
     if occ > 0:
-        o = st.bots[occ - 1]
+        o = st._bots[occ - 1]
         return f"Bot {o.num}" if o.status == FUNCTIONAL else f"the Wreckage of Bot {o.num}"
     if occ < 0:
-        c = st.cps[-occ - 1]
+        c = st._cps[-occ - 1]
         return f"CP {c.label}" if c.operational else f"the Ruins of CP {c.label}"
     return ""
 
@@ -471,8 +475,8 @@ def free_sector(st: CtfState, x: int, y: int) -> str:
 def enter(st: CtfState, b: Bot, nx: int, ny: int, cost: int, heat: int, how: str) -> None:
     w = st.map.width
     x0, y0 = b.x, b.y
-    st.occ[(y0 - 1) * w + x0 - 1] = 0
-    st.occ[(ny - 1) * w + nx - 1] = b.num
+    st._occ[(y0 - 1) * w + x0 - 1] = 0
+    st._occ[(ny - 1) * w + nx - 1] = b.num
     b.x, b.y = nx, ny
     spend(b, cost)
     add_heat(st, b, heat)
@@ -852,7 +856,7 @@ def hit_bot(st: CtfState, target: Bot, w: Weapon, angle: int, by: int) -> int:
             cur = transfer(target, cur, rear)
     event = ("hit", target.num, by, roll, LOCATION_CODES[loc], tuple(events), applied, remaining)
     if by > 0:  # the firing Bot is named only to those who see it
-        shooter = st.bots[by - 1]
+        shooter = st._bots[by - 1]
         involved = (1 << target.num) | (1 << by)
         seen, at_shooter = seen_pair(st, target.x, target.y, shooter.x, shooter.y, involved)
         log_seen(st, event, seen, ((2, at_shooter),))
@@ -951,7 +955,7 @@ def wreck(st: CtfState, b: Bot, reason: str, pilot: int) -> None:
 def hit_cp(st: CtfState, c: CommandPost, damage: int, by: int) -> int:
     applied = min(damage, c.structure)
     c.structure -= applied
-    shooter = st.bots[by - 1]
+    shooter = st._bots[by - 1]
     seen, at_shooter = seen_pair(st, c.x, c.y, shooter.x, shooter.y, 1 << by)
     log_seen(st, ("cphit", c.label, by, applied, c.structure), seen, ((2, at_shooter),))
     if c.structure == 0:
@@ -965,13 +969,13 @@ def cp_fire(st: CtfState, c: CommandPost) -> None:
     t = st.tables
     th = t.to_hit
     e0 = cp_elevation(st, c)
-    cands = sorted((distance(c.x, c.y, b.x, b.y), b.num) for b in st.bots
+    cands = sorted((distance(c.x, c.y, b.x, b.y), b.num) for b in st._bots
                    if b.team != c.team and b.status == FUNCTIONAL)
     for w in t.cp_weapons:
         for d, num in cands:
             if d > w.maximum:
                 break
-            b = st.bots[num - 1]
+            b = st._bots[num - 1]
             if b.status != FUNCTIONAL:
                 continue
             path, blocked = fire_track(st, c.x, c.y, e0, b.x, b.y, bot_elevation(st, b))

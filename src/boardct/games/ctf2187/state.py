@@ -54,6 +54,7 @@ MAX_TURNS = 999
 MAX_BOTS_PER_TEAM = 10
 MAX_SEED = (1 << 64) - 1
 BENCH_TEAM = 4  # the benchmark battle: two commanders with 4 Bots each
+OWN_ALL = -1  # a state owns all its Bots, command posts and occupancy (see CtfState.clone)
 HELP = """CTF 2187 order sheet (one per Bot per turn; ';' ends a line):
   BOT <n> TURN <t>; P1 <move> <opt> <attack> <opt> <weapon>; P2 ...; P5 ...
   '-' marks an unused field. Example:
@@ -155,8 +156,8 @@ def public_event(event: tuple, every: int) -> bool:
 
 
 class CtfState(State):
-    __slots__ = ("tables", "map", "bots", "cps", "occ", "rng", "turn", "turns", "teams",
-                 "over", "log", "log_turn", "roster")
+    __slots__ = ("tables", "map", "_bots", "_cps", "_occ", "_own", "rng", "turn", "turns",
+                 "teams", "over", "log", "log_turn", "roster")
 
     game: CtfGame
 
@@ -190,6 +191,7 @@ class CtfState(State):
         st.setup = setup
         st._hist = None
         st.tables = tables
+        st._own = OWN_ALL
         st.rng = Rng(setup.seed)
         st.turn = 1
         st.turns = o["turn_limit"]
@@ -197,41 +199,46 @@ class CtfState(State):
         st.over = None
         st.log = []
         st.log_turn = 0
-        st.bots = []
-        st.cps = []
+        st._bots = []
+        st._cps = []
         forced = []
         for team in range(teams):
             members = [p for t, p in layout if t == team]
             sectors, cp_sectors, facing = start_sectors(gmap.width, gmap.height, team,
                                                         len(members), tables.cp_per_team)
             for i, (p, (x, y)) in enumerate(zip(members, sectors, strict=True)):
-                bot = Bot(len(st.bots) + 1, team, p, designs[i % len(designs)], x, y, facing)
-                st.bots.append(bot)
+                bot = Bot(len(st._bots) + 1, team, p, designs[i % len(designs)], x, y, facing)
+                st._bots.append(bot)
             for j, (x, y) in enumerate(cp_sectors):
-                st.cps.append(CommandPost(team, j + 1, x, y, tables.cp_structure))
+                st._cps.append(CommandPost(team, j + 1, x, y, tables.cp_structure))
             forced += sectors + cp_sectors
         if len(set(forced)) != len(forced) or not all(gmap.on_map(x, y) for x, y in forced):
             raise OptionError(f"a {gmap.width}x{gmap.height} map has no room for the start "
-                              f"sectors of {len(st.bots)} bots in {teams} teams (CTF-35)")
+                              f"sectors of {len(st._bots)} bots in {teams} teams (CTF-35)")
         st.map = gmap.with_open(forced, tables.terrain_by_key["open"].index)
-        st.occ = [0] * (gmap.width * gmap.height)
-        for b in st.bots:
-            st.occ[st.map.index(b.x, b.y)] = b.num
-        for i, c in enumerate(st.cps):
-            st.occ[st.map.index(c.x, c.y)] = -(i + 1)
-        st.roster = Roster(tuple(b.team for b in st.bots),
-                           tuple(len(b.design.weapons) for b in st.bots))
+        st._occ = [0] * (gmap.width * gmap.height)
+        for b in st._bots:
+            st._occ[st.map.index(b.x, b.y)] = b.num
+        for i, c in enumerate(st._cps):
+            st._occ[st.map.index(c.x, c.y)] = -(i + 1)
+        st.roster = Roster(tuple(b.team for b in st._bots),
+                           tuple(len(b.design.weapons) for b in st._bots))
         return st
 
     def clone(self) -> CtfState:
+        """A copy that shares the Bots, command posts and occupancy with this state until
+        either changes them (copy on write, `_unshare`): a search clones far more states than
+        it carries a turn through. The map, tables, roster and log are never changed in place
+        and are always shared."""
         st = CtfState.__new__(CtfState)
         st.setup = self.setup
         st._hist = self._hist
         st.tables = self.tables
         st.map = self.map
-        st.bots = [b.copy() for b in self.bots]
-        st.cps = [c.copy() for c in self.cps]
-        st.occ = self.occ[:]
+        st._bots = self._bots
+        st._cps = self._cps
+        st._occ = self._occ
+        st._own = self._own = 0  # both now share everything mutable
         st.rng = self.rng.clone()
         st.turn = self.turn
         st.turns = self.turns
@@ -242,25 +249,92 @@ class CtfState(State):
         st.roster = self.roster
         return st
 
+    # -- copy on write -----------------------------------------------------------------------------
+    # `_own` says what this state holds privately: bit 0 its list of Bots, bit n Bot n;
+    # OWN_ALL (-1) everything, the command posts and the occupancy too. A state made by `new`
+    # or a determinization owns everything; `clone` leaves both states owning nothing. Code
+    # in this module and the engine reads `_bots`, `_cps` and `_occ` freely and makes them
+    # private before it changes them (`_unshare`, `_own_bot`); everyone else goes through
+    # the `bots`, `cps` and `occ` properties, which make everything private first, so what
+    # they change (a test setting up a scenario) is never seen by another state.
+    def _unshare(self) -> None:
+        """Make every Bot, command post and the occupancy private to this state."""
+        own = self._own
+        if own == OWN_ALL:
+            return
+        self._bots = [b if own >> b.num & 1 else b.copy() for b in self._bots]
+        self._cps = [c.copy() for c in self._cps]
+        self._occ = self._occ[:]
+        self._own = OWN_ALL
+
+    def _own_bot(self, b: Bot) -> Bot:
+        """Bot `b` of this state, made private (a sheet handed in changes only its Bot)."""
+        own = self._own
+        if own >> b.num & 1:
+            return b
+        if not own & 1:
+            self._bots = self._bots[:]
+            own |= 1
+        b = self._bots[b.num - 1] = b.copy()
+        self._own = own | 1 << b.num
+        return b
+
+    @property
+    def bots(self) -> list[Bot]:
+        """The Bots, numbered from 1 (`bots[n - 1]` is Bot n), private to this state."""
+        if self._own != OWN_ALL:
+            self._unshare()
+        return self._bots
+
+    @bots.setter
+    def bots(self, value: list[Bot]) -> None:
+        self._unshare()
+        self._bots = value
+
+    @property
+    def cps(self) -> list[CommandPost]:
+        """The command posts, private to this state."""
+        if self._own != OWN_ALL:
+            self._unshare()
+        return self._cps
+
+    @cps.setter
+    def cps(self, value: list[CommandPost]) -> None:
+        self._unshare()
+        self._cps = value
+
+    @property
+    def occ(self) -> list[int]:
+        """What stands on each sector (index (y-1)*width + x-1): Bot n as n, command post i
+        as -(i + 1), nothing 0; private to this state."""
+        if self._own != OWN_ALL:
+            self._unshare()
+        return self._occ
+
+    @occ.setter
+    def occ(self, value: list[int]) -> None:
+        self._unshare()
+        self._occ = value
+
     # -- whose decision ------------------------------------------------------------------------
     def owed(self, player: int | None = None) -> list[int]:
         """Bots (numbers) whose sheet for this turn is still missing."""
         if self.over is not None:
             return []
-        return [b.num for b in self.bots if b.status == FUNCTIONAL and b.sheet is None
+        return [b.num for b in self._bots if b.status == FUNCTIONAL and b.sheet is None
                 and (player is None or b.player == player)]
 
     def current_players(self) -> tuple[int, ...]:
         if self.over is not None:
             return ()
         seen = []
-        for b in self.bots:
+        for b in self._bots:
             if b.status == FUNCTIONAL and b.sheet is None and b.player not in seen:
                 seen.append(b.player)
         return tuple(sorted(seen))
 
     def bots_of(self, player: int) -> list[Bot]:
-        return [b for b in self.bots if b.player == player]
+        return [b for b in self.bots if b.player == player]  # Bots handed out: private
 
     # -- actions ---------------------------------------------------------------------------------
     def legal_actions(self, player: int | None = None) -> list[tuple]:
@@ -277,7 +351,7 @@ class CtfState(State):
         return list(dict.fromkeys(out))  # a fresh list: callers may change it
 
     def sample_sheets(self, num: int) -> list[tuple]:
-        b = self.bots[num - 1]
+        b = self._bots[num - 1]
         nw = len(b.design.weapons)
         key = (num, nw, b.standing, b.functional_engines() <= 4)
         cached = _SAMPLES.get(key)
@@ -327,9 +401,9 @@ class CtfState(State):
             raise IllegalAction("CTF-37", f"{action!r} is not an order sheet")
         if len(action) != (2 if kind == MISSING else 27):
             raise IllegalAction("CTF-37", "an order sheet has five phases of five numbers")
-        if not 1 <= num <= len(self.bots):
-            raise IllegalAction("CTF-1", f"there is no Bot {num} (bots 1-{len(self.bots)})")
-        b = self.bots[num - 1]
+        if not 1 <= num <= len(self._bots):
+            raise IllegalAction("CTF-1", f"there is no Bot {num} (bots 1-{len(self._bots)})")
+        b = self._bots[num - 1]
         if player is None:
             player = b.player
         elif player != b.player:
@@ -348,14 +422,15 @@ class CtfState(State):
         if self.over is not None:
             raise IllegalAction("CTF-39", "the game is over")
         kind, b, player = self._check_action(action, player)
-        self._push(player, action)
+        b = self._own_bot(b)
+        self._hist = (self._hist, player, action)  # State._push, inlined
         mask = 1 << b.num  # a sheet is known to its Bot's player only (and spectators)
         if kind == STANDING:
             b.standing = tuple(action[2:])
             return [engine.sighted(("standing", b.num), mask)]
         b.sheet = b.standing if kind == MISSING else tuple(action[2:])
         events: list[tuple] = [engine.sighted(("sheet", b.num, kind), mask)]
-        if not any(o.status == FUNCTIONAL and o.sheet is None for o in self.bots):
+        if not any(o.status == FUNCTIONAL and o.sheet is None for o in self._bots):
             events += engine.process_turn(self)
         return events
 
@@ -415,7 +490,7 @@ class CtfState(State):
 
     def resign_outcome(self, player: int) -> Outcome:
         """The resigner's team loses; every other team's players share the win."""
-        team = {b.player: b.team for b in self.bots}
+        team = {b.player: b.team for b in self._bots}
         n = len(self.setup.names)
         mine = team.get(player)
         winners = tuple(p for p in range(n) if team.get(p) != mine)
@@ -433,7 +508,7 @@ class CtfState(State):
     def player_mask(self, player: int) -> int:
         """The Bots `player` commands, as a bit mask (bit n: Bot n)."""
         mask = 0
-        for b in self.bots:
+        for b in self._bots:
             if b.player == player:
                 mask |= 1 << b.num
         return mask
@@ -467,14 +542,14 @@ class CtfState(State):
 
     def every_bot_mask(self) -> int:
         """Every Bot, as a bit mask (bit n: Bot n): an event they all saw, every player saw."""
-        return (1 << (len(self.bots) + 1)) - 2
+        return (1 << (len(self._bots) + 1)) - 2
 
     # -- the end ---------------------------------------------------------------------------------
     def bot_rating(self, b: Bot) -> Fraction:
         return Fraction(b.vp, b.design.tons)
 
     def team_rating(self, team: int) -> Fraction:
-        members = [b for b in self.bots if b.team == team]
+        members = [b for b in self._bots if b.team == team]
         tons = sum(b.design.tons for b in members)
         return Fraction(sum(b.vp for b in members), tons) if tons else Fraction(0)
 
@@ -484,7 +559,7 @@ class CtfState(State):
         top = [t for t in range(self.teams) if ratings[t] == best]
         shown = ", ".join(f"{TEAM_LETTERS[t]} {float(r):.2f}" for t, r in enumerate(ratings))
         n = len(self.setup.names)
-        player_team = {b.player: b.team for b in self.bots}
+        player_team = {b.player: b.team for b in self._bots}
         if len(top) == self.teams:
             self.over = self._named(Outcome(tuple(0.5 for _ in range(n)),
                                             f"{reason}; ratings {shown}"))
@@ -550,7 +625,7 @@ class CtfState(State):
         out = view_header(self, player)
         out["teams"] = [{"team": TEAM_LETTERS[t], "rating": round(float(self.team_rating(t)), 2)}
                         for t in self.known_teams(player)]
-        out["command_posts"] = [cp_status(self, c) for c in self.cps]
+        out["command_posts"] = [cp_status(self, c) for c in self._cps]
         out["owed"] = self.owed(player) if player is not None else []
         out["log_turn"] = self.log_turn
         out["log"] = [list(e) for e in self.visible_log(player)]
@@ -582,7 +657,7 @@ class CtfState(State):
         """Other Bots the given Bots' scanners detect (functional or Wreckage, CTF-21)."""
         r = self.tables.scanning_range
         out = []
-        for o in self.bots:
+        for o in self.bots:  # Bots handed out: private
             if o in mine:
                 continue
             for b in mine:
@@ -661,7 +736,7 @@ class CtfGame(Game):
     def evaluate(self, state: State, player: int) -> float | None:
         """Team rating lead plus the share of surviving strength, squashed into [-1, 1]."""
         assert isinstance(state, CtfState)
-        mine = {b.team for b in state.bots if b.player == player}
+        mine = {b.team for b in state._bots if b.player == player}
         if not mine:
             return 0.0
         team = next(iter(mine))
@@ -670,7 +745,7 @@ class CtfGame(Game):
 
         def strength(t: int) -> float:
             tot = have = 0
-            for b in state.bots:
+            for b in state._bots:
                 if b.team == t:
                     tot += sum(b.design.armour) + sum(b.design.internal)
                     if b.status == FUNCTIONAL:
