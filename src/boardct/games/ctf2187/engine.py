@@ -117,29 +117,97 @@ def sector_height(st: CtfState, x: int, y: int) -> int:
     return h
 
 
-def fire_track(st: CtfState, x0: int, y0: int, e0: int, x1: int, y1: int, e1: int
-               ) -> tuple[list[tuple[int, int, int]], bool]:
-    """The track (CTF-27, as geometry.track) up to and including the blocking sector, and
-    whether it is blocked; traced sector by sector so a blocked shot stops early."""
-    dx = x1 - x0
-    dy = y1 - y0
+_OFFSETS: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
+_HEIGHTS: dict[tuple[int, int, int], tuple[int, ...]] = {}
+_STATIC: dict[int, tuple] = {}
+
+
+def _track_offsets(dx: int, dy: int) -> tuple[tuple[int, int], ...]:
+    """The sectors of a track (CTF-27) strictly between firer and a target at (dx, dy) from it,
+    as offsets from the firer: the point k/n of the way, rounded to nearest, halves toward the
+    firer. Pure geometry, so made once per offset and shared by every game."""
     n = max(abs(dx), abs(dy))
     ax, ay = abs(dx), abs(dy)
     sx = 1 if dx > 0 else -1
     sy = 1 if dy > 0 else -1
-    base = 2 * e0 * n + n
-    de2 = 2 * (e1 - e0)
-    n2 = 2 * n
     out = []
     for k in range(1, n):
         q, r = divmod(ax * k, n)
-        x = x0 + sx * (q + (2 * r > n))
+        ox = sx * (q + (2 * r > n))
         q, r = divmod(ay * k, n)
-        y = y0 + sy * (q + (2 * r > n))
-        h = (base + de2 * k) // n2
+        out.append((ox, sy * (q + (2 * r > n))))
+    if len(_OFFSETS) > 65536:
+        _OFFSETS.clear()
+    _OFFSETS[dx, dy] = result = tuple(out)
+    return result
+
+
+def _track_heights(n: int, e0: int, e1: int) -> tuple[int, ...]:
+    """The projectile's height over each sector of a track of length n from elevation e0 to
+    e1 (CTF-27, halves up): made once per (n, e0, e1)."""
+    base = 2 * e0 * n + n
+    de2 = 2 * (e1 - e0)
+    n2 = 2 * n
+    if len(_HEIGHTS) > 65536:
+        _HEIGHTS.clear()
+    _HEIGHTS[n, e0, e1] = result = tuple((base + de2 * k) // n2 for k in range(1, n))
+    return result
+
+
+def static_heights(st: CtfState) -> tuple[int, ...]:
+    """Per sector, the height its ground and terrain alone put in a fire track's way (CTF-11):
+    the map and tables never change, so this is made once per map and shared by its states."""
+    gmap, tables = st.map, st.tables
+    hit = _STATIC.get(id(gmap))
+    if hit is not None and hit[0] is gmap and hit[1] is tables:
+        return hit[2]
+    terrain = tables.terrain
+    heights = tuple(g + terrain[t].elevation if terrain[t].blocks_fire else g
+                    for g, t in zip(gmap.ground, gmap.terrain, strict=True))
+    if len(_STATIC) > 256:
+        _STATIC.clear()
+    _STATIC[id(gmap)] = (gmap, tables, heights)  # holds the map: its id stays its own
+    return heights
+
+
+def fire_track(st: CtfState, x0: int, y0: int, e0: int, x1: int, y1: int, e1: int
+               ) -> tuple[list[tuple[int, int, int]], bool]:
+    """The track (CTF-27, as geometry.track) up to and including the blocking sector, and
+    whether it is blocked (a sector whose `sector_height` reaches the projectile's height);
+    traced sector by sector so a blocked shot stops early. Hot: the offsets, heights and the
+    map's own heights come from tables made once, and `sector_height` is inlined."""
+    dx = x1 - x0
+    dy = y1 - y0
+    offs = _OFFSETS.get((dx, dy))
+    if offs is None:
+        offs = _track_offsets(dx, dy)
+    n = len(offs) + 1
+    hs = _HEIGHTS.get((n, e0, e1))
+    if hs is None:
+        hs = _track_heights(n, e0, e1)
+    static = static_heights(st)
+    w = st.map.width
+    ground = st.map.ground
+    occ = st._occ
+    out = []
+    base = (y0 - 1) * w + x0 - 1
+    for (ox, oy), h in zip(offs, hs, strict=True):
+        x = x0 + ox
+        y = y0 + oy
         out.append((x, y, h))
-        if sector_height(st, x, y) >= h:
+        i = base + oy * w + ox
+        if static[i] >= h:
             return out, True
+        o = occ[i]
+        if o:
+            if o > 0:
+                b = st._bots[o - 1]
+                e = ground[i] + (2 if b.posture == STANDING else 1) if not b.status \
+                    else ground[i]
+            else:
+                e = ground[i] + (2 if st._cps[-o - 1].structure > 0 else 1)
+            if e >= h:
+                return out, True
     return out, False
 
 
@@ -270,12 +338,20 @@ def log_all(st: CtfState, event: tuple, named: tuple | None = None) -> None:
 
 
 def nearest_enemy(st: CtfState, b: Bot) -> Bot | None:
+    """The nearest functional enemy in scanning range (the first in Bot order of the nearest)."""
     best = None
-    bd = 1 << 30
+    bd = st.tables.scanning_range + 1  # d < bd: in range, and nearer than any before
+    x, y, team = b.x, b.y, b.team
     for o in st._bots:
-        if o.team != b.team and o.status == FUNCTIONAL:
-            d = distance(b.x, b.y, o.x, o.y)
-            if d <= st.tables.scanning_range and d < bd:
+        if o.team != team and not o.status:
+            dx = o.x - x
+            dy = o.y - y
+            if dx < 0:
+                dx = -dx
+            if dy < 0:
+                dy = -dy
+            d = dx if dx > dy else dy  # distance(), inlined
+            if d < bd:
                 best, bd = o, d
     return best
 
@@ -672,12 +748,22 @@ def weapon_usable(st: CtfState, b: Bot, i: int, tx: int, ty: int) -> str:
 
 
 def best_weapon(st: CtfState, b: Bot, tx: int, ty: int) -> int:
-    """CTF-36: the most damaging usable weapon (ties: lowest number); -1 if none."""
+    """CTF-36: the most damaging usable weapon (ties: lowest number); -1 if none. Usable as
+    `weapon_usable` says, its tests inlined with the arc and range worked out once."""
+    if b.shut:
+        return -1
+    a = arc(b.facing, tx - b.x, ty - b.y)
+    d = distance(b.x, b.y, tx, ty)
     best = -1
     dmg = 0
-    for i, (_, w) in enumerate(b.design.weapons):
-        if w.damage > dmg and not weapon_usable(st, b, i, tx, ty):
-            best, dmg = i, w.damage
+    states = b.weapons
+    ap = b.ap
+    for i, (loc, w) in enumerate(b.design.weapons):
+        if w.damage > dmg:
+            s = states[i]
+            if (s != DESTROYED and a in WEAPON_ARCS[loc] and d <= w.maximum
+                    and weapon_ap(w, s == DAMAGED, st.tables) <= ap):
+                best, dmg = i, w.damage
     return best
 
 
