@@ -433,17 +433,26 @@ def run_phase(st: CtfState, phase: int, orders: dict[int, tuple[int, ...]]) -> N
     rng = st.rng
     log_all(st, ("phase", st.turn, phase))
     active = [b for b in st._bots if b.status == FUNCTIONAL]
+    cooling = t.heat["cooling"]
+    per_engines = t.heat["engines_per_cooling"]
+    terrain, cells, w = t.terrain, st.map.terrain, st.map.width
+    bands = t.bands
     for b in active:  # cooling then heat adjustments (CTF-13, CTF-24, CTF-25)
         b.entered = 0
         b.sprinted = False
         b.fallen = False
         b.shut = False
-        cool = (t.heat["cooling"] + b.functional_engines() // t.heat["engines_per_cooling"]
-                + terrain_at(st, b.x, b.y).cooling)
-        b.cooled = min(cool, b.heat)
-        b.heat -= b.cooled
-        b.band = bi = t.band(b.heat)
-        band = t.bands[bi]
+        cool = (cooling + sum(b.engines) // per_engines
+                + terrain[cells[(b.y - 1) * w + b.x - 1]].cooling)
+        heat = b.heat
+        b.cooled = cool if cool < heat else heat
+        b.heat = heat = heat - b.cooled
+        bi = 0  # t.band(heat), inlined
+        for j, hb in enumerate(bands):
+            if heat >= hb.low:
+                bi = j
+        b.band = bi
+        band = bands[bi]
         if bi or b.cooled:
             log_own(st, ("cool", b.num, b.cooled, b.heat, bi), b)
         if band.ap:
@@ -1055,8 +1064,9 @@ def cp_fire(st: CtfState, c: CommandPost) -> None:
     t = st.tables
     th = t.to_hit
     e0 = cp_elevation(st, c)
-    cands = sorted((distance(c.x, c.y, b.x, b.y), b.num) for b in st._bots
-                   if b.team != c.team and b.status == FUNCTIONAL)
+    cx, cy, team = c.x, c.y, c.team
+    cands = sorted((max(abs(b.x - cx), abs(b.y - cy)), b.num) for b in st._bots
+                   if b.team != team and not b.status)  # distance(), inlined
     for w in t.cp_weapons:
         for d, num in cands:
             if d > w.maximum:
