@@ -94,7 +94,12 @@ def op_name(i: int) -> str:
     return f"{SIGN[i // 10]}{i % 10}"
 
 
+_SEATS = ((0,), (1,))  # current_players() answers, made once: a playout asks every action
 _NO_BLEED = [0] * 10  # a side's bleed timers when nobody bleeds
+# Per player, where `_end_turn` finds what it counts down: skill and support freshness and
+# cooldowns, the medbay counter, the medbay, and the player's first operator.
+_TURN_END = tuple((o + SKFRESH, o + SKCD, o + SPFRESH, o + SPCD, o + MEDCTR, o + FAC + MEDBAY,
+                   p * 10) for p, o in ((0, 0), (1, PV_SIZE)))
 
 
 class FieldShiftState(State):
@@ -175,8 +180,8 @@ class FieldShiftState(State):
         if self._outcome is not None:
             return ()
         if self.pending is not None:
-            return (1 - self.pending[1],)
-        return (self.cur,)
+            return _SEATS[1 - self.pending[1]]
+        return _SEATS[self.cur]
 
     @property
     def outcome(self) -> Outcome | None:
@@ -870,17 +875,16 @@ class FieldShiftState(State):
         """FS-38 order: cooldowns, bleeding, medbay, Cyberwarfare, turn counter; then the other
         player's turn starts (their watch and the chance to dispute them expire)."""
         p = self.cur
-        o = p * PV_SIZE
         pv = self.pv
-        if pv[o + SKFRESH]:
-            pv[o + SKFRESH] = 0
-        elif pv[o + SKCD]:
-            pv[o + SKCD] -= 1
-        if pv[o + SPFRESH]:
-            pv[o + SPFRESH] = 0
-        elif pv[o + SPCD]:
-            pv[o + SPCD] -= 1
-        b = p * 10
+        skfresh, skcd, spfresh, spcd, medctr, medbay, b = _TURN_END[p]
+        if pv[skfresh]:
+            pv[skfresh] = 0
+        elif pv[skcd]:
+            pv[skcd] -= 1
+        if pv[spfresh]:
+            pv[spfresh] = 0
+        elif pv[spcd]:
+            pv[spcd] -= 1
         bleed, loc, vit = self.bleed, self.loc, self.vit
         if bleed[b:b + 10] != _NO_BLEED:
             for i in range(b, b + 10):
@@ -889,15 +893,17 @@ class FieldShiftState(State):
                     if bleed[i] == 0:
                         loc[i] = DEAD
                         events.append(("dies", i))
-        pv[o + MEDCTR] += 1
-        c = pv[o + FAC + MEDBAY]
-        if pv[o + MEDCTR] >= (4 - c if c < 3 else 1):  # FS-34: p = max(1, 4 - c)
-            pv[o + MEDCTR] = 0
+        n = pv[medctr] + 1
+        c = pv[medbay]
+        if n >= (4 - c if c < 3 else 1):  # FS-34: p = max(1, 4 - c)
+            pv[medctr] = 0
             amount = 1 + max(0, c - 3)
             for i in range(b, b + 10):
                 if loc[i] == RESERVE and 0 < vit[i] < VITALITY:
                     vit[i] = min(VITALITY, vit[i] + amount)
                     events.append(("heal", i, vit[i]))
+        else:
+            pv[medctr] = n
         q = 1 - p
         skl = self.skl
         t = q * 10 + TECHNICIAN

@@ -51,6 +51,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from boardct.games.hills.layout import Layout
 
+_SEATS = ((0,), (1,))  # current_players() answers, made once: a playout asks every action
 # A squad's standing in the current turn (BSH-7, BSH-34).
 FRESH = 0  # has not acted
 DONE = 1  # has acted; no further action (and Boost cannot give it one)
@@ -188,7 +189,7 @@ class HillsState(State):
 
     # -- whose decision ------------------------------------------------------------------------
     def current_players(self) -> tuple[int, ...]:
-        return () if self.out is not None else (self.cur,)
+        return () if self.out is not None else _SEATS[self.cur]
 
     @property
     def outcome(self) -> Outcome | None:

@@ -51,6 +51,7 @@ from boardct.games.shift.cards import Card, Cond, Mod, Op
 from boardct.games.shift.notation import ShiftNotation
 from boardct.games.shift.text import ShiftText
 
+_SEATS = ((0,), (1,))  # current_players() answers, made once: a playout asks every action
 _PURPOSES: dict[tuple[str, int], tuple[str, ...]] = {}
 
 
@@ -249,8 +250,8 @@ class ShiftState(ShiftNotation, ShiftText, State):
         if self.phase == P_OVER:
             return ()
         if self.phase == P_DEFEND:
-            return (1 - self.mover,)
-        return (self.mover,)
+            return _SEATS[1 - self.mover]
+        return _SEATS[self.mover]
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         ph = self.phase
