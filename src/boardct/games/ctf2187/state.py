@@ -74,6 +74,7 @@ _SAMPLES: dict[tuple, list[tuple]] = {}  # sample sheets depend only on the key
 # (roster, sheet) pairs that passed CTF-37's check: it depends on nothing else, and search
 # hands in the same sample sheets again and again
 _SHEETS_PASSED: set[tuple] = set()
+_DISTINCT: dict[int, tuple[list[tuple], list[tuple]]] = {}  # id(sample sheets): (them, distinct)
 
 
 def tables_for(directory: str) -> Tables:
@@ -348,10 +349,12 @@ class CtfState(State):
             if not cur:
                 return []
             player = cur[0]
-        out: list[tuple] = []
+        out: list[tuple] = []  # a fresh list: callers may change it
         for num in self.owed(player):
-            out.extend(self.sample_sheets(num))
-        return list(dict.fromkeys(out))  # a fresh list: callers may change it
+            # each Bot's sheets name it, so no two Bots' lists share a sheet: dropping the
+            # repeats within each list (once, _distinct_sheets) drops them all
+            out += self._distinct_sheets(num)
+        return out
 
     def sample_sheets(self, num: int) -> list[tuple]:
         b = self._bots[num - 1]
@@ -368,6 +371,18 @@ class CtfState(State):
             out.append((TURN, num, *([19, 0, 0, 0, 0] * 5)))
         _SAMPLES[key] = out
         return out
+
+    def _distinct_sheets(self, num: int) -> list[tuple]:
+        """`sample_sheets(num)` without repeats (the first of each, in order), kept beside it."""
+        out = self.sample_sheets(num)
+        hit = _DISTINCT.get(id(out))
+        if hit is not None and hit[0] is out:
+            return hit[1]
+        if len(_DISTINCT) > 4096:
+            _DISTINCT.clear()
+        distinct = list(dict.fromkeys(out))
+        _DISTINCT[id(out)] = (out, distinct)  # holds `out`: its id stays its own
+        return distinct
 
     _PLANS: ClassVar[dict[int, tuple[tuple[int, ...], ...]]] = {}  # by number of weapons
 
