@@ -35,14 +35,18 @@ class Rng:
         return z ^ (z >> 31)
 
     def below(self, n: int) -> int:
-        """Uniform int in [0, n), without modulo bias."""
+        """Uniform int in [0, n), without modulo bias (`next64` inlined: games draw in their
+        hot paths)."""
         if n <= 0:
             raise ValueError("below() needs n > 0")
         limit = (1 << 64) - ((1 << 64) % n)
         while True:
-            x = self.next64()
-            if x < limit:
-                return x % n
+            self.s = z = (self.s + 0x9E3779B97F4A7C15) & _MASK
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            z ^= z >> 31
+            if z < limit:
+                return z % n
 
     def randint(self, lo: int, hi: int) -> int:
         """Uniform int in [lo, hi], both ends included (a die: randint(1, 20)). The same
