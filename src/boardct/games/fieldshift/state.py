@@ -554,7 +554,10 @@ class FieldShiftState(State):
         return True
 
     def _mov(self, mid: int, tgt: int, events: list[Event]) -> bool:
-        i = self._actor(mid)
+        # _actor(mid), its test inlined (it raises with the reason when the test fails)
+        i = self.pv[self.cur * PV_SIZE + SEL] if mid < 0 else self.cur * 10 + mid
+        if i < 0 or self.vit[i] <= 0 or self.loc[i] < 0:
+            i = self._actor(mid)
         self._move(i, tgt, events)
         return True
 
@@ -886,7 +889,9 @@ class FieldShiftState(State):
         elif pv[spcd]:
             pv[spcd] -= 1
         bleed, loc, vit = self.bleed, self.loc, self.vit
-        if bleed[b:b + 10] != _NO_BLEED:
+        # only an operator neither on the field nor in reserve (bleeding or dead) can bleed:
+        # while there is none, the timers need no look
+        if (~(self.act | self.res) >> b) & 1023 and bleed[b:b + 10] != _NO_BLEED:
             for i in range(b, b + 10):
                 if bleed[i]:
                     bleed[i] -= 1
