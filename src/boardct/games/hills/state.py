@@ -230,7 +230,7 @@ class HillsState(State):
         base_m = 1000 + k * 100
         found = False
         for d, t in NEIGHBOUR_PAIRS[pos[sq]]:
-            if t in (e0, e1, e2):
+            if t == e0 or t == e1 or t == e2:  # noqa: SIM109 - `in (e0, e1, e2)` builds a tuple per hex
                 if acts is None:
                     return True
                 found = True
@@ -242,7 +242,7 @@ class HillsState(State):
                 if t == e2:
                     acts.append(a + 2)
                 continue
-            if t != own_hq and t in (o0, o1, o2):
+            if t != own_hq and (t == o0 or t == o1 or t == o2):  # noqa: SIM109 - as above
                 continue
             if mech and rev[t] and tiles[t] == MOUNTAIN:
                 continue
