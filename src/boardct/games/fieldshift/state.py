@@ -94,6 +94,7 @@ def op_name(i: int) -> str:
     return f"{SIGN[i // 10]}{i % 10}"
 
 
+_BLADE_MEDIC = (BLADE, MEDIC)  # made once: `in (BLADE, MEDIC)` builds its tuple each time
 _SEATS = ((0,), (1,))  # current_players() answers, made once: a playout asks every action
 _NO_BLEED = [0] * 10  # a side's bleed timers when nobody bleeds
 # Per player, where `_end_turn` finds what it counts down: skill and support freshness and
@@ -695,11 +696,11 @@ class FieldShiftState(State):
         b = p * 10
         o = p * PV_SIZE
         strike = -1
-        if mid >= 0 and mid % 5 in (BLADE, MEDIC):  # STDEX 8bt / 8mt (FS-25)
+        if mid >= 0 and mid % 5 in _BLADE_MEDIC:  # STDEX 8bt / 8mt (FS-25)
             i, strike = b + mid, tgt
         else:
             i = b + tgt
-            if mid >= 0 and tgt % 5 in (BLADE, MEDIC):
+            if mid >= 0 and tgt % 5 in _BLADE_MEDIC:
                 raise IllegalAction("FS-25", f"under {RULESET_NAMES[self.ruleset]} the "
                                     f"{CLASS_NAMES[tgt % 5]}'s skill needs a target: "
                                     f"8{tgt}t (t: the target)")

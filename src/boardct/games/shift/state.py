@@ -51,6 +51,10 @@ from boardct.games.shift.cards import Card, Cond, Mod, Op
 from boardct.games.shift.notation import ShiftNotation
 from boardct.games.shift.text import ShiftText
 
+# Tuples of module names, made once: `ph in (P_START, P_END)` would build its tuple each time.
+_START_END = (P_START, P_END)
+_NO_SETTLE = (P_OVER, P_TOSS, P_CRIT)
+_TOSS_CHOICES = (FIRST, SECOND)
 _SEATS = ((0,), (1,))  # current_players() answers, made once: a playout asks every action
 _PURPOSES: dict[tuple[str, int], tuple[str, ...]] = {}
 
@@ -215,6 +219,11 @@ class ShiftState(ShiftNotation, ShiftText, State):
     def _constant(self, p: int, stat: str) -> int:
         """Constant text on `p`'s stat (SH-29): own ability and current-gear deltas aimed at
         itself, and the opponent's aimed at the opponent."""
+        c0, c1 = self.cards
+        gear = self.gear
+        if not (c0.statics or c1.statics or c0.gears[gear[0]].statics
+                or c1.gears[gear[1]].statics):
+            return 0  # no constant text on either card: the common case, answered at once
         total = 0
         for owner in (p, 1 - p):
             card = self.cards[owner]
@@ -272,7 +281,7 @@ class ShiftState(ShiftNotation, ShiftText, State):
             if not declarable:
                 acts.append(PASS)
             return acts
-        if ph in (P_START, P_END):
+        if ph in _START_END:
             if self.lit[m] >= 1 and not self.sshift_used:
                 return [PASS, *NEIGHBOURS[self.gear[m]]]
             return [PASS]
@@ -296,7 +305,7 @@ class ShiftState(ShiftNotation, ShiftText, State):
             if a < FIRST or a == PASS:
                 return a in self.legal_actions()
             return False
-        if ph in (P_START, P_END):
+        if ph in _START_END:
             if a == PASS:
                 return True
             return (a in NEIGHBOURS[self.gear[m]] and self.lit[m] >= 1
@@ -304,7 +313,7 @@ class ShiftState(ShiftNotation, ShiftText, State):
         if ph == P_CRIT:
             return a == PASS or a in NEIGHBOURS[self.gear[m]]
         if ph == P_TOSS:
-            return a in (FIRST, SECOND)
+            return a in _TOSS_CHOICES
         return False
 
     def _defences(self) -> list[int]:
@@ -333,13 +342,13 @@ class ShiftState(ShiftNotation, ShiftText, State):
         """Apply every decision that has a single legal option (SH-39)."""
         while True:
             ph = self.phase
-            if ph in (P_START, P_END):
+            if ph in _START_END:
                 m = self.mover
                 if self.lit[m] and not self.sshift_used:
                     return
                 self._do(PASS, ev)
                 continue
-            if ph in (P_OVER, P_TOSS, P_CRIT):
+            if ph in _NO_SETTLE:
                 return
             if ph == P_DEFEND:  # legal_actions() without its copy: only the count matters
                 d = 1 - self.mover
@@ -451,7 +460,7 @@ class ShiftState(ShiftNotation, ShiftText, State):
         active, mask = guard_parts(defence)
         chosen = ([active] if active >= 0 else []) + gears_in(mask)
         gears = self.cards[d].gears
-        self.guard_add = sum(gears[g].guard for g in chosen)
+        self.guard_add = sum([gears[g].guard for g in chosen])
         self.guarded = bool(chosen)
         cost = mask.bit_count()
         self.lit[d] -= cost
@@ -651,7 +660,7 @@ class ShiftState(ShiftNotation, ShiftText, State):
         if a < ATTACK:
             if a not in NEIGHBOURS[self.gear[m]]:
                 return "SH-16", f"{text!r}: gear {RING[a]} is not next to gear {here} on the ring"
-            if ph in (P_START, P_END):
+            if ph in _START_END:
                 if self.sshift_used:
                     return "SH-26", f"{text!r}: only one spirit shift per turn"
                 return "SH-22", f"{text!r}: a spirit shift burns 1 spirit and you have none"
@@ -689,7 +698,7 @@ class ShiftState(ShiftNotation, ShiftText, State):
     def describe_action(self, action, player: int | None = None) -> str:
         """The command in words, with its cost where it has one."""
         if 0 <= action < ATTACK:
-            spirit = " (a spirit shift: burns 1 spirit)" if self.phase in (P_START, P_END) else ""
+            spirit = " (a spirit shift: burns 1 spirit)" if self.phase in _START_END else ""
             return f"shift to gear {RING[action]}{spirit}"
         if ATTACK <= action < FIRST:
             return f"declare an attack with {self.notation(action).split()[-1]}"
