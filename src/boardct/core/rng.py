@@ -35,25 +35,43 @@ class Rng:
         return z ^ (z >> 31)
 
     def below(self, n: int) -> int:
-        """Uniform int in [0, n), without modulo bias."""
+        """Uniform int in [0, n), without modulo bias (`next64` inlined: games draw in their
+        hot paths)."""
         if n <= 0:
             raise ValueError("below() needs n > 0")
         limit = (1 << 64) - ((1 << 64) % n)
         while True:
-            x = self.next64()
-            if x < limit:
-                return x % n
+            self.s = z = (self.s + 0x9E3779B97F4A7C15) & _MASK
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            z ^= z >> 31
+            if z < limit:
+                return z % n
 
     def randint(self, lo: int, hi: int) -> int:
-        """Uniform int in [lo, hi], both ends included (a die: randint(1, 20))."""
-        return lo + self.below(hi - lo + 1)
+        """Uniform int in [lo, hi], both ends included (a die: randint(1, 20)). The same
+        draws as `lo + below(hi - lo + 1)`, inlined: games roll dice in their hot paths."""
+        n = hi - lo + 1
+        if n <= 0:
+            raise ValueError("below() needs n > 0")
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            self.s = z = (self.s + 0x9E3779B97F4A7C15) & _MASK
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            z ^= z >> 31
+            if z < limit:
+                return lo + z % n
 
     def random(self) -> float:
         return (self.next64() >> 11) * (1.0 / (1 << 53))
 
     def coin(self) -> bool:
-        """One fair coin: True is heads."""
-        return bool(self.next64() >> 63)
+        """One fair coin: True is heads (the top bit of `next64`, inlined)."""
+        self.s = z = (self.s + 0x9E3779B97F4A7C15) & _MASK
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return bool((z ^ (z >> 31)) >> 63)
 
     def choice(self, seq):
         return seq[self.below(len(seq))]

@@ -1,7 +1,10 @@
 """CTF 2187 turn processing: the five phases of CTF-13 with the fine points CTF-17..CTF-36.
 
 Functions here work on a `CtfState` (state.py) in place; the state calls `process_turn` once
-every Bot's orders are in. Every happening is logged as an event (a `Sighted` tuple) that
+every Bot's orders are in. They read and change the state's own `_bots`, `_cps` and `_occ`:
+`process_turn` first makes them private to the state (copy on write, see `CtfState.clone`);
+a scenario that calls the other functions by hand does so on a state that owns them.
+Every happening is logged as an event (a `Sighted` tuple) that
 carries the bit mask of the Bots that saw it (the Bots involved, and every functional Bot whose
 scanners covered the place it happened, CTF-15/CTF-21) and, where it names another Bot, the
 Bots that could tell which Bot that was. `seen_by` turns an event into what a set of Bots saw
@@ -102,41 +105,109 @@ def sector_height(st: CtfState, x: int, y: int) -> int:
     g = st.map.ground[i]
     t = st.tables.terrain[st.map.terrain[i]]
     h = g + t.elevation if t.blocks_fire else g
-    occ = st.occ[i]
+    occ = st._occ[i]
     if occ > 0:
-        e = bot_elevation(st, st.bots[occ - 1])
+        e = bot_elevation(st, st._bots[occ - 1])
         if e > h:
             h = e
     elif occ < 0:
-        e = cp_elevation(st, st.cps[-occ - 1])
+        e = cp_elevation(st, st._cps[-occ - 1])
         if e > h:
             h = e
     return h
 
 
-def fire_track(st: CtfState, x0: int, y0: int, e0: int, x1: int, y1: int, e1: int
-               ) -> tuple[list[tuple[int, int, int]], bool]:
-    """The track (CTF-27, as geometry.track) up to and including the blocking sector, and
-    whether it is blocked; traced sector by sector so a blocked shot stops early."""
-    dx = x1 - x0
-    dy = y1 - y0
+_OFFSETS: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
+_HEIGHTS: dict[tuple[int, int, int], tuple[int, ...]] = {}
+_STATIC: dict[int, tuple] = {}
+
+
+def _track_offsets(dx: int, dy: int) -> tuple[tuple[int, int], ...]:
+    """The sectors of a track (CTF-27) strictly between firer and a target at (dx, dy) from it,
+    as offsets from the firer: the point k/n of the way, rounded to nearest, halves toward the
+    firer. Pure geometry, so made once per offset and shared by every game."""
     n = max(abs(dx), abs(dy))
     ax, ay = abs(dx), abs(dy)
     sx = 1 if dx > 0 else -1
     sy = 1 if dy > 0 else -1
-    base = 2 * e0 * n + n
-    de2 = 2 * (e1 - e0)
-    n2 = 2 * n
     out = []
     for k in range(1, n):
         q, r = divmod(ax * k, n)
-        x = x0 + sx * (q + (2 * r > n))
+        ox = sx * (q + (2 * r > n))
         q, r = divmod(ay * k, n)
-        y = y0 + sy * (q + (2 * r > n))
-        h = (base + de2 * k) // n2
+        out.append((ox, sy * (q + (2 * r > n))))
+    if len(_OFFSETS) > 65536:
+        _OFFSETS.clear()
+    _OFFSETS[dx, dy] = result = tuple(out)
+    return result
+
+
+def _track_heights(n: int, e0: int, e1: int) -> tuple[int, ...]:
+    """The projectile's height over each sector of a track of length n from elevation e0 to
+    e1 (CTF-27, halves up): made once per (n, e0, e1)."""
+    base = 2 * e0 * n + n
+    de2 = 2 * (e1 - e0)
+    n2 = 2 * n
+    if len(_HEIGHTS) > 65536:
+        _HEIGHTS.clear()
+    _HEIGHTS[n, e0, e1] = result = tuple((base + de2 * k) // n2 for k in range(1, n))
+    return result
+
+
+def static_heights(st: CtfState) -> tuple[int, ...]:
+    """Per sector, the height its ground and terrain alone put in a fire track's way (CTF-11):
+    the map and tables never change, so this is made once per map and shared by its states."""
+    gmap, tables = st.map, st.tables
+    hit = _STATIC.get(id(gmap))
+    if hit is not None and hit[0] is gmap and hit[1] is tables:
+        return hit[2]
+    terrain = tables.terrain
+    heights = tuple(g + terrain[t].elevation if terrain[t].blocks_fire else g
+                    for g, t in zip(gmap.ground, gmap.terrain, strict=True))
+    if len(_STATIC) > 256:
+        _STATIC.clear()
+    _STATIC[id(gmap)] = (gmap, tables, heights)  # holds the map: its id stays its own
+    return heights
+
+
+def fire_track(st: CtfState, x0: int, y0: int, e0: int, x1: int, y1: int, e1: int
+               ) -> tuple[list[tuple[int, int, int]], bool]:
+    """The track (CTF-27, as geometry.track) up to and including the blocking sector, and
+    whether it is blocked (a sector whose `sector_height` reaches the projectile's height);
+    traced sector by sector so a blocked shot stops early. Hot: the offsets, heights and the
+    map's own heights come from tables made once, and `sector_height` is inlined."""
+    dx = x1 - x0
+    dy = y1 - y0
+    offs = _OFFSETS.get((dx, dy))
+    if offs is None:
+        offs = _track_offsets(dx, dy)
+    n = len(offs) + 1
+    hs = _HEIGHTS.get((n, e0, e1))
+    if hs is None:
+        hs = _track_heights(n, e0, e1)
+    static = static_heights(st)
+    w = st.map.width
+    ground = st.map.ground
+    occ = st._occ
+    out = []
+    base = (y0 - 1) * w + x0 - 1
+    for (ox, oy), h in zip(offs, hs, strict=True):
+        x = x0 + ox
+        y = y0 + oy
         out.append((x, y, h))
-        if sector_height(st, x, y) >= h:
+        i = base + oy * w + ox
+        if static[i] >= h:
             return out, True
+        o = occ[i]
+        if o:
+            if o > 0:
+                b = st._bots[o - 1]
+                e = ground[i] + (2 if b.posture == STANDING else 1) if not b.status \
+                    else ground[i]
+            else:
+                e = ground[i] + (2 if st._cps[-o - 1].structure > 0 else 1)
+            if e >= h:
+                return out, True
     return out, False
 
 
@@ -150,7 +221,7 @@ def seen_mask(st: CtfState, x: int, y: int, involved: int = 0) -> int:
     m = involved
     r = st.tables.scanning_range
     x0, x1, y0, y1 = x - r, x + r, y - r, y + r
-    for b in st.bots:  # hot: every event asks; `not b.status` is `b.status == FUNCTIONAL`
+    for b in st._bots:  # hot: every event asks; `not b.status` is `b.status == FUNCTIONAL`
         if not b.status and x0 <= b.x <= x1 and y0 <= b.y <= y1:
             m |= 1 << b.num
     return m
@@ -163,7 +234,7 @@ def seen_pair(st: CtfState, x: int, y: int, x2: int, y2: int, involved: int = 0
     r = st.tables.scanning_range
     x0, x1, y0, y1 = x - r, x + r, y - r, y + r
     u0, u1, v0, v1 = x2 - r, x2 + r, y2 - r, y2 + r
-    for b in st.bots:
+    for b in st._bots:
         if not b.status:
             bx, by = b.x, b.y
             if x0 <= bx <= x1 and y0 <= by <= y1:
@@ -262,17 +333,25 @@ def log_seen(st: CtfState, event: tuple, seen: int, named: tuple | None) -> None
 
 def log_all(st: CtfState, event: tuple, named: tuple | None = None) -> None:
     """An event every Bot's report shows (turn and phase headers, the end)."""
-    m = (1 << (len(st.bots) + 1)) - 1
+    m = (1 << (len(st._bots) + 1)) - 1
     st.log.append((m, sighted(event, m, named)))
 
 
 def nearest_enemy(st: CtfState, b: Bot) -> Bot | None:
+    """The nearest functional enemy in scanning range (the first in Bot order of the nearest)."""
     best = None
-    bd = 1 << 30
-    for o in st.bots:
-        if o.team != b.team and o.status == FUNCTIONAL:
-            d = distance(b.x, b.y, o.x, o.y)
-            if d <= st.tables.scanning_range and d < bd:
+    bd = st.tables.scanning_range + 1  # d < bd: in range, and nearer than any before
+    x, y, team = b.x, b.y, b.team
+    for o in st._bots:
+        if o.team != team and not o.status:
+            dx = o.x - x
+            dy = o.y - y
+            if dx < 0:
+                dx = -dx
+            if dy < 0:
+                dy = -dy
+            d = dx if dx > dy else dy  # distance(), inlined
+            if d < bd:
                 best, bd = o, d
     return best
 
@@ -280,7 +359,7 @@ def nearest_enemy(st: CtfState, b: Bot) -> Bot | None:
 def nearest_friend(st: CtfState, b: Bot) -> Bot | None:
     best = None
     bd = 1 << 30
-    for o in st.bots:
+    for o in st._bots:
         if o.team == b.team and o is not b and o.status == FUNCTIONAL:
             d = distance(b.x, b.y, o.x, o.y)
             if d <= st.tables.scanning_range and d < bd:
@@ -291,7 +370,7 @@ def nearest_friend(st: CtfState, b: Bot) -> Bot | None:
 def nearest_cp(st: CtfState, b: Bot, friendly: bool) -> CommandPost | None:
     best = None
     bd = 1 << 30
-    for c in st.cps:
+    for c in st._cps:
         if c.operational and (c.team == b.team) == friendly:
             d = distance(b.x, b.y, c.x, c.y)
             if d < bd:
@@ -301,9 +380,9 @@ def nearest_cp(st: CtfState, b: Bot, friendly: bool) -> CommandPost | None:
 
 def known_bot(st: CtfState, b: Bot, num: int) -> Bot | None:
     """Bot `num` if functional and in scanning range (CTF-21), else None."""
-    if num < 1 or num > len(st.bots):
+    if num < 1 or num > len(st._bots):
         return None
-    o = st.bots[num - 1]
+    o = st._bots[num - 1]
     if o.status != FUNCTIONAL or o is b or not in_scan(st, b, o):
         return None
     return o
@@ -323,11 +402,12 @@ def spend(b: Bot, ap: int) -> None:
 
 def process_turn(st: CtfState) -> list[tuple]:
     """Process the whole turn (every Bot's sheet or standing orders are in); return the events."""
+    st._unshare()  # the turn changes Bots, command posts and sectors (copy on write, state.py)
     st.log = []
     t = st.tables
     orders: dict[int, tuple[int, ...]] = {}
     log_all(st, ("turn", st.turn))
-    for b in st.bots:
+    for b in st._bots:
         if b.status != FUNCTIONAL:
             continue
         standing = b.sheet is None or b.sheet is b.standing  # MISSING shares the tuple
@@ -338,7 +418,7 @@ def process_turn(st: CtfState) -> list[tuple]:
         run_phase(st, phase, orders)
         if check_end(st):
             break
-    for b in st.bots:
+    for b in st._bots:
         b.sheet = None
     st.log_turn = st.turn
     st.turn += 1
@@ -352,18 +432,27 @@ def run_phase(st: CtfState, phase: int, orders: dict[int, tuple[int, ...]]) -> N
     t = st.tables
     rng = st.rng
     log_all(st, ("phase", st.turn, phase))
-    active = [b for b in st.bots if b.status == FUNCTIONAL]
+    active = [b for b in st._bots if b.status == FUNCTIONAL]
+    cooling = t.heat["cooling"]
+    per_engines = t.heat["engines_per_cooling"]
+    terrain, cells, w = t.terrain, st.map.terrain, st.map.width
+    bands = t.bands
     for b in active:  # cooling then heat adjustments (CTF-13, CTF-24, CTF-25)
         b.entered = 0
         b.sprinted = False
         b.fallen = False
         b.shut = False
-        cool = (t.heat["cooling"] + b.functional_engines() // t.heat["engines_per_cooling"]
-                + terrain_at(st, b.x, b.y).cooling)
-        b.cooled = min(cool, b.heat)
-        b.heat -= b.cooled
-        b.band = bi = t.band(b.heat)
-        band = t.bands[bi]
+        cool = (cooling + sum(b.engines) // per_engines
+                + terrain[cells[(b.y - 1) * w + b.x - 1]].cooling)
+        heat = b.heat
+        b.cooled = cool if cool < heat else heat
+        b.heat = heat = heat - b.cooled
+        bi = 0  # t.band(heat), inlined
+        for j, hb in enumerate(bands):
+            if heat >= hb.low:
+                bi = j
+        b.band = bi
+        band = bands[bi]
         if bi or b.cooled:
             log_own(st, ("cool", b.num, b.cooled, b.heat, bi), b)
         if band.ap:
@@ -411,7 +500,7 @@ def run_phase(st: CtfState, phase: int, orders: dict[int, tuple[int, ...]]) -> N
             log_own(st, ("skip", b.num, "attack", o[base + 2], "fell this phase"), b)
             continue
         do_attack(st, b, o[base + 2], o[base + 3], o[base + 4])
-    for c in st.cps:  # command posts fire last (CTF-13, CTF-34)
+    for c in st._cps:  # command posts fire last (CTF-13, CTF-34)
         if c.operational:
             cp_fire(st, c)
 
@@ -420,15 +509,15 @@ def check_end(st: CtfState) -> bool:
     """CTF-39: the game ends after a phase that leaves a team no functional bot and no CP."""
     if st.over is not None:
         return True
-    if not any(b.status == FUNCTIONAL for b in st.bots):
+    if not any(b.status == FUNCTIONAL for b in st._bots):
         # nothing can act any more (CPs only return fire): the game ends here (docs)
         st.end("no functional bot left")
         log_all(st, ("end", "no functional bot is left on the field"))
         return True
     for team in range(st.teams):
-        if any(b.team == team and b.status == FUNCTIONAL for b in st.bots):
+        if any(b.team == team and b.status == FUNCTIONAL for b in st._bots):
             continue
-        if any(c.team == team and c.operational for c in st.cps):
+        if any(c.team == team and c.operational for c in st._cps):
             continue
         st.end("elimination")
         log_all(st, ("end", f"team {'ABCD'[team]} has no functional bot and no command post"))
@@ -458,12 +547,12 @@ def free_sector(st: CtfState, x: int, y: int) -> str:
     m = st.map
     if not (1 <= x <= m.width and 1 <= y <= m.height):
         return "the map edge"
-    occ = st.occ[(y - 1) * m.width + x - 1]
+    occ = st._occ[(y - 1) * m.width + x - 1]
     if occ > 0:
-        o = st.bots[occ - 1]
+        o = st._bots[occ - 1]
         return f"Bot {o.num}" if o.status == FUNCTIONAL else f"the Wreckage of Bot {o.num}"
     if occ < 0:
-        c = st.cps[-occ - 1]
+        c = st._cps[-occ - 1]
         return f"CP {c.label}" if c.operational else f"the Ruins of CP {c.label}"
     return ""
 
@@ -471,8 +560,8 @@ def free_sector(st: CtfState, x: int, y: int) -> str:
 def enter(st: CtfState, b: Bot, nx: int, ny: int, cost: int, heat: int, how: str) -> None:
     w = st.map.width
     x0, y0 = b.x, b.y
-    st.occ[(y0 - 1) * w + x0 - 1] = 0
-    st.occ[(ny - 1) * w + nx - 1] = b.num
+    st._occ[(y0 - 1) * w + x0 - 1] = 0
+    st._occ[(ny - 1) * w + nx - 1] = b.num
     b.x, b.y = nx, ny
     spend(b, cost)
     add_heat(st, b, heat)
@@ -668,12 +757,22 @@ def weapon_usable(st: CtfState, b: Bot, i: int, tx: int, ty: int) -> str:
 
 
 def best_weapon(st: CtfState, b: Bot, tx: int, ty: int) -> int:
-    """CTF-36: the most damaging usable weapon (ties: lowest number); -1 if none."""
+    """CTF-36: the most damaging usable weapon (ties: lowest number); -1 if none. Usable as
+    `weapon_usable` says, its tests inlined with the arc and range worked out once."""
+    if b.shut:
+        return -1
+    a = arc(b.facing, tx - b.x, ty - b.y)
+    d = distance(b.x, b.y, tx, ty)
     best = -1
     dmg = 0
-    for i, (_, w) in enumerate(b.design.weapons):
-        if w.damage > dmg and not weapon_usable(st, b, i, tx, ty):
-            best, dmg = i, w.damage
+    states = b.weapons
+    ap = b.ap
+    for i, (loc, w) in enumerate(b.design.weapons):
+        if w.damage > dmg:
+            s = states[i]
+            if (s != DESTROYED and a in WEAPON_ARCS[loc] and d <= w.maximum
+                    and weapon_ap(w, s == DAMAGED, st.tables) <= ap):
+                best, dmg = i, w.damage
     return best
 
 
@@ -852,7 +951,7 @@ def hit_bot(st: CtfState, target: Bot, w: Weapon, angle: int, by: int) -> int:
             cur = transfer(target, cur, rear)
     event = ("hit", target.num, by, roll, LOCATION_CODES[loc], tuple(events), applied, remaining)
     if by > 0:  # the firing Bot is named only to those who see it
-        shooter = st.bots[by - 1]
+        shooter = st._bots[by - 1]
         involved = (1 << target.num) | (1 << by)
         seen, at_shooter = seen_pair(st, target.x, target.y, shooter.x, shooter.y, involved)
         log_seen(st, event, seen, ((2, at_shooter),))
@@ -951,7 +1050,7 @@ def wreck(st: CtfState, b: Bot, reason: str, pilot: int) -> None:
 def hit_cp(st: CtfState, c: CommandPost, damage: int, by: int) -> int:
     applied = min(damage, c.structure)
     c.structure -= applied
-    shooter = st.bots[by - 1]
+    shooter = st._bots[by - 1]
     seen, at_shooter = seen_pair(st, c.x, c.y, shooter.x, shooter.y, 1 << by)
     log_seen(st, ("cphit", c.label, by, applied, c.structure), seen, ((2, at_shooter),))
     if c.structure == 0:
@@ -965,13 +1064,14 @@ def cp_fire(st: CtfState, c: CommandPost) -> None:
     t = st.tables
     th = t.to_hit
     e0 = cp_elevation(st, c)
-    cands = sorted((distance(c.x, c.y, b.x, b.y), b.num) for b in st.bots
-                   if b.team != c.team and b.status == FUNCTIONAL)
+    cx, cy, team = c.x, c.y, c.team
+    cands = sorted((max(abs(b.x - cx), abs(b.y - cy)), b.num) for b in st._bots
+                   if b.team != team and not b.status)  # distance(), inlined
     for w in t.cp_weapons:
         for d, num in cands:
             if d > w.maximum:
                 break
-            b = st.bots[num - 1]
+            b = st._bots[num - 1]
             if b.status != FUNCTIONAL:
                 continue
             path, blocked = fire_track(st, c.x, c.y, e0, b.x, b.y, bot_elevation(st, b))

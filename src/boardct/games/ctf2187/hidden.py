@@ -23,7 +23,7 @@ from boardct.core.rng import Rng
 from boardct.games.ctf2187 import engine
 from boardct.games.ctf2187.maps import GameMap, generate_map
 from boardct.games.ctf2187.sheet import PHASES
-from boardct.games.ctf2187.state import CtfState, start_sectors
+from boardct.games.ctf2187.state import OWN_ALL, CtfState, start_sectors
 from boardct.games.ctf2187.tables import Tables
 from boardct.games.ctf2187.units import FUNCTIONAL, Bot, default_standing
 
@@ -75,7 +75,8 @@ def determinize(st: CtfState, player: int | None, seed: int) -> CtfState:
     d.over = st.over
     d.log_turn = st.log_turn
     d.roster = st.roster
-    d.cps = [c.copy() for c in st.cps]
+    d._own = OWN_ALL
+    d._cps = [c.copy() for c in st._cps]
     mine = [b for b in st.bots if b.player == player]
     viewer = st.player_mask(player)
     seen = {o.num for o in st.contacts(mine)}
@@ -108,8 +109,8 @@ def determinize(st: CtfState, player: int | None, seed: int) -> CtfState:
         if nb.x:
             occ[(nb.y - 1) * w + nb.x - 1] = nb.num
         bots.append(nb)
-    d.bots = bots
-    d.occ = occ
+    d._bots = bots
+    d._occ = occ
     if unseen:
         _place(st, d, mine, unseen, rng)
     others = _other_vp(st, player, mine)

@@ -54,6 +54,7 @@ MAX_TURNS = 999
 MAX_BOTS_PER_TEAM = 10
 MAX_SEED = (1 << 64) - 1
 BENCH_TEAM = 4  # the benchmark battle: two commanders with 4 Bots each
+OWN_ALL = -1  # a state owns all its Bots, command posts and occupancy (see CtfState.clone)
 HELP = """CTF 2187 order sheet (one per Bot per turn; ';' ends a line):
   BOT <n> TURN <t>; P1 <move> <opt> <attack> <opt> <weapon>; P2 ...; P5 ...
   '-' marks an unused field. Example:
@@ -70,6 +71,9 @@ Directions: 1 up (+Y), 3 right, 5 down, 7 left; even numbers the diagonals."""
 _TABLE_CACHE: dict[str, Tables] = {}
 _MAP_CACHE: dict[tuple, GameMap] = {}
 _SAMPLES: dict[tuple, list[tuple]] = {}  # sample sheets depend only on the key
+# (roster, sheet) pairs that passed CTF-37's check: it depends on nothing else, and search
+# hands in the same sample sheets again and again
+_SHEETS_PASSED: set[tuple] = set()
 
 
 def tables_for(directory: str) -> Tables:
@@ -179,8 +183,8 @@ def _menu_index(nw: int, size: int) -> dict[tuple, int]:
 
 
 class CtfState(State):
-    __slots__ = ("tables", "map", "bots", "cps", "occ", "rng", "turn", "turns", "teams",
-                 "over", "log", "log_turn", "roster")
+    __slots__ = ("tables", "map", "_bots", "_cps", "_occ", "_own", "rng", "turn", "turns",
+                 "teams", "over", "log", "log_turn", "roster")
 
     game: CtfGame
 
@@ -214,6 +218,7 @@ class CtfState(State):
         st.setup = setup
         st._hist = None
         st.tables = tables
+        st._own = OWN_ALL
         st.rng = Rng(setup.seed)
         st.turn = 1
         st.turns = o["turn_limit"]
@@ -221,41 +226,46 @@ class CtfState(State):
         st.over = None
         st.log = []
         st.log_turn = 0
-        st.bots = []
-        st.cps = []
+        st._bots = []
+        st._cps = []
         forced = []
         for team in range(teams):
             members = [p for t, p in layout if t == team]
             sectors, cp_sectors, facing = start_sectors(gmap.width, gmap.height, team,
                                                         len(members), tables.cp_per_team)
             for i, (p, (x, y)) in enumerate(zip(members, sectors, strict=True)):
-                bot = Bot(len(st.bots) + 1, team, p, designs[i % len(designs)], x, y, facing)
-                st.bots.append(bot)
+                bot = Bot(len(st._bots) + 1, team, p, designs[i % len(designs)], x, y, facing)
+                st._bots.append(bot)
             for j, (x, y) in enumerate(cp_sectors):
-                st.cps.append(CommandPost(team, j + 1, x, y, tables.cp_structure))
+                st._cps.append(CommandPost(team, j + 1, x, y, tables.cp_structure))
             forced += sectors + cp_sectors
         if len(set(forced)) != len(forced) or not all(gmap.on_map(x, y) for x, y in forced):
             raise OptionError(f"a {gmap.width}x{gmap.height} map has no room for the start "
-                              f"sectors of {len(st.bots)} bots in {teams} teams (CTF-35)")
+                              f"sectors of {len(st._bots)} bots in {teams} teams (CTF-35)")
         st.map = gmap.with_open(forced, tables.terrain_by_key["open"].index)
-        st.occ = [0] * (gmap.width * gmap.height)
-        for b in st.bots:
-            st.occ[st.map.index(b.x, b.y)] = b.num
-        for i, c in enumerate(st.cps):
-            st.occ[st.map.index(c.x, c.y)] = -(i + 1)
-        st.roster = Roster(tuple(b.team for b in st.bots),
-                           tuple(len(b.design.weapons) for b in st.bots))
+        st._occ = [0] * (gmap.width * gmap.height)
+        for b in st._bots:
+            st._occ[st.map.index(b.x, b.y)] = b.num
+        for i, c in enumerate(st._cps):
+            st._occ[st.map.index(c.x, c.y)] = -(i + 1)
+        st.roster = Roster(tuple(b.team for b in st._bots),
+                           tuple(len(b.design.weapons) for b in st._bots))
         return st
 
     def clone(self) -> CtfState:
+        """A copy that shares the Bots, command posts and occupancy with this state until
+        either changes them (copy on write, `_unshare`): a search clones far more states than
+        it carries a turn through. The map, tables, roster and log are never changed in place
+        and are always shared."""
         st = CtfState.__new__(CtfState)
         st.setup = self.setup
         st._hist = self._hist
         st.tables = self.tables
         st.map = self.map
-        st.bots = [b.copy() for b in self.bots]
-        st.cps = [c.copy() for c in self.cps]
-        st.occ = self.occ[:]
+        st._bots = self._bots
+        st._cps = self._cps
+        st._occ = self._occ
+        st._own = self._own = 0  # both now share everything mutable
         st.rng = self.rng.clone()
         st.turn = self.turn
         st.turns = self.turns
@@ -266,25 +276,92 @@ class CtfState(State):
         st.roster = self.roster
         return st
 
+    # -- copy on write -----------------------------------------------------------------------------
+    # `_own` says what this state holds privately: bit 0 its list of Bots, bit n Bot n;
+    # OWN_ALL (-1) everything, the command posts and the occupancy too. A state made by `new`
+    # or a determinization owns everything; `clone` leaves both states owning nothing. Code
+    # in this module and the engine reads `_bots`, `_cps` and `_occ` freely and makes them
+    # private before it changes them (`_unshare`, `_own_bot`); everyone else goes through
+    # the `bots`, `cps` and `occ` properties, which make everything private first, so what
+    # they change (a test setting up a scenario) is never seen by another state.
+    def _unshare(self) -> None:
+        """Make every Bot, command post and the occupancy private to this state."""
+        own = self._own
+        if own == OWN_ALL:
+            return
+        self._bots = [b if own >> b.num & 1 else b.copy() for b in self._bots]
+        self._cps = [c.copy() for c in self._cps]
+        self._occ = self._occ[:]
+        self._own = OWN_ALL
+
+    def _own_bot(self, b: Bot) -> Bot:
+        """Bot `b` of this state, made private (a sheet handed in changes only its Bot)."""
+        own = self._own
+        if own >> b.num & 1:
+            return b
+        if not own & 1:
+            self._bots = self._bots[:]
+            own |= 1
+        b = self._bots[b.num - 1] = b.copy()
+        self._own = own | 1 << b.num
+        return b
+
+    @property
+    def bots(self) -> list[Bot]:
+        """The Bots, numbered from 1 (`bots[n - 1]` is Bot n), private to this state."""
+        if self._own != OWN_ALL:
+            self._unshare()
+        return self._bots
+
+    @bots.setter
+    def bots(self, value: list[Bot]) -> None:
+        self._unshare()
+        self._bots = value
+
+    @property
+    def cps(self) -> list[CommandPost]:
+        """The command posts, private to this state."""
+        if self._own != OWN_ALL:
+            self._unshare()
+        return self._cps
+
+    @cps.setter
+    def cps(self, value: list[CommandPost]) -> None:
+        self._unshare()
+        self._cps = value
+
+    @property
+    def occ(self) -> list[int]:
+        """What stands on each sector (index (y-1)*width + x-1): Bot n as n, command post i
+        as -(i + 1), nothing 0; private to this state."""
+        if self._own != OWN_ALL:
+            self._unshare()
+        return self._occ
+
+    @occ.setter
+    def occ(self, value: list[int]) -> None:
+        self._unshare()
+        self._occ = value
+
     # -- whose decision ------------------------------------------------------------------------
     def owed(self, player: int | None = None) -> list[int]:
         """Bots (numbers) whose sheet for this turn is still missing."""
         if self.over is not None:
             return []
-        return [b.num for b in self.bots if b.status == FUNCTIONAL and b.sheet is None
+        return [b.num for b in self._bots if b.status == FUNCTIONAL and b.sheet is None
                 and (player is None or b.player == player)]
 
     def current_players(self) -> tuple[int, ...]:
         if self.over is not None:
             return ()
         seen = []
-        for b in self.bots:
+        for b in self._bots:
             if b.status == FUNCTIONAL and b.sheet is None and b.player not in seen:
                 seen.append(b.player)
         return tuple(sorted(seen))
 
     def bots_of(self, player: int) -> list[Bot]:
-        return [b for b in self.bots if b.player == player]
+        return [b for b in self.bots if b.player == player]  # Bots handed out: private
 
     # -- actions ---------------------------------------------------------------------------------
     def legal_actions(self, player: int | None = None) -> list[tuple]:
@@ -299,14 +376,14 @@ class CtfState(State):
             if not cur:
                 return []
             player = cur[0]
-        out: list[tuple] = []
+        out: list[tuple] = []  # a fresh list: callers may change it
         for num in self.owed(player):
             out.extend(self.sample_sheets(num))
-        return out  # a fresh list: callers may change it
+        return out
 
     def sample_sheets(self, num: int) -> list[tuple]:
-        """The menu's sheets that Bot `num` may hand in now (see `legal_actions`)."""
-        b = self.bots[num - 1]
+        """The menu's sheets that Bot `num` may hand in now (see `legal_actions`), each once."""
+        b = self._bots[num - 1]
         nw = len(b.design.weapons)
         key = (num, nw, b.functional_engines() <= 4)
         cached = _SAMPLES.get(key)
@@ -318,18 +395,19 @@ class CtfState(State):
         out += [(TURN, num, *orders) for orders in self.sample_plans(nw)]
         if key[2]:
             out.append((TURN, num, *EJECT_PLAN))
+        out = list(dict.fromkeys(out))  # the first of any repeats, as the menu's ids number them
         _SAMPLES[key] = out
         return list(out)
 
     def menu_size(self) -> int:
         """Entries in each Bot's menu: `default`, the 11 fixed plans, one "weapon w" plan per
         weapon of the best-armed design in the game, and the eject sheet."""
-        return 13 + max(len(b.design.weapons) for b in self.bots)
+        return 13 + max(len(b.design.weapons) for b in self._bots)
 
     def menu(self, num: int) -> list[tuple | None]:
         """Bot `num`'s whole menu, in id order: None where the entry is no sheet for this Bot
         (a weapon it does not have)."""
-        b = self.bots[num - 1]
+        b = self._bots[num - 1]
         nw = len(b.design.weapons)
         plans = self.sample_plans(nw)
         out: list[tuple | None] = [(MISSING, num)]
@@ -341,15 +419,15 @@ class CtfState(State):
     # -- for learners (issue 20; encoding.py, docs/ctf2187.md "For learners") ---------------
     def num_distinct_actions(self) -> int:
         """Every Bot's menu, Bot after Bot: id = (Bot - 1) x menu size + menu entry."""
-        return len(self.bots) * self.menu_size()
+        return len(self._bots) * self.menu_size()
 
     def action_id(self, action: Any, player: int | None = None) -> int:
         if (not isinstance(action, tuple) or len(action) < 2 or type(action[1]) is not int
-                or not 1 <= action[1] <= len(self.bots)):
+                or not 1 <= action[1] <= len(self._bots)):
             raise IllegalAction("CTF-37", f"{action!r:.60} is not an order sheet of this game")
         num = action[1]
         size = self.menu_size()
-        b = self.bots[num - 1]
+        b = self._bots[num - 1]
         if player is not None and player != b.player:
             raise IllegalAction("CTF-1", f"Bot {num} is commanded by Player {b.player + 1}, "
                                 f"not Player {player + 1}")
@@ -366,7 +444,7 @@ class CtfState(State):
         i = check_id(action_id, self.num_distinct_actions(), "ctf2187")
         size = self.menu_size()
         num, entry = i // size + 1, i % size
-        b = self.bots[num - 1]
+        b = self._bots[num - 1]
         if player is not None and player != b.player:
             raise IllegalAction("CTF-1", f"action id {i} is an order for Bot {num}, commanded "
                                 f"by Player {b.player + 1}, not Player {player + 1}")
@@ -436,16 +514,17 @@ class CtfState(State):
 
     def _check_action(self, action: Any, player: int | None) -> tuple[int, Bot, int]:
         if (not isinstance(action, tuple) or len(action) < 2
-                or not all(isinstance(v, int) and not isinstance(v, bool) for v in action)):
+                or not (all(type(v) is int for v in action)  # the common case, quickly
+                        or all(isinstance(v, int) and not isinstance(v, bool) for v in action))):
             raise IllegalAction("CTF-37", f"{action!r} is not an order sheet")
         kind, num = action[0], action[1]
         if kind not in (TURN, STANDING, MISSING):
             raise IllegalAction("CTF-37", f"{action!r} is not an order sheet")
         if len(action) != (2 if kind == MISSING else 27):
             raise IllegalAction("CTF-37", "an order sheet has five phases of five numbers")
-        if not 1 <= num <= len(self.bots):
-            raise IllegalAction("CTF-1", f"there is no Bot {num} (bots 1-{len(self.bots)})")
-        b = self.bots[num - 1]
+        if not 1 <= num <= len(self._bots):
+            raise IllegalAction("CTF-1", f"there is no Bot {num} (bots 1-{len(self._bots)})")
+        b = self._bots[num - 1]
         if player is None:
             player = b.player
         elif player != b.player:
@@ -453,25 +532,29 @@ class CtfState(State):
                                 f"not Player {player + 1}")
         if b.status != FUNCTIONAL:
             raise IllegalAction("CTF-30", f"Bot {num} is Wreckage and takes no orders")
-        if kind != MISSING:
+        if kind != MISSING and (self.roster, action) not in _SHEETS_PASSED:
             errors = check_orders(num, action[2:], self.roster)
             if errors:
                 text = "; ".join(f"phase {ln}, {f}: {m}" for ln, f, m in errors)
                 raise IllegalAction("CTF-37", f"order sheet rejected: {text}")
+            if len(_SHEETS_PASSED) > 16384:
+                _SHEETS_PASSED.clear()
+            _SHEETS_PASSED.add((self.roster, action))
         return kind, b, player
 
     def apply(self, action: Any, player: int | None = None) -> list[tuple]:
         if self.over is not None:
             raise IllegalAction("CTF-39", "the game is over")
         kind, b, player = self._check_action(action, player)
-        self._push(player, action)
+        b = self._own_bot(b)
+        self._hist = (self._hist, player, action)  # State._push, inlined
         mask = 1 << b.num  # a sheet is known to its Bot's player only (and spectators)
         if kind == STANDING:
             b.standing = tuple(action[2:])
             return [engine.sighted(("standing", b.num), mask)]
         b.sheet = b.standing if kind == MISSING else tuple(action[2:])
         events: list[tuple] = [engine.sighted(("sheet", b.num, kind), mask)]
-        if not any(o.status == FUNCTIONAL and o.sheet is None for o in self.bots):
+        if not any(o.status == FUNCTIONAL and o.sheet is None for o in self._bots):
             events += engine.process_turn(self)
         return events
 
@@ -537,7 +620,7 @@ class CtfState(State):
 
     def resign_outcome(self, player: int) -> Outcome:
         """The resigner's team loses; every other team's players share the win."""
-        team = {b.player: b.team for b in self.bots}
+        team = {b.player: b.team for b in self._bots}
         n = len(self.setup.names)
         mine = team.get(player)
         winners = tuple(p for p in range(n) if team.get(p) != mine)
@@ -555,7 +638,7 @@ class CtfState(State):
     def player_mask(self, player: int) -> int:
         """The Bots `player` commands, as a bit mask (bit n: Bot n)."""
         mask = 0
-        for b in self.bots:
+        for b in self._bots:
             if b.player == player:
                 mask |= 1 << b.num
         return mask
@@ -589,14 +672,14 @@ class CtfState(State):
 
     def every_bot_mask(self) -> int:
         """Every Bot, as a bit mask (bit n: Bot n): an event they all saw, every player saw."""
-        return (1 << (len(self.bots) + 1)) - 2
+        return (1 << (len(self._bots) + 1)) - 2
 
     # -- the end ---------------------------------------------------------------------------------
     def bot_rating(self, b: Bot) -> Fraction:
         return Fraction(b.vp, b.design.tons)
 
     def team_rating(self, team: int) -> Fraction:
-        members = [b for b in self.bots if b.team == team]
+        members = [b for b in self._bots if b.team == team]
         tons = sum(b.design.tons for b in members)
         return Fraction(sum(b.vp for b in members), tons) if tons else Fraction(0)
 
@@ -606,7 +689,7 @@ class CtfState(State):
         top = [t for t in range(self.teams) if ratings[t] == best]
         shown = ", ".join(f"{TEAM_LETTERS[t]} {float(r):.2f}" for t, r in enumerate(ratings))
         n = len(self.setup.names)
-        player_team = {b.player: b.team for b in self.bots}
+        player_team = {b.player: b.team for b in self._bots}
         if len(top) == self.teams:
             self.over = self._named(Outcome(tuple(0.5 for _ in range(n)),
                                             f"{reason}; ratings {shown}"))
@@ -672,7 +755,7 @@ class CtfState(State):
         out = view_header(self, player)
         out["teams"] = [{"team": TEAM_LETTERS[t], "rating": round(float(self.team_rating(t)), 2)}
                         for t in self.known_teams(player)]
-        out["command_posts"] = [cp_status(self, c) for c in self.cps]
+        out["command_posts"] = [cp_status(self, c) for c in self._cps]
         out["owed"] = self.owed(player) if player is not None else []
         out["log_turn"] = self.log_turn
         out["log"] = [list(e) for e in self.visible_log(player)]
@@ -707,8 +790,9 @@ class CtfState(State):
         """Other Bots the given Bots' scanners detect (functional or Wreckage, CTF-21)."""
         r = self.tables.scanning_range
         out = []
-        for o in self.bots:
-            if o in mine:
+        own = {b.num for b in mine}  # by number: `mine` may come from before a copy on write
+        for o in self.bots:  # Bots handed out: private
+            if o.num in own:
                 continue
             for b in mine:
                 if b.status == FUNCTIONAL and distance(b.x, b.y, o.x, o.y) <= r:
@@ -787,7 +871,7 @@ class CtfGame(Game):
     def evaluate(self, state: State, player: int) -> float | None:
         """Team rating lead plus the share of surviving strength, squashed into [-1, 1]."""
         assert isinstance(state, CtfState)
-        mine = {b.team for b in state.bots if b.player == player}
+        mine = {b.team for b in state._bots if b.player == player}
         if not mine:
             return 0.0
         team = next(iter(mine))
@@ -796,7 +880,7 @@ class CtfGame(Game):
 
         def strength(t: int) -> float:
             tot = have = 0
-            for b in state.bots:
+            for b in state._bots:
                 if b.team == t:
                     tot += sum(b.design.armour) + sum(b.design.internal)
                     if b.status == FUNCTIONAL:

@@ -76,6 +76,9 @@ _HIT_BY_MASK = tuple(tuple(_HIT[n] for n in bits) for bits in BITS)
 _RGP_BY_MASK = tuple(tuple(_RGP[n] for n in bits) for bits in BITS)
 _OVW_BY_MASK = tuple(tuple(_OVW[n] for n in bits) for bits in BITS)
 _SKL_BY_MASK = tuple(tuple(_SKL[n] for n in bits) for bits in BITS)
+# The same, joined as legal_actions lists them, so the hot path joins fewer pieces.
+_MOV_SWC_BY_MASK = tuple(_MOV + swc for swc in _SWC_BY_MASK)
+_OVW_SKL_BY_MASK = tuple(o + k for o, k in zip(_OVW_BY_MASK, _SKL_BY_MASK, strict=True))
 # The same for STDEX's three-digit commands.
 _SWP3_BY_MASK = tuple(tuple(100 + 10 * a + c for a in bits for c in bits if c != a)
                       for bits in BITS)
@@ -90,6 +93,15 @@ _DECODE = tuple((a // 100, a // 10 % 10, a % 10) for a in range(1000)) + tuple(
 def op_name(i: int) -> str:
     """'+3' for player 1's operator 3, '-3' for player 2's."""
     return f"{SIGN[i // 10]}{i % 10}"
+
+
+_BLADE_MEDIC = (BLADE, MEDIC)  # made once: `in (BLADE, MEDIC)` builds its tuple each time
+_SEATS = ((0,), (1,))  # current_players() answers, made once: a playout asks every action
+_NO_BLEED = [0] * 10  # a side's bleed timers when nobody bleeds
+# Per player, where `_end_turn` finds what it counts down: skill and support freshness and
+# cooldowns, the medbay counter, the medbay, and the player's first operator.
+_TURN_END = tuple((o + SKFRESH, o + SKCD, o + SPFRESH, o + SPCD, o + MEDCTR, o + FAC + MEDBAY,
+                   p * 10) for p, o in ((0, 0), (1, PV_SIZE)))
 
 
 class FieldShiftState(State):
@@ -170,8 +182,8 @@ class FieldShiftState(State):
         if self._outcome is not None:
             return ()
         if self.pending is not None:
-            return (1 - self.pending[1],)
-        return (self.cur,)
+            return _SEATS[1 - self.pending[1]]
+        return _SEATS[self.cur]
 
     @property
     def outcome(self) -> Outcome | None:
@@ -253,12 +265,13 @@ class FieldShiftState(State):
         loc = self.loc
         sel = pv[o + SEL]
         mine = (self.act >> b) & 1023
-        out = list(_MOV)
         hist = self._hist
         if hist is None or not _TWO + 10 <= hist[2] < _TWO + 20:
             # a second SWC in a row could replace the first: not offered, so that no agent
             # can switch forever without ending its turn
-            out += _SWC_BY_MASK[mine & ~(1 << (sel - b))]
+            out = list(_MOV_SWC_BY_MASK[mine & ~(1 << (sel - b))])
+        else:
+            out = list(_MOV)
         if medic:
             vit = self.vit
             for n in range(10):
@@ -282,14 +295,17 @@ class FieldShiftState(State):
         out += _RGP_BY_MASK[mine]
         if crates > 0 and not cyber:
             out += _RGP_BY_MASK[(self.res >> b) & 1023]
-        out += _OVW_BY_MASK[mine]
         if not cyber:
             if pv[o + SKCD] == 0:
-                out += _SKL_BY_MASK[mine]
+                out += _OVW_SKL_BY_MASK[mine]
+            else:
+                out += _OVW_BY_MASK[mine]
             if pv[o + ARTREADY]:
                 out += _SPT
             elif pv[o + SPCD] == 0:
                 out += _SPT3
+        else:
+            out += _OVW_BY_MASK[mine]
         if self.violations and self.mode == DISPUTE and self._violators(1 - p):
             out.append(_DISPUTE)
         return out
@@ -378,8 +394,17 @@ class FieldShiftState(State):
             return self._aux(action, tgt)
         events: list[Event] = []
         ends = _HANDLERS[ins](self, mid, tgt, events)
-        self._hist = (self._hist, self.cur, action)
-        self._after(ends, events)
+        issuer = self.cur
+        self._hist = (self._hist, issuer, action)
+        # self._after(ends, events), inlined: every command of a playout passes here
+        if ends:
+            self._end_turn(events)
+        if self._left:
+            self._left = False
+            if self._outcome is None:
+                self._check_win(issuer, events)
+        if ends and self.limit and self.turn >= self.limit and self._outcome is None:
+            self._finish(Outcome((0.5, 0.5), "turn limit"), events)
         return events
 
     def _after(self, ends: bool, events: list[Event]) -> None:
@@ -535,7 +560,10 @@ class FieldShiftState(State):
         return True
 
     def _mov(self, mid: int, tgt: int, events: list[Event]) -> bool:
-        i = self._actor(mid)
+        # _actor(mid), its test inlined (it raises with the reason when the test fails)
+        i = self.pv[self.cur * PV_SIZE + SEL] if mid < 0 else self.cur * 10 + mid
+        if i < 0 or self.vit[i] <= 0 or self.loc[i] < 0:
+            i = self._actor(mid)
         self._move(i, tgt, events)
         return True
 
@@ -673,11 +701,11 @@ class FieldShiftState(State):
         b = p * 10
         o = p * PV_SIZE
         strike = -1
-        if mid >= 0 and mid % 5 in (BLADE, MEDIC):  # STDEX 8bt / 8mt (FS-25)
+        if mid >= 0 and mid % 5 in _BLADE_MEDIC:  # STDEX 8bt / 8mt (FS-25)
             i, strike = b + mid, tgt
         else:
             i = b + tgt
-            if mid >= 0 and tgt % 5 in (BLADE, MEDIC):
+            if mid >= 0 and tgt % 5 in _BLADE_MEDIC:
                 raise IllegalAction("FS-25", f"under {RULESET_NAMES[self.ruleset]} the "
                                     f"{CLASS_NAMES[tgt % 5]}'s skill needs a target: "
                                     f"8{tgt}t (t: the target)")
@@ -856,34 +884,37 @@ class FieldShiftState(State):
         """FS-38 order: cooldowns, bleeding, medbay, Cyberwarfare, turn counter; then the other
         player's turn starts (their watch and the chance to dispute them expire)."""
         p = self.cur
-        o = p * PV_SIZE
         pv = self.pv
-        if pv[o + SKFRESH]:
-            pv[o + SKFRESH] = 0
-        elif pv[o + SKCD]:
-            pv[o + SKCD] -= 1
-        if pv[o + SPFRESH]:
-            pv[o + SPFRESH] = 0
-        elif pv[o + SPCD]:
-            pv[o + SPCD] -= 1
-        b = p * 10
+        skfresh, skcd, spfresh, spcd, medctr, medbay, b = _TURN_END[p]
+        if pv[skfresh]:
+            pv[skfresh] = 0
+        elif pv[skcd]:
+            pv[skcd] -= 1
+        if pv[spfresh]:
+            pv[spfresh] = 0
+        elif pv[spcd]:
+            pv[spcd] -= 1
         bleed, loc, vit = self.bleed, self.loc, self.vit
-        if any(bleed[b:b + 10]):
+        # only an operator neither on the field nor in reserve (bleeding or dead) can bleed:
+        # while there is none, the timers need no look
+        if (~(self.act | self.res) >> b) & 1023 and bleed[b:b + 10] != _NO_BLEED:
             for i in range(b, b + 10):
                 if bleed[i]:
                     bleed[i] -= 1
                     if bleed[i] == 0:
                         loc[i] = DEAD
                         events.append(("dies", i))
-        pv[o + MEDCTR] += 1
-        c = pv[o + FAC + MEDBAY]
-        if pv[o + MEDCTR] >= (4 - c if c < 3 else 1):  # FS-34: p = max(1, 4 - c)
-            pv[o + MEDCTR] = 0
+        n = pv[medctr] + 1
+        c = pv[medbay]
+        if n >= (4 - c if c < 3 else 1):  # FS-34: p = max(1, 4 - c)
+            pv[medctr] = 0
             amount = 1 + max(0, c - 3)
             for i in range(b, b + 10):
                 if loc[i] == RESERVE and 0 < vit[i] < VITALITY:
                     vit[i] = min(VITALITY, vit[i] + amount)
                     events.append(("heal", i, vit[i]))
+        else:
+            pv[medctr] = n
         q = 1 - p
         skl = self.skl
         t = q * 10 + TECHNICIAN

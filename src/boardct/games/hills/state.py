@@ -52,6 +52,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from boardct.games.hills.layout import Layout
 
+_SEATS = ((0,), (1,))  # current_players() answers, made once: a playout asks every action
 # A squad's standing in the current turn (BSH-7, BSH-34).
 FRESH = 0  # has not acted
 DONE = 1  # has acted; no further action (and Boost cannot give it one)
@@ -189,7 +190,7 @@ class HillsState(State):
 
     # -- whose decision ------------------------------------------------------------------------
     def current_players(self) -> tuple[int, ...]:
-        return () if self.out is not None else (self.cur,)
+        return () if self.out is not None else _SEATS[self.cur]
 
     @property
     def outcome(self) -> Outcome | None:
@@ -230,7 +231,7 @@ class HillsState(State):
         base_m = 1000 + k * 100
         found = False
         for d, t in NEIGHBOUR_PAIRS[pos[sq]]:
-            if t in (e0, e1, e2):
+            if t == e0 or t == e1 or t == e2:  # noqa: SIM109 - `in (e0, e1, e2)` builds a tuple per hex
                 if acts is None:
                     return True
                 found = True
@@ -242,7 +243,7 @@ class HillsState(State):
                 if t == e2:
                     acts.append(a + 2)
                 continue
-            if t != own_hq and t in (o0, o1, o2):
+            if t != own_hq and (t == o0 or t == o1 or t == o2):  # noqa: SIM109 - as above
                 continue
             if mech and rev[t] and tiles[t] == MOUNTAIN:
                 continue
@@ -378,6 +379,10 @@ class HillsState(State):
         attack on it (BSH-38)."""
         if self.out is not None:
             raise IllegalAction("BSH-16", f"the game is over: {self.out.describe()}")
+        if type(action) is int and 1000 <= action < 3000:  # a move or an attack: the fast path
+            fast = self._resolve_fight(action)
+            if fast is not None:
+                return fast
         if not A.is_code(action):
             raise IllegalAction("BSH-38", f"{action!r} is not an action of this game")
         op, k, d, t = A.decode(action)
@@ -445,6 +450,41 @@ class HillsState(State):
         e = self._enemy_at(sq, d, t)
         return action, sq, e
 
+    def _resolve_fight(self, action: int) -> tuple[int, int, int] | None:
+        """`resolve` of a well-formed, lawful move onto a hex with no enemy squad, or attack
+        (the common case, checked here with few calls); None for anything else, which
+        `resolve` then checks in full and explains. Nothing here is trusted: every rule the
+        full check applies to such an action is applied here too."""
+        k = action // 100 % 10
+        d = action // 10 % 10
+        t = action % 10
+        if k >= 3 or d >= 6:
+            return None
+        me = self.cur
+        sq = me * 3 + k
+        if self.units[sq] == 0:
+            return None
+        s = self.st[sq]
+        if s != EXTRA and (s != FRESH or self.imp[sq]):  # _check_can_fight would refuse
+            return None
+        pos = self.pos
+        h = NEIGHBOURS[pos[sq]][d]
+        if h < 0:
+            return None
+        eb = 3 - me * 3  # the enemy's first squad
+        if action < 2000:  # a move
+            if t or h == pos[eb] or h == pos[eb + 1] or h == pos[eb + 2]:
+                return None  # onto an enemy squad: an attack, or ambiguous (resolve says)
+            ob = me * 3
+            if h != HQ[me] and (h == pos[ob] or h == pos[ob + 1] or h == pos[ob + 2]):
+                return None
+            if k == MECH and self.rev[h] and self.tiles[h] == MOUNTAIN:
+                return None
+            return action, sq, -1
+        if t >= 3 or pos[eb + t] != h:  # an attack names an enemy squad on that hex
+            return None
+        return action, sq, eb + t
+
     # -- carrying it out -----------------------------------------------------------------------
     def apply(self, action: int, player: int | None = None) -> list[Event]:
         if player is not None and self.out is None and player != self.cur:
@@ -482,7 +522,7 @@ class HillsState(State):
             ev.append(("auto-end", me))
             self._learn_from_auto_end()
             self._end_turn(ev)
-        self._push(me, action)
+        self._hist = (self._hist, me, action)  # State._push, inlined
         return ev
 
     def _learn_from_auto_end(self) -> None:

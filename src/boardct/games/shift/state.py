@@ -52,6 +52,21 @@ from boardct.games.shift.cards import Card, Cond, Mod, Op
 from boardct.games.shift.notation import ShiftNotation
 from boardct.games.shift.text import ShiftText
 
+# Tuples of module names, made once: `ph in (P_START, P_END)` would build its tuple each time.
+_START_END = (P_START, P_END)
+_NO_SETTLE = (P_OVER, P_TOSS, P_CRIT)
+_TOSS_CHOICES = (FIRST, SECOND)
+_SEATS = ((0,), (1,))  # current_players() answers, made once: a playout asks every action
+_PURPOSES: dict[tuple[str, int], tuple[str, ...]] = {}
+
+
+def _purposes(what: str, n: int) -> tuple[str, ...]:
+    """The purposes of `n` coins of one kind, "activation 1/3", ...: made once, not per coin."""
+    out = _PURPOSES.get((what, n))
+    if out is None:
+        out = _PURPOSES[what, n] = tuple(f"{what} {i + 1}/{n}" for i in range(n))
+    return out
+
 
 class ShiftState(ShiftNotation, ShiftText, State):
     __slots__ = (
@@ -205,6 +220,11 @@ class ShiftState(ShiftNotation, ShiftText, State):
     def _constant(self, p: int, stat: str) -> int:
         """Constant text on `p`'s stat (SH-29): own ability and current-gear deltas aimed at
         itself, and the opponent's aimed at the opponent."""
+        c0, c1 = self.cards
+        gear = self.gear
+        if not (c0.statics or c1.statics or c0.gears[gear[0]].statics
+                or c1.gears[gear[1]].statics):
+            return 0  # no constant text on either card: the common case, answered at once
         total = 0
         for owner in (p, 1 - p):
             card = self.cards[owner]
@@ -240,14 +260,15 @@ class ShiftState(ShiftNotation, ShiftText, State):
         if self.phase == P_OVER:
             return ()
         if self.phase == P_DEFEND:
-            return (1 - self.mover,)
-        return (self.mover,)
+            return _SEATS[1 - self.mover]
+        return _SEATS[self.mover]
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         ph = self.phase
-        if ph == P_OVER or (player is not None and player not in self.current_players()):
-            return []
         m = self.mover
+        # current_players(), inlined: a playout asks for this at every decision
+        if ph == P_OVER or (player is not None and player != (1 - m if ph == P_DEFEND else m)):
+            return []
         if ph == P_SHIFT:
             acts = []
             if self.turn != 1:
@@ -261,7 +282,7 @@ class ShiftState(ShiftNotation, ShiftText, State):
             if not declarable:
                 acts.append(PASS)
             return acts
-        if ph in (P_START, P_END):
+        if ph in _START_END:
             if self.lit[m] >= 1 and not self.sshift_used:
                 return [PASS, *NEIGHBOURS[self.gear[m]]]
             return [PASS]
@@ -271,6 +292,31 @@ class ShiftState(ShiftNotation, ShiftText, State):
             return [PASS, *NEIGHBOURS[self.gear[m]]]
         return [FIRST, SECOND]  # P_TOSS
 
+    def _is_legal(self, a: int) -> bool:
+        """`a in self.legal_actions()`, without building the list (apply asks every time)."""
+        ph = self.phase
+        m = self.mover
+        if ph == P_DEFEND:
+            d = 1 - m
+            lit = self.lit[d]
+            return a in DEFENCES[self.gear[d]][lit if lit < 3 else 3]
+        if ph == P_SHIFT:
+            if a < ATTACK:
+                return a >= 0 and not self.skip_shift[m] and a in NEIGHBOURS[self.gear[m]]
+            if a < FIRST or a == PASS:
+                return a in self.legal_actions()
+            return False
+        if ph in _START_END:
+            if a == PASS:
+                return True
+            return (a in NEIGHBOURS[self.gear[m]] and self.lit[m] >= 1
+                    and not self.sshift_used)
+        if ph == P_CRIT:
+            return a == PASS or a in NEIGHBOURS[self.gear[m]]
+        if ph == P_TOSS:
+            return a in _TOSS_CHOICES
+        return False
+
     def _defences(self) -> list[int]:
         d = 1 - self.mover
         lit = self.lit[d]
@@ -278,17 +324,18 @@ class ShiftState(ShiftNotation, ShiftText, State):
 
     # -- applying ------------------------------------------------------------------------------
     def apply(self, action, player: int | None = None) -> list[Event]:
-        if self.phase == P_OVER:
+        ph = self.phase
+        if ph == P_OVER:
             raise IllegalAction("SH-14", "the game is over")
-        who = self.current_players()[0]
+        who = 1 - self.mover if ph == P_DEFEND else self.mover  # current_players()[0]
         if player is not None and player != who:
             raise IllegalAction("SH-8", f"it is {player_label(who)}'s decision, "
                                         f"not {player_label(player)}'s")
-        if action.__class__ is not int or action not in self.legal_actions():
+        if action.__class__ is not int or not self._is_legal(action):
             raise IllegalAction(*self._why_illegal(action))
         ev: list[Event] = []
         self._do(action, ev)
-        self._push(who, action)
+        self._hist = (self._hist, who, action)  # State._push, inlined
         self._settle(ev)
         return ev
 
@@ -296,15 +343,20 @@ class ShiftState(ShiftNotation, ShiftText, State):
         """Apply every decision that has a single legal option (SH-39)."""
         while True:
             ph = self.phase
-            if ph in (P_START, P_END):
+            if ph in _START_END:
                 m = self.mover
                 if self.lit[m] and not self.sshift_used:
                     return
                 self._do(PASS, ev)
                 continue
-            if ph in (P_OVER, P_TOSS, P_CRIT):
+            if ph in _NO_SETTLE:
                 return
-            acts = self.legal_actions()
+            if ph == P_DEFEND:  # legal_actions() without its copy: only the count matters
+                d = 1 - self.mover
+                lit = self.lit[d]
+                acts = DEFENCES[self.gear[d]][lit if lit < 3 else 3]
+            else:
+                acts = self.legal_actions()
             if len(acts) != 1:
                 return
             self._do(acts[0], ev)
@@ -374,7 +426,9 @@ class ShiftState(ShiftNotation, ShiftText, State):
         if self.tp[m] or self.tg[m]:  # SH-24
             ev.append(("cleanup", m, self.tp[m], self.tg[m]))
             self.tp[m] = self.tg[m] = 0
-        self._fire(m, "turn_start", ev)
+        card = self.cards[m]
+        if card.triggers or card.gears[self.gear[m]].triggers:  # _fire's own first test
+            self._fire(m, "turn_start", ev)
         self.phase = P_START
 
     def _turn_limit(self, ev: list[Event]) -> bool:
@@ -386,7 +440,10 @@ class ShiftState(ShiftNotation, ShiftText, State):
         return False
 
     def _end_phase(self, ev: list[Event]) -> None:
-        self._fire(self.mover, "turn_end", ev)
+        m = self.mover
+        card = self.cards[m]
+        if card.triggers or card.gears[self.gear[m]].triggers:  # _fire's own first test
+            self._fire(m, "turn_end", ev)
         if self.phase != P_OVER:
             self.phase = P_END
 
@@ -404,7 +461,7 @@ class ShiftState(ShiftNotation, ShiftText, State):
         active, mask = guard_parts(defence)
         chosen = ([active] if active >= 0 else []) + gears_in(mask)
         gears = self.cards[d].gears
-        self.guard_add = sum(gears[g].guard for g in chosen)
+        self.guard_add = sum([gears[g].guard for g in chosen])
         self.guarded = bool(chosen)
         cost = mask.bit_count()
         self.lit[d] -= cost
@@ -418,7 +475,7 @@ class ShiftState(ShiftNotation, ShiftText, State):
             in_order = True
             n = len(mod.pattern)
             for i, face in enumerate(mod.pattern):
-                h = self._coin(a, f"activation {i + 1}/{n}", ev)
+                h = self._coin(a, _purposes("activation", n)[i], ev)
                 if h:
                     heads += 1
                 else:
@@ -438,8 +495,8 @@ class ShiftState(ShiftNotation, ShiftText, State):
         ev.append(("activation", a, activated, crit, mod.critical or ""))
         # mod resolution: extra coins first, then the effects in order
         if activated:
-            coins = [self._coin(a, f"extra {i + 1}/{mod.extra_coins}", ev)
-                     for i in range(mod.extra_coins)]
+            n = mod.extra_coins
+            coins = [self._coin(a, p, ev) for p in _purposes("extra", n)] if n else []
             self._run(mod.effects, a, ev, coins)
         # damage resolution (SH-10, SH-29)
         power = self.power(a)
@@ -604,7 +661,7 @@ class ShiftState(ShiftNotation, ShiftText, State):
         if a < ATTACK:
             if a not in NEIGHBOURS[self.gear[m]]:
                 return "SH-16", f"{text!r}: gear {RING[a]} is not next to gear {here} on the ring"
-            if ph in (P_START, P_END):
+            if ph in _START_END:
                 if self.sshift_used:
                     return "SH-26", f"{text!r}: only one spirit shift per turn"
                 return "SH-22", f"{text!r}: a spirit shift burns 1 spirit and you have none"
@@ -660,7 +717,7 @@ class ShiftState(ShiftNotation, ShiftText, State):
     def describe_action(self, action, player: int | None = None) -> str:
         """The command in words, with its cost where it has one."""
         if 0 <= action < ATTACK:
-            spirit = " (a spirit shift: burns 1 spirit)" if self.phase in (P_START, P_END) else ""
+            spirit = " (a spirit shift: burns 1 spirit)" if self.phase in _START_END else ""
             return f"shift to gear {RING[action]}{spirit}"
         if ATTACK <= action < FIRST:
             return f"declare an attack with {self.notation(action).split()[-1]}"
