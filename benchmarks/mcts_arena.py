@@ -86,15 +86,17 @@ def main(argv: list[str] | None = None) -> int:
                "wins": wins, "draws": len(results) - wins - losses, "losses": losses,
                "interval95": [round(low, 3), round(high, 3)],
                "mean_length": round(sum(r.length for r in results) / len(results), 1),
-               "cpu_s": round(time.process_time() - t0, 1),
+               # this process's CPU time: the games' own only with one worker
+               "cpu_s": round(time.process_time() - t0, 1) if args.workers <= 1 else None,
                "wall_s": round(time.perf_counter() - w0, 1)}
         rows.append(row)
         print(f"{gid:10} {row['games']:4} games  new {row['wins']}-{row['draws']}-"
               f"{row['losses']} (W-D-L)  share {row['new_share']:.3f} "
-              f"[{low:.3f}, {high:.3f}]  {row['cpu_s']} CPU s", flush=True)
+              f"[{low:.3f}, {high:.3f}]  {row['wall_s']} wall s", flush=True)
     if args.out:
-        args.out.write_text(json.dumps({"cpu_per_move": args.cpu, "seed": args.seed,
-                                        "rows": rows}, indent=2), encoding="utf-8")
+        doc = {"cpu_per_move": args.cpu, "seed": args.seed, "workers": args.workers,
+               "rows": rows}
+        args.out.write_text(json.dumps(doc, indent=2), encoding="utf-8")
     return 0
 
 
