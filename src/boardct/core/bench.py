@@ -72,9 +72,16 @@ def mid_game_state(game: Game, seed: int, options: dict[str, Any], depth: int = 
 
 
 def peak_rss_mb() -> float | None:
-    """This process's peak resident memory in MB so far: `resource.getrusage` on POSIX, psutil's
-    peak working set on Windows if psutil is installed, else None. Imported here, not at the
-    module's top, so the module loads everywhere."""
+    """This process's peak resident memory in MB so far: Linux's VmHWM, else
+    `resource.getrusage` on POSIX, psutil's peak working set on Windows if psutil is
+    installed, else None. Imported here, not at the module's top, so the module loads
+    everywhere. (On Linux getrusage's peak survives exec: a child started by a big parent
+    would report the parent's size; VmHWM is the new program's own.)"""
+    status = Path("/proc/self/status")
+    if sys.platform.startswith("linux") and status.is_file():
+        for line in status.read_text(encoding="ascii", errors="replace").splitlines():
+            if line.startswith("VmHWM:"):
+                return round(int(line.split()[1]) / 2**10, 1)
     try:
         import resource
     except ImportError:
