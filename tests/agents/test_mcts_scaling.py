@@ -284,3 +284,21 @@ def test_bench_all_writes_one_table_as_markdown_and_json(tmp_path):
 def test_bench_refuses_bad_budgets_with_a_clear_message(args, message):
     code, out = run("bench", *args)
     assert code == 2 and message in out
+
+
+def test_the_arena_script_plays_new_against_old_with_seats_alternating(tmp_path):
+    """benchmarks/mcts_arena.py (run in its own process: it registers the old agent)."""
+    import os
+    import subprocess
+
+    out = tmp_path / "arena.json"
+    env = dict(os.environ)
+    src = str(Path(__file__).resolve().parents[2] / "src")
+    env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
+    proc = subprocess.run([sys.executable, str(BENCHMARKS / "mcts_arena.py"), "--game", "shift",
+                           "--games", "2", "--cpu", "0.002", "--out", str(out)],
+                          env=env, capture_output=True, text=True, timeout=300, check=False)
+    assert proc.returncode == 0, proc.stderr
+    (row,) = json.loads(out.read_text(encoding="utf-8"))["rows"]
+    assert row["games"] == 2 and row["wins"] + row["draws"] + row["losses"] == 2
+    assert row["new"] == "mcts:cpu=0.002" and row["old"] == "mcts_old:cpu=0.002"
