@@ -1,30 +1,57 @@
 """Monte Carlo tree search for every game, through the core API only.
 
-- Hidden information and chance: single-observer information-set MCTS. Each iteration starts
-  from `state.determinize(seat, seed)`, a full state consistent with what the seat can see, with
-  the unknowns (face-down tiles, the opponent's hand, future coin flips) resampled; one tree is
-  shared by all determinizations, and a child's exploration term counts the iterations in which
-  it was available (Cowling, Powley and Whitehouse 2012).
-- Simultaneous turns: decoupled selection. Where several players owe orders, each chooses from
-  its own statistics at that node, and the joint choice leads to the child.
-- Long games: a rollout of at most `depth` random actions (default 0), then the game's
-  evaluation. With `prior=1` (default) a node is expanded whole, each child starting with one
-  virtual visit worth its evaluation (progressive bias), so even a small search is at least
-  as good as one ply of the evaluation.
+Two searches share one agent, chosen by what the game declares:
+
+- Perfect information without chance (FieldShift, FFF): a node is an exact position, so the
+  tree is a plain game tree. A node computes its legal moves once, the first time the search
+  stands on it, and keeps its children's statistics as parallel lists (visits, total reward,
+  child node or None): a child gets a node of its own only when the search passes through it,
+  so the many leaves cost two list entries each. No node holds a state; each iteration clones
+  the root state once and replays the moves down the tree, which is cheaper than keeping a
+  copy per node. A leaf is evaluated in one pass for all players (`Game.evaluate_all`). The
+  tree is kept between moves: when the next position is the last root plus moves found in the
+  tree (our move, the opponent's reply), that subtree is the new root (`reuse=1`, default).
+- Hidden information, chance or simultaneous turns (Hills, Shift, CTF 2187): single-observer
+  information-set MCTS. Each iteration starts from `state.determinize(seat, seed)`, a full
+  state consistent with what the seat can see, with the unknowns resampled; one tree is shared
+  by all determinizations, and a child's exploration term counts the iterations in which it
+  was available (Cowling, Powley and Whitehouse 2012). Legal moves differ between
+  determinizations, so they are asked at every node passed. Where several players owe orders
+  the choice is decoupled: each chooses from its own statistics, the joint choice leads to the
+  child. This tree is not reused (the next search's sampled worlds differ).
+
+Common to both:
+- Expansion: a node at fewer than `prior` plies from the root (default: every node) is
+  expanded whole when first reached, each child starting with one virtual visit worth its
+  evaluation (progressive bias), so the search starts where greedy ends and a move's
+  refutation is seen as soon as the move is looked at; the iteration backs up the best
+  child's values, as descending to it would. Nodes beyond `prior` plies, and in the exact
+  search nodes with more than `wide` moves (default 100: FFF's whole turns, some 900 a
+  position) deeper than the replies to our moves, grow lazily instead, one untried move (at
+  random) per visit: whole expansion of those costs hundreds of evaluations and as many
+  entries of memory per node. (The root and the replies stay whole: seeing each move's best
+  reply is what keeps FFF from leaving a piece to be taken.) Lazy growth is much faster per
+  iteration (`prior=1`: FieldShift some ten times) but averages random replies where whole
+  expansion sees the best one, and lost at equal CPU time in the arena
+  (benchmarks/mcts_arena.py), so it is not the default.
+- Long games: a rollout of at most `depth` random actions (default 0), then the evaluation.
 - Budget: `iters=N` iterations, `time=S` seconds of wall-clock time, or `cpu=S` seconds of
   this process's CPU time (what tournaments should use: a busy machine then slows the games
   down but does not weaken the agent). The search stops early once the most visited move
   cannot be overtaken in the iterations left (for a time budget, estimated from the rate so
-  far); that never changes the move chosen for an `iters` budget, only the time it takes.
-  `early=0` spends the whole budget.
-- Determinism: with `iters=N` the search is a function of the state's view and the agent's
-  seed. With `time` or `cpu` the number of iterations depends on the machine.
+  far); that never changes the move chosen for an `iters` budget. `early=0` spends it all.
+- Determinism: with `iters=N` and `reuse=0` the search is a function of the state's view and
+  the agent's seed. With tree reuse, a search also depends on the agent's earlier searches in
+  the same game (the kept subtree holds their visits). With `time` or `cpu` the number of
+  iterations depends on the machine.
 """
 
 from __future__ import annotations
 
 import math
+import random as _random
 import time as _time
+from array import array
 
 from boardct.agents.base import Agent, register
 from boardct.core.game import Action, State
@@ -36,6 +63,27 @@ TIE_JITTER = 1e-6
 
 
 class Node:
+    """A position of a perfect-information game in the tree. Its children's statistics live
+    here, in lists parallel to `moves[:len(cn)]` (tried moves first, untried after), so a leaf
+    costs no object of its own. `cw` is the reward of this node's player to move (`to`)."""
+
+    __slots__ = ("moves", "m", "cn", "cw", "kids", "to", "n")
+
+    def __init__(self) -> None:
+        self.moves: list | None = None  # legal moves, computed on the first visit (a lazily
+        # grown wide node keeps only the tried ones: see `wide`)
+        self.m = 0  # the number of legal moves
+        self.cn = array("i")  # visits per tried move
+        self.cw = array("d")  # total reward of `to` per tried move (8 bytes each, no objects)
+        self.kids: dict[int, Node] = {}  # a tried move's node, once the search passed through
+        self.to = -1  # the player to move here; -1 when the game is over here
+        self.n = 0  # visits of this node
+
+
+class INode:
+    """A node of the information-set search: children by action (joint actions at a
+    simultaneous node), availability counts, decoupled per-player statistics."""
+
     __slots__ = ("children", "n", "w", "avail", "stats", "expanded")
 
     def __init__(self) -> None:
@@ -47,7 +95,7 @@ class Node:
         self.stats: dict | None = None  # decoupled per-player statistics at simultaneous nodes
 
 
-def _ucb_pick(node: Node, legal: list, c: float, rng: Rng):
+def _ucb_pick(node: INode, legal: list, c: float, rng: Rng):
     """The child to descend to, or (action, None) for an action not yet tried."""
     children = node.children
     untried = [a for a in legal if a not in children]
@@ -66,48 +114,90 @@ def _ucb_pick(node: Node, legal: list, c: float, rng: Rng):
     return best, children[best]
 
 
-def _root_stats(root: Node, player: int) -> dict:
-    """(visits, mean reward) per root action: the children's, or at a simultaneous root this
-    player's own decoupled statistics."""
-    if root.stats is not None:
-        return {a: (n, w / n) for a, (n, w) in root.stats.get(player, {}).items()}
-    return {a: (ch.n, ch.w / ch.n) for a, ch in root.children.items()}
-
-
-def _decided(root: Node, player: int, left: float) -> bool:
+def _decided_counts(counts, left: float) -> bool:
     """True when no other root action can reach the leader's visits in `left` more
     iterations (a tie would be settled by the mean reward, so the lead must be strict)."""
-    stats = _root_stats(root, player)
-    if len(stats) < 2:
-        return False
     first = second = 0
-    for n, _mean in stats.values():
+    k = 0
+    for n in counts:
+        k += 1
         if n > first:
             first, second = n, first
         elif n > second:
             second = n
-    return first - second > left
+    return k >= 2 and first - second > left
+
+
+def _leaf_value(s: State) -> list[float]:
+    """Rewards in [0, 1] per player: the result if the game is over, else one pass of the
+    game's evaluation for all players."""
+    out = s.outcome
+    if out is not None:
+        return list(out.returns)
+    return [0.5 if v is None else 0.5 * (float(v) + 1.0) for v in s.game.evaluate_all(s)]
+
+
+def _exact(state: State) -> bool:
+    """Whether a position is fully known and moves lead to one position each: then the plain
+    game tree applies and no determinization is needed."""
+    game = state.game
+    return bool(game.perfect_information and not game.has_chance and not game.simultaneous)
 
 
 class MCTSAgent(Agent):
     name = "mcts"
 
     def __init__(self, seed: int = 0, iters: int = 1000, time: float = 0.0, c: float = 0.03,
-                 depth: int = 0, prior: int = 1, cpu: float = 0.0, early: int = 1):
+                 depth: int = 0, prior: int = 1000, cpu: float = 0.0, early: int = 1,
+                 reuse: int = 1, wide: int = 100):
         if time > 0 and cpu > 0:
             raise ValueError("mcts takes time= or cpu=, not both")
         if iters < 1 and time <= 0 and cpu <= 0:
             raise ValueError("mcts needs iters >= 1, time > 0 or cpu > 0")
+        if prior < 0 or depth < 0 or wide < 1:
+            raise ValueError("mcts needs prior >= 0, depth >= 0 and wide >= 1")
         self.rng = Rng(seed)
+        # Tie-breaking jitter only: C-speed, seeded from the agent's seed (deterministic).
+        self._jitter = _random.Random(seed).random
         self.iters = int(iters)
         self.budget = float(cpu or time)
         self.clock = _time.process_time if cpu > 0 else _time.perf_counter
         self.c = float(c)
         self.depth = int(depth)
-        self.prior = bool(prior)
+        self.prior = int(prior)
         self.early = bool(early)
+        self.reuse = bool(reuse)
+        self.wide = int(wide)
         self.last_iterations = 0
-        self._last: tuple[Node, int, Action] | None = None  # the last search, for `report`
+        self.last_reused = 0  # visits the root already had from the kept tree
+        # The last search, for `report`: ("exact", root, player, best) or ("info", ...).
+        self._last: tuple | None = None
+        # The kept tree of the exact search: (setup, history at its root, root node).
+        self._kept: tuple | None = None
+
+    # -- budget --------------------------------------------------------------------------------
+    def _run(self, step, decided) -> int:
+        """Call `step()` until the budget is spent or `decided(left)` says the choice is
+        made; return the number of iterations."""
+        clock = self.clock
+        start = clock()
+        count = 0
+        budget = self.budget
+        early = self.early
+        while True:
+            step()
+            count += 1
+            if budget > 0:
+                now = clock()
+                if now - start >= budget:
+                    break
+                if early and count % 8 == 0:
+                    left = count * (budget - (now - start)) / max(now - start, 1e-9)
+                    if decided(left):
+                        break
+            elif count >= self.iters or (early and decided(self.iters - count)):
+                break
+        return count
 
     # -- the search ----------------------------------------------------------------------------
     def select(self, state: State, player: int) -> Action:
@@ -116,30 +206,9 @@ class MCTSAgent(Agent):
             self.last_iterations = 0
             self._last = None
             return legal[0]
-        root = Node()
-        rng = self.rng
-        clock = self.clock
-        start = clock()
-        count = 0
-        while True:
-            self._iterate(state, player, root, rng)
-            count += 1
-            if self.budget > 0:
-                now = clock()
-                if now - start >= self.budget:
-                    break
-                if self.early and count % 8 == 0:
-                    left = count * (self.budget - (now - start)) / max(now - start, 1e-9)
-                    if _decided(root, player, left):
-                        break
-            elif count >= self.iters or (self.early
-                                         and _decided(root, player, self.iters - count)):
-                break
-        self.last_iterations = count
-        stats = _root_stats(root, player)
-        best = max(legal, key=lambda a: stats.get(a, (-1, 0.0)))
-        self._last = (root, player, best)
-        return best
+        if _exact(state) and state.current_players() == (player,):
+            return self._select_exact(state, player)
+        return self._select_info(state, player, legal)
 
     def report(self, max_len: int = 8) -> tuple[float | None, list[Action]]:
         """After `select`: the chosen action's mean reward for the player (a share in [0, 1])
@@ -148,7 +217,190 @@ class MCTSAgent(Agent):
         Read from the tree the search left, so it costs the search nothing."""
         if self._last is None:
             return None, []
-        root, player, best = self._last
+        if self._last[0] == "exact":
+            return self._report_exact(max_len)
+        return self._report_info(max_len)
+
+    # -- perfect information -------------------------------------------------------------------
+    def _reused_root(self, state: State) -> Node | None:
+        """The kept tree's node for `state`, when `state` is the kept root plus moves the
+        tree holds; None otherwise (another game, an undo, a move never searched)."""
+        if not self.reuse or self._kept is None:
+            return None
+        setup, hist, node = self._kept
+        if state.setup is not setup and state.setup != setup:
+            return None
+        now = state.history()
+        if len(now) < len(hist) or now[:len(hist)] != hist:
+            return None
+        for p, action in now[len(hist):]:
+            if node is None or node.moves is None or node.to != p:
+                return None
+            try:
+                i = node.moves.index(action)
+            except ValueError:
+                return None
+            node = node.kids.get(i)
+        return node
+
+    def _select_exact(self, state: State, player: int) -> Action:
+        root = self._reused_root(state)
+        if root is None or root.moves is None:
+            root = Node()
+            self.last_reused = 0
+        else:
+            self.last_reused = root.n
+        if root.moves is None or len(root.moves) < root.m:
+            # a new root, or a kept wide node that held only its tried moves: the whole list,
+            # tried moves first (their statistics are by position)
+            tried = root.moves or []
+            seen = set(tried)
+            root.to = player
+            root.moves = tried + [a for a in state.legal_actions(player) if a not in seen]
+            root.m = len(root.moves)
+        if self.prior > 0 and len(root.cn) < len(root.moves):
+            s = state.clone()
+            self._expand(s, root, player, 0)
+        rng = self.rng
+        c = self.c
+        cn = root.cn
+        count = self._run(lambda: self._iterate_exact(state, root, rng, c),
+                          lambda left: _decided_counts(cn, left))
+        self.last_iterations = count
+        moves = root.moves
+        best_i = max(range(len(cn)), key=lambda i: (cn[i], root.cw[i] / cn[i]))
+        best = moves[best_i]
+        self._last = ("exact", root, player, best_i)
+        self._kept = (state.setup, state.history(), root) if self.reuse else None
+        return best
+
+    def _expand(self, s: State, node: Node, p: int, _depth: int) -> list[float]:
+        """Progressive-bias start: every untried move of `node` gets one virtual visit worth
+        the game's evaluation of the position it leads to. Equal evaluations are common (every
+        quiet move of a material count); a jitter far below any real difference breaks those
+        ties at random, as greedy does, instead of always in favour of the first legal action
+        (which in some games is to pass). Returns the rewards of the best move for `p` (what
+        the search would find by descending to it now), to back up the path."""
+        moves = node.moves
+        cn, cw = node.cn, node.cw
+        jitter = self._jitter
+        best: list[float] | None = None
+        best_v = -1.0
+        start = len(cn)
+        for k in range(start, len(moves)):
+            child = s.clone()
+            child.apply(moves[k], p)
+            values = _leaf_value(child)
+            v = values[p] + TIE_JITTER * jitter()
+            cw.append(v)
+            if v > best_v:
+                best, best_v = values, v
+        cn.extend([1] * (len(moves) - start))
+        node.n += len(moves) - start
+        assert best is not None
+        return best
+
+    def _iterate_exact(self, root_state: State, root: Node, rng: Rng, c: float) -> None:
+        s = root_state.clone()
+        node = root
+        path: list[tuple[Node, int]] = []  # (node, index of the move taken there)
+        ply = 0
+        prior = self.prior
+        wide = self.wide
+        sqrt, log = math.sqrt, math.log
+        while True:
+            moves = node.moves
+            fresh = None  # the legal moves, when computed in this visit
+            if moves is None:
+                players = s.current_players()
+                if not players:
+                    node.moves = []
+                    rewards = _leaf_value(s)
+                    break
+                node.to = players[0]
+                fresh = list(s.legal_actions(players[0]))
+                node.m = len(fresh)
+                # A wide node that will grow lazily keeps only its tried moves: a whole list
+                # of FFF turns is some 60 kB, and there are thousands of such nodes.
+                node.moves = moves = [] if len(fresh) > wide and ply >= 2 else fresh
+            p = node.to
+            m = node.m
+            if p < 0 or not m:
+                rewards = _leaf_value(s)
+                break
+            cn = node.cn
+            k = len(cn)
+            if k < m:
+                if len(moves) < m:  # lazy and wide: an untried move of the legal ones
+                    legal = fresh if fresh is not None else s.legal_actions(p)
+                    tried = set(moves)
+                    untried = [a for a in legal if a not in tried]
+                    action = untried[rng.below(len(untried))]
+                    moves.append(action)
+                elif ply < prior and (m <= wide or ply < 2):
+                    rewards = self._expand(s, node, p, ply)
+                    break
+                else:
+                    j = k + rng.below(m - k)
+                    moves[j], moves[k] = moves[k], moves[j]
+                    action = moves[k]
+                s.apply(action, p)
+                cn.append(0)
+                node.cw.append(0.0)
+                path.append((node, k))
+                rewards = self._rollout(s, rng)
+                break
+            cw = node.cw
+            explore = c * sqrt(log(node.n if node.n > 1 else 2))
+            best_i = 0
+            best_score = -1.0
+            for i in range(k):
+                n = cn[i]
+                score = cw[i] / n + explore / sqrt(n)
+                if score > best_score:
+                    best_i, best_score = i, score
+            path.append((node, best_i))
+            s.apply(moves[best_i], p)
+            child = node.kids.get(best_i)
+            if child is None:
+                child = node.kids[best_i] = Node()
+            node = child
+            ply += 1
+        for nd, i in path:
+            nd.n += 1
+            nd.cn[i] += 1
+            nd.cw[i] += rewards[nd.to]
+
+    def _report_exact(self, max_len: int) -> tuple[float | None, list[Action]]:
+        _kind, root, _player, best_i = self._last  # type: ignore[misc]
+        value = root.cw[best_i] / root.cn[best_i]
+        line: list[Action] = [root.moves[best_i]]
+        node = root.kids.get(best_i)
+        while node is not None and len(line) < max_len and node.cn:
+            cn, cw = node.cn, node.cw
+            i = max(range(len(cn)), key=lambda j: (cn[j], cw[j]))
+            if cn[i] < 2:
+                break
+            line.append(node.moves[i])
+            node = node.kids.get(i)
+        return value, line
+
+    # -- hidden information, chance, simultaneous turns ----------------------------------------
+    def _select_info(self, state: State, player: int, legal: list) -> Action:
+        root = INode()
+        rng = self.rng
+        self.last_reused = 0
+        count = self._run(lambda: self._iterate_info(state, player, root, rng),
+                          lambda left: _decided_counts(
+                              (n for n, _m in _root_stats(root, player).values()), left))
+        self.last_iterations = count
+        stats = _root_stats(root, player)
+        best = max(legal, key=lambda a: stats.get(a, (-1, 0.0)))
+        self._last = ("info", root, player, best)
+        return best
+
+    def _report_info(self, max_len: int) -> tuple[float | None, list[Action]]:
+        _kind, root, player, best = self._last  # type: ignore[misc]
         stats = _root_stats(root, player)
         value = stats[best][1] if best in stats else None
         line: list[Action] = [best]
@@ -163,13 +415,14 @@ class MCTSAgent(Agent):
             node = child
         return value, line
 
-    def _iterate(self, root_state: State, seat: int, root: Node, rng: Rng) -> None:
+    def _iterate_info(self, root_state: State, seat: int, root: INode, rng: Rng) -> None:
         s = root_state.determinize(seat, rng.next64())
         node = root
-        path: list[tuple[Node, int]] = []  # (node, player who chose the move into it)
-        joint_path: list[tuple[Node, list[tuple[int, Action]]]] = []
+        path: list[tuple[INode, int]] = []  # (node, player who chose the move into it)
+        joint_path: list[tuple[INode, list[tuple[int, Action]]]] = []
         c = self.c
         expanded = False
+        ply = 0
         while not expanded:
             players = s.current_players()
             if not players:
@@ -177,20 +430,19 @@ class MCTSAgent(Agent):
             if len(players) == 1:
                 p = players[0]
                 legal = s.legal_actions(p)
-                fresh = self.prior and not node.expanded
+                fresh = ply < self.prior and not node.expanded
                 if fresh:
-                    self._expand_all(s, p, node, legal, rng)
+                    self._expand_info(s, p, node, legal, rng)
                     expanded = True
                 action, child = _ucb_pick(node, legal, c, rng)
                 if child is None:
-                    child = node.children[action] = Node()
+                    child = node.children[action] = INode()
                     child.avail = 1
                     expanded = True
                 s.apply(action, p)
                 # A child picked just after the expansion already holds this very evaluation
                 # as its virtual visit: with no rollout, crediting it again would count one
-                # evaluation twice and make a move nobody has answered look searched (at the
-                # root, the move then chosen by visits).
+                # evaluation twice and make a move nobody has answered look searched.
                 if not (fresh and self.depth == 0):
                     path.append((child, p))
                 node = child
@@ -214,7 +466,7 @@ class MCTSAgent(Agent):
                 key = tuple(picks)
                 child = node.children.get(key)
                 if child is None:
-                    child = node.children[key] = Node()
+                    child = node.children[key] = INode()
                     expanded = True
                 for p, a in picks:
                     if s.is_over:
@@ -224,6 +476,7 @@ class MCTSAgent(Agent):
                 joint_path.append((node, picks))
                 path.append((child, -1))
                 node = child
+            ply += 1
         rewards = self._rollout(s, rng)
         for nd, p in path:
             nd.n += 1
@@ -235,27 +488,18 @@ class MCTSAgent(Agent):
                 nd.stats[p][a] = (1, rewards[p]) if entry is None else (entry[0] + 1,
                                                                        entry[1] + rewards[p])
 
-    def _expand_all(self, s: State, p: int, node: Node, legal: list, rng: Rng) -> None:
-        """Progressive-bias start: every child gets one virtual visit worth the game's
-        evaluation of the position it leads to, so the search starts where greedy ends.
-        Equal evaluations are common (every quiet move of a material count); a jitter far
-        below any real difference breaks those ties at random, as greedy does, instead of
-        always in favour of the first legal action (which in some games is to pass)."""
+    def _expand_info(self, s: State, p: int, node: INode, legal: list, rng: Rng) -> None:
+        """`_expand` for the information-set tree: one virtual visit per child, worth the
+        evaluation of the move in this determinization."""
         node.expanded = True
         for a in legal:
             child_state = s.clone()
             child_state.apply(a, p)
-            ch = Node()
+            ch = INode()
             ch.n = 1
             ch.avail = 1
-            ch.w = self._leaf_value(child_state)[p] + TIE_JITTER * rng.random()
+            ch.w = _leaf_value(child_state)[p] + TIE_JITTER * rng.random()
             node.children[a] = ch
-
-    def _leaf_value(self, s: State) -> list[float]:
-        out = s.outcome
-        if out is not None:
-            return list(out.returns)
-        return [0.5 if v is None else 0.5 * (float(v) + 1.0) for v in s.game.evaluate_all(s)]
 
     def _rollout(self, s: State, rng: Rng) -> list[float]:
         """Random play for at most `depth` actions; rewards in [0, 1] per player."""
@@ -268,7 +512,15 @@ class MCTSAgent(Agent):
                     break
                 legal = s.legal_actions(p)
                 s.apply(legal[rng.below(len(legal))], p)
-        return self._leaf_value(s)
+        return _leaf_value(s)
+
+
+def _root_stats(root: INode, player: int) -> dict:
+    """(visits, mean reward) per root action: the children's, or at a simultaneous root this
+    player's own decoupled statistics."""
+    if root.stats is not None:
+        return {a: (n, w / n) for a, (n, w) in root.stats.get(player, {}).items()}
+    return {a: (ch.n, ch.w / ch.n) for a, ch in root.children.items()}
 
 
 register("mcts", MCTSAgent)

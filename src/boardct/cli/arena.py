@@ -179,24 +179,33 @@ def bench_agent(game_id: str, agent_spec: str, seconds: float, seed: int,
                 options: dict) -> dict:
     """Search iterations per second and seconds per move of an agent, over positions from
     random play. Seconds are this process's CPU seconds (the search is single-threaded), so
-    the figures hold on a busy machine too."""
-    from boardct.core.bench import mid_game_state
+    the figures hold on a busy machine too; wall seconds are given beside them. The peak
+    memory is the whole process's (None where it cannot be read)."""
+    from boardct.core.bench import mid_game_state, peak_rss_mb
 
     game = registry.get(game_id)
     opts = game.resolve_options({**game.bench_options, **options})
     agent = make_agent(agent_spec, seed=seed)
     moves = iterations = 0
-    spent = 0.0
+    spent = wall = 0.0
     k = 0
     while spent < seconds:
         state = mid_game_state(game, seed + k, opts, depth=10 + 7 * (k % 5))
         k += 1
         p = state.current_players()[0]
+        w0 = time.perf_counter()
         t0 = time.process_time()
         agent.select(state, p)
         spent += time.process_time() - t0
+        wall += time.perf_counter() - w0
         moves += 1
         iterations += getattr(agent, "last_iterations", 0)
+    spent = max(spent, 1e-9)
+    wall = max(wall, 1e-9)
     return {"game": game_id, "agent": agent_spec, "moves": moves,
             "seconds_per_move": round(spent / moves, 4),
-            "iterations_per_s": round(iterations / spent, 1) if iterations else None}
+            "wall_seconds_per_move": round(wall / moves, 4),
+            "cpu_seconds": round(spent, 3), "seconds": round(wall, 3),
+            "iterations_per_s": round(iterations / wall, 1) if iterations else None,
+            "iterations_per_cpu_s": round(iterations / spent, 1) if iterations else None,
+            "peak_rss_mb": peak_rss_mb()}

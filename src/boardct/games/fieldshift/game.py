@@ -15,6 +15,20 @@ from boardct.games.fieldshift.tables import IN_RANGE, RULESETS, VIOLATION_MODES
 MAX_TURN_LIMIT = 10_000
 
 
+def _pair_table(reach) -> tuple:
+    """Per operator class and sector, what an enemy in each sector adds to the evaluation:
+    0.75 in reach, 0.25 within four sectors (closing in), else 0. All multiples of a quarter,
+    so sums are exact in any order."""
+    return tuple(tuple(tuple(0.75 if there in reach[cls][here]
+                             else 0.25 if -4 <= there - here <= 4 else 0.0
+                             for there in range(10))
+                       for here in range(10))
+                 for cls in range(5))
+
+
+_PAIR = tuple(_pair_table(reach) for reach in IN_RANGE)
+
+
 class FieldShift(Game):
     id = "fieldshift"
     title = "FieldShift"
@@ -38,27 +52,29 @@ class FieldShift(Game):
         goes by operators on the field), plus 0.75 per enemy in its reach and 0.25 per enemy
         close to it (within four sectors); per operator in reserve its vitality plus 1; half a
         point per crate. As a share it never saturates: a hit counts even far ahead."""
+        return self.evaluate_all(state)[player]
+
+    def evaluate_all(self, state: FieldShiftState) -> list[float]:  # type: ignore[override]
+        """`evaluate` for both players in one pass: the share is zero-sum, so the second
+        player's value is the first's negative (search asks this at every leaf)."""
         score = [0.0, 0.0]
-        vit, loc, act, res = state.vit, state.loc, state.act, state.res
-        reach = IN_RANGE[state.ruleset]
+        vit, loc, act, res, pv = state.vit, state.loc, state.act, state.res, state.pv
+        pair = _PAIR[state.ruleset]
         for side in (0, 1):
             b = side * 10
             q = 10 - b
             foes = [loc[q + n] for n in BITS[(act >> q) & 1023]]
-            total = 0.5 * max(0, state.pv[side * PV_SIZE + CRATES])
+            total = 0.5 * max(0, pv[side * PV_SIZE + CRATES])
             for n in BITS[(act >> b) & 1023]:
-                here = loc[b + n]
                 total += vit[b + n] + 3.0
-                seen = reach[n % 5][here]
+                row = pair[n % 5][loc[b + n]]
                 for there in foes:
-                    if there in seen:
-                        total += 0.75
-                    elif -4 <= there - here <= 4:
-                        total += 0.25  # closing in
+                    total += row[there]
             for n in BITS[(res >> b) & 1023]:
                 total += vit[b + n] + 1.0
             score[side] = total
-        return (score[player] - score[1 - player]) / (score[0] + score[1] + 1.0)
+        first = (score[0] - score[1]) / (score[0] + score[1] + 1.0)
+        return [first, -first]
 
     def load_file(self, path: str) -> FieldShiftState | None:
         """An earlier-tool save file (FS-24), or None when `path` is not one. Only a regular

@@ -1,0 +1,304 @@
+"""Issue 21: the MCTS that scales (lazy children, legal moves once per node, one evaluation
+pass per leaf, tree reuse) and the benchmark command. No timed tests: these check behaviour."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from boardct.agents import make
+from boardct.agents.mcts import MCTSAgent, Node
+from boardct.cli.main import cli
+from boardct.core import registry
+from boardct.core.bench import mid_game_state
+
+
+def run(*args: object) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=False)
+    return result.exit_code, result.output
+
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+
+CHEAP = {  # budgets that keep every game's check to a few seconds
+    "fieldshift": "mcts:iters=60",
+    "fff": "mcts:iters=30,prior=1",
+    "hills": "mcts:iters=30",
+    "shift": "mcts:iters=30",
+    "ctf2187": "mcts:iters=3,prior=0,depth=2",
+}
+
+
+def _old_agent_class():
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        import mcts_old
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+    return mcts_old.MCTSAgent
+
+
+# -- same moves where the algorithm did not change ------------------------------------------
+def test_random_agent_plays_the_same_moves_for_a_seed_as_before_issue_21():
+    """The random agent and the FieldShift engine's move order are untouched: the moves of
+    `random` with seed 3 from FieldShift seed 5, as 3bc2f5c played them."""
+    game = registry.get("fieldshift")
+    state = game.new(seed=5)
+    agent = make("random", seed=3)
+    moves = []
+    for _ in range(24):
+        p = state.to_move
+        action = agent.select(state, p)
+        moves.append(state.notation(action))
+        state.apply(action, p)
+    assert " ".join(moves) == ("14 64 21 23 40 26 12 27 28 10 33 63 62 26 24 91 91 41 63 63 "
+                               "84 26 65 27")
+
+
+@pytest.mark.parametrize("game_id", ["hills", "shift"])
+def test_information_set_search_chooses_as_the_old_agent_with_priors_everywhere(game_id):
+    """The information-set search kept its algorithm; with `prior` deep enough to expand every
+    node whole (the old agent's only mode) it chooses exactly as the old agent."""
+    old_cls = _old_agent_class()
+    game = registry.get(game_id)
+    for seed in range(3):
+        state = mid_game_state(game, seed, game.resolve_options({}), depth=6 + 3 * seed)
+        if state.is_over:
+            continue
+        p = state.current_players()[0]
+        new = make("mcts:iters=25,prior=999", seed=seed).select(state.clone(), p)
+        old = old_cls(seed=seed, iters=25).select(state.clone(), p)
+        assert new == old
+
+
+def test_fieldshift_evaluates_both_players_in_one_pass_with_the_same_values():
+    game = registry.get("fieldshift")
+    for seed in range(8):
+        state = mid_game_state(game, seed, game.resolve_options({}), depth=5 + 4 * seed)
+        both = game.evaluate_all(state)
+        assert both == [game.evaluate(state, 0), game.evaluate(state, 1)]
+        assert both[0] == -both[1] and -1.0 <= both[0] <= 1.0
+
+
+# -- legal moves only --------------------------------------------------------------------------
+@pytest.mark.parametrize("game_id", sorted(CHEAP))
+def test_mcts_plays_only_legal_moves_through_a_game_with_tree_reuse(game_id):
+    """Both seats are the same searching agent over a stretch of a game, so the kept tree is
+    walked forward past both players' moves; every choice is legal in the real state."""
+    game = registry.get(game_id)
+    state = game.new(seed=4, **game.bench_options)
+    agent = make(CHEAP[game_id], seed=2)
+    for _ in range(10):
+        players = state.current_players()
+        if not players:
+            break
+        for p in players:
+            if state.is_over or p not in state.current_players():
+                continue
+            action = agent.select(state, p)
+            assert action in state.legal_actions(p)
+            state.apply(action, p)
+
+
+# -- the tree ----------------------------------------------------------------------------------
+def _nodes(node):
+    yield node
+    for kid in node.kids.values():
+        yield from _nodes(kid)
+
+
+def test_the_tree_keeps_children_as_lists_in_the_parent_and_nodes_hold_no_state():
+    game = registry.get("fieldshift")
+    state = mid_game_state(game, 3, game.resolve_options({}), depth=20)
+    agent = make("mcts:iters=300,early=0", seed=1)
+    agent.select(state, state.to_move)
+    root = agent._last[1]
+    assert isinstance(root, Node) and not hasattr(root, "__dict__")
+    assert root.moves is not None and sorted(map(str, root.moves)) == sorted(
+        map(str, state.legal_actions(state.to_move)))
+    assert len(root.cn) == len(root.cw) == len(root.moves) == root.m
+    # children the search did not pass through hold no node of their own
+    nodes = list(_nodes(root))
+    entries = sum(len(nd.cn) for nd in nodes)
+    assert sum(root.cn) >= 300 and len(nodes) * 5 < entries
+
+
+def test_legal_moves_are_computed_once_per_node_in_a_perfect_information_game(monkeypatch):
+    game = registry.get("fieldshift")
+    state = mid_game_state(game, 3, game.resolve_options({}), depth=20)
+    calls = 0
+    cls = type(state)
+    original = cls.legal_actions
+
+    def counting(self, player=None):
+        nonlocal calls
+        calls += 1
+        return original(self, player)
+
+    monkeypatch.setattr(cls, "legal_actions", counting)
+    agent = make("mcts:iters=400,early=0,prior=1", seed=1)
+    agent.select(state, state.to_move)
+
+    expanded = sum(1 for nd in _nodes(agent._last[1]) if nd.moves)
+    assert calls <= expanded + 1  # + the agent's own check of the root
+    assert calls < 400
+
+
+def test_tree_reuse_keeps_the_subtree_of_our_move_and_the_reply():
+    game = registry.get("fieldshift")
+    state = mid_game_state(game, 2, game.resolve_options({}), depth=16)
+    agent = make("mcts:iters=600,early=0", seed=1)
+    me = state.to_move
+    action = agent.select(state, me)
+    state.apply(action, me)
+    while state.to_move != me:  # the opponent replies (the reply the search liked best)
+        _, line = agent.report()
+        reply = line[1] if len(line) > 1 else state.legal_actions(state.to_move)[0]
+        if reply not in state.legal_actions(state.to_move):
+            reply = state.legal_actions(state.to_move)[0]
+        state.apply(reply, state.to_move)
+    agent.select(state, me)
+    assert agent.last_reused > 0
+    fresh = make("mcts:iters=600,early=0,reuse=0", seed=1)
+    fresh.select(state, me)
+    assert fresh.last_reused == 0
+
+
+def test_tree_reuse_never_carries_a_tree_into_another_game_or_past_an_undo():
+    game = registry.get("fieldshift")
+    agent = make("mcts:iters=200", seed=1)
+    first = game.new(seed=1)
+    agent.select(first, first.to_move)
+    other = game.new(seed=2)
+    agent.select(other, other.to_move)
+    assert agent.last_reused == 0
+    # a position with fewer actions than the kept root (an undo) is searched afresh
+    again = game.new(seed=2)
+    a = agent.select(again, again.to_move)
+    again.apply(a, again.to_move)
+    agent.select(again, again.to_move)
+    earlier = game.new(seed=2)
+    agent.select(earlier, earlier.to_move)
+    assert agent.last_reused == 0
+
+
+@pytest.mark.parametrize("game_id", ["fieldshift"])
+def test_tree_reuse_chooses_as_a_fresh_search_where_the_choice_is_decided(game_id):
+    """With a fixed seed, a reused tree and a fresh search at the same budget choose the same
+    move when one move is clearly best: here a free kill (it does not hold in general, since
+    the kept subtree brings visits of its own and the random stream differs)."""
+    game = registry.get(game_id)
+    s = game.new(seed=0, violations="reject")
+    s.loc[:] = [-1] * 20
+    s.loc[2], s.loc[13], s.loc[10] = 3, 3, 9  # +2 and -3 share sector 3; -0 at home
+    s.vit[13] = 2
+    s.pv[0 * 12 + 10] = 2  # +2 selected
+    s._resync()
+    fresh = make("mcts:iters=80", seed=1).select(s.clone(), 0)
+    reused = make("mcts:iters=80", seed=1)
+    reused.select(s.clone(), 0)  # a search of the same position first: its tree is kept
+    assert reused.select(s.clone(), 0) == fresh
+    assert reused.last_reused > 0
+    assert s.notation(fresh) == "33"
+
+
+def test_report_gives_the_value_and_the_principal_variation_after_reuse():
+    game = registry.get("fieldshift")
+    state = mid_game_state(game, 6, game.resolve_options({}), depth=14)
+    agent = make("mcts:iters=500,early=0", seed=3)
+    me = state.to_move
+    best = agent.select(state, me)
+    value, line = agent.report()
+    assert 0.0 <= value <= 1.0 and line[0] == best and len(line) >= 2
+    sample = state.clone()
+    for act in line:  # the line is a legal sequence from the root
+        assert act in sample.legal_actions(sample.to_move)
+        sample.apply(act, sample.to_move)
+
+
+@pytest.mark.parametrize("game_id", ["hills", "ctf2187"])
+def test_report_still_works_for_the_information_set_search(game_id):
+    game = registry.get(game_id)
+    state = mid_game_state(game, 1, game.resolve_options(game.bench_options), depth=6)
+    p = state.current_players()[0]
+    agent = make(CHEAP[game_id] if game_id == "ctf2187" else "mcts:iters=40", seed=1)
+    best = agent.select(state, p)
+    value, line = agent.report()
+    assert line and line[0] == best and (value is None or 0.0 <= value <= 1.0)
+
+
+def test_mcts_spec_checks_prior_and_depth():
+    from boardct.core.errors import BoardctError
+
+    with pytest.raises(BoardctError, match="prior >= 0"):
+        make("mcts:prior=-1")
+    agent = make("mcts:iters=5,reuse=0,prior=1", seed=1)
+    assert isinstance(agent, MCTSAgent) and (agent.reuse, agent.prior) == (False, 1)
+
+
+# -- the benchmark command ---------------------------------------------------------------------
+def test_bench_json_has_cpu_figures_beside_wall_figures():
+    code, out = run("bench", "fieldshift", "--seconds", "0.1", "--json")
+    doc = json.loads(out)
+    assert code == 0
+    assert doc["actions_per_cpu_s"] > 0 and doc["actions_per_s"] > 0
+    assert doc["cpu_seconds"] > 0 and doc["seconds"] > 0
+
+
+def test_bench_agent_json_has_iterations_per_cpu_second_and_peak_memory():
+    code, out = run("bench", "fieldshift", "--agent", "mcts:iters=20", "--seconds", "0.1",
+                    "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["iterations_per_cpu_s"] > 0 and doc["iterations_per_s"] > 0
+    if sys.platform != "win32":
+        assert doc["peak_rss_mb"] > 0
+    else:
+        assert "peak_rss_mb" in doc
+
+
+def test_bench_all_writes_one_table_as_markdown_and_json(tmp_path):
+    out = tmp_path / "bench"
+    code, text = run("bench", "shift", "--all", "--seconds", "0.05", "--repeat", "1",
+                     "--iters", "5,10", "--out", out)
+    assert code == 0, text
+    table = json.loads((out / "bench.json").read_text(encoding="utf-8"))
+    md = (out / "bench.md").read_text(encoding="utf-8")
+    (row,) = table["rows"]
+    assert row["game"] == "shift" and row["actions_per_cpu_s"] > 0 and row["clone_us"] > 0
+    assert set(row["searches"]) == {"5", "10"}
+    assert row["searches"]["10"]["iterations_per_cpu_s"] > 0
+    assert "| shift |" in md and "MCTS 10 it/CPU s" in md
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--all", "--iters", "ten"], "'ten' is not a whole number of iterations"),
+    (["--all", "--iters", "0"], "'0' is not a whole number of iterations"),
+    (["fieldshift", "--seconds", "nan"], "is not a number of seconds"),
+    (["fieldshift", "--seconds", "-1"], "is not a number of seconds"),
+    ([], "name a GAME"),
+])
+def test_bench_refuses_bad_budgets_with_a_clear_message(args, message):
+    code, out = run("bench", *args)
+    assert code == 2 and message in out
+
+
+def test_the_arena_script_plays_new_against_old_with_seats_alternating(tmp_path):
+    """benchmarks/mcts_arena.py (run in its own process: it registers the old agent)."""
+    import os
+    import subprocess
+
+    out = tmp_path / "arena.json"
+    env = dict(os.environ)
+    src = str(Path(__file__).resolve().parents[2] / "src")
+    env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
+    proc = subprocess.run([sys.executable, str(BENCHMARKS / "mcts_arena.py"), "--game", "shift",
+                           "--games", "2", "--cpu", "0.002", "--out", str(out)],
+                          env=env, capture_output=True, text=True, timeout=300, check=False)
+    assert proc.returncode == 0, proc.stderr
+    (row,) = json.loads(out.read_text(encoding="utf-8"))["rows"]
+    assert row["games"] == 2 and row["wins"] + row["draws"] + row["losses"] == 2
+    assert row["new"] == "mcts:cpu=0.002" and row["old"] == "mcts_old:cpu=0.002"
