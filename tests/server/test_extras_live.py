@@ -41,7 +41,7 @@ def test_ctf2187_turn_with_a_missing_sheet_at_the_deadline(serve, sqlite_url):
     for seat in range(3):  # three sheets in; player 4's is missing
         legal = httpx.get(f"{base}/api/v1/games/{gid}/legal", headers=_auth(tokens[seat]))
         line = next(a["text"] for a in legal.json()["actions"]  # "BOT 1 TURN 1; P1 6 - 2 - 0; ..."
-                    if a["text"].startswith("BOT"))  # not "default": the server writes that
+                    if "; P1" in a["text"])  # a written sheet, not "... MISSING" (default)
         text = line.replace("; ", "\n")  # handed in as lines, as on paper
         sheets[seat] = line
         r = httpx.post(f"{base}/api/v1/games/{gid}/sheets", headers=_auth(tokens[seat]),
