@@ -222,14 +222,39 @@ def test_offers_appear_as_accept_and_deny_buttons(server, pages):
     assert server.state(gid)["result"]["winners"] == []
 
 
-def test_an_offer_the_game_refuses_says_why(server, pages):
-    game = server.create("fieldshift", [{"kind": "human", "name": "Ann"},
-                                        {"kind": "human", "name": "Bob"}])
+@pytest.mark.parametrize("game_id,draw,undo", [
+    ("fff", True, True),
+    ("fieldshift", False, True),  # FieldShift draws only through its own command 08
+    ("ctf2187", True, False),  # sealed simultaneous turns take no undo
+])
+def test_only_the_offers_the_game_accepts_are_buttons(server, pages, game_id, draw, undo):
+    game = server.create(game_id, [{"kind": "human", "name": "Ann"},
+                                   {"kind": "human", "name": "Bob"}])
     ann = pages.new()
     claim(ann, server, game["game_id"], game["seats"][0]["invite"], "Ann")
-    ann.click("#offer-draw")  # FieldShift draws only through its own 08 (FS rules)
-    ann.wait_for_selector("#notice:not([hidden])")
-    assert "Refused (offer)" in ann.inner_text("#notice")
+    ann.wait_for_selector("#actions-bar:not([hidden])")
+    assert ann.is_visible("#offer-draw") is draw
+    assert ann.is_visible("#offer-undo") is undo
+    assert ann.is_visible("#resign")
+
+
+def test_fieldshift_draw_request_is_its_own_move_on_the_page(server, pages):
+    """No table draw button for FieldShift: its draw request `08` is in the move list where
+    the rules allow it, and a draw offer sent anyway is refused with the reason."""
+    game = server.create("fieldshift", [{"kind": "human", "name": "Ann"},
+                                        {"kind": "human", "name": "Bob"}])
+    gid = game["game_id"]
+    ann = pages.new()
+    claim(ann, server, gid, game["seats"][0]["invite"], "Ann")
+    tok = page_token(ann, gid)
+    st = server.state(gid, tok)
+    wait_version(ann, st["version"])
+    assert not ann.is_visible("#offer-draw")
+    texts = [a["text"] for a in st["legal"]]
+    if "08" in texts:
+        assert ann.locator('#legal button.action[data-text="08"]').count() == 1
+    refused = server.api("POST", f"/games/{gid}/offers", {"kind": "draw"}, token=tok)
+    assert refused.status_code == 403
 
 
 def test_hills_squad_moves_by_two_clicks(server, pages):

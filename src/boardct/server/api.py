@@ -7,12 +7,14 @@ the JSON error of `ServiceError`, never a 500 or an HTML page.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
-from boardct.core import registry
+from boardct.core import registry, table
+from boardct.core.errors import BoardctError
 from boardct.core.inputs import InputError, parse_json
 from boardct.server import messages
 from boardct.server.service import END_KINDS, GameService, Live, ServiceError
@@ -100,6 +102,17 @@ def field(body: dict, name: str, kind: type | tuple[type, ...], default: Any = N
 
 
 # -- catalog, creating, lobby ------------------------------------------------------------------
+@functools.lru_cache(maxsize=64)
+def game_offers(game_id: str) -> tuple[str, ...]:
+    """The table offers (draw, undo) a game accepts, asked of the core on a new game with the
+    default options (core.table.offers_allowed): the pages show only these buttons."""
+    game = registry.get(game_id)
+    try:
+        return table.offers_allowed(game.new(seed=0, names=[""] * game.min_players))
+    except BoardctError:
+        return ()
+
+
 def catalog() -> list[dict]:
     """Every game with the options a remote client may set: an option that can name a file on
     the server is left out, or offered with only its built-in values."""
@@ -120,7 +133,7 @@ def catalog() -> list[dict]:
                     "max_players": game.max_players,
                     "perfect_information": game.perfect_information,
                     "has_chance": game.has_chance, "simultaneous": game.simultaneous,
-                    "options": options})
+                    "offers_allowed": list(game_offers(game.id)), "options": options})
     return out
 
 

@@ -189,6 +189,9 @@ def make_offer(session: Session, game_id: str, seat: int | None, kind: Any, stat
         if row.kind == kind:
             raise SocialError("conflict", f"a {kind} offer (id {row.id}) is already open")
     count = 0
+    if kind == "undo" and "undo" not in table.offers_allowed(state):
+        raise SocialError("forbidden", f"{state.game.title} takes no undo offers: its turns "
+                          "are simultaneous (a sealed order taken back would tell the others)")
     if kind == "draw":
         try:  # FieldShift draws through its own command 08; Shift has no drawn result
             state.clone().agree_draw()

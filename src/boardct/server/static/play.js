@@ -334,6 +334,11 @@ async function show(st) {
   $("command").hidden = !canAct;
   $("command-hint").textContent = (renderer && renderer.commandHint) || "Type a move in the game's notation.";
   $("actions-bar").hidden = !canAct;
+  // Only the offers this game can carry out (the server asks the core: FieldShift draws by
+  // its own command 08, Shift has no drawn result, CTF 2187's sealed turns take no undo).
+  const allowed = new Set(st.offers_allowed || []);
+  $("offer-draw").hidden = !allowed.has("draw");
+  $("offer-undo").hidden = !allowed.has("undo");
   if ($("choices").hidden === false && !st.my_turn) clearChoices();
   if (!st.my_turn) source = null;
   decorate();
