@@ -210,6 +210,18 @@ async def claim(code: str, request: Request) -> dict:
     return await service_of(request).claim(code, name)
 
 
+@router.post("/games/{game_id}/seats/{seat}/take",
+             openapi_extra=body_doc({"name": STR}, {"name": "Ann"}))
+async def take_seat(game_id: str, seat: str, request: Request) -> dict:
+    """Take a free person's seat of a public game from the lobby (no invite needed):
+    {"game_id", "seat", "token"}. The seat's invite and creation token are void after."""
+    body = await read_object(request)
+    name = field(body, "name", str, None)
+    if not seat.isdigit() or len(seat) > 6:
+        raise ServiceError("bad_request", "seat: a seat number, 0 for the first")
+    return await service_of(request).take_seat(game_id, int(seat), name)
+
+
 # -- one game ----------------------------------------------------------------------------------
 @router.get("/games/{game_id}")
 async def game_state(game_id: str, request: Request) -> dict:
