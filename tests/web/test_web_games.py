@@ -279,3 +279,36 @@ def test_hills_squad_moves_by_two_clicks(server, pages):
     wait_version(ann, st["version"] + 1)
     after = server.state(gid)["log"][-1]["events"]
     assert any("moves" in e for e in after), after
+
+
+def test_chat_shows_a_script_line_as_text_and_team_chat_only_to_the_team(server, pages):
+    """The server sends chat as written; the page inserts it with textContent, so a
+    `<script>` line shows as those characters and runs nothing. Spectators read public chat
+    only and have no box to write in."""
+    game = server.create("fff", [{"kind": "human", "name": "Ann"},
+                                 {"kind": "human", "name": "Bob"}])
+    gid = game["game_id"]
+    ann, bob, watcher = pages.new(), pages.new(), pages.new()
+    claim(ann, server, gid, game["seats"][0]["invite"], "Ann")
+    claim(bob, server, gid, game["seats"][1]["invite"], "Bob")
+    watcher.goto(server.url(f"/play/{gid}"))
+    watcher.wait_for_selector("#conn.live")
+    assert watcher.is_hidden("#chat-form") and watcher.is_visible("#chat-spectator")
+    assert ann.is_hidden("#chat-to")  # one player a side: no team chat to choose
+    line = "<script>window.pwned=1</script><b>bold?</b> & done"
+    ann.fill("#chat-input", line)
+    ann.click("#chat-go")
+    for page in (ann, bob, watcher):
+        page.wait_for_selector("#chat-log .chat-text")
+        assert page.inner_text("#chat-log .chat-text") == line
+        assert page.locator("#chat-log script, #chat-log b").count() == 0
+        assert page.evaluate("window.pwned") is None
+    # a team message (to the sender's team: Ann alone here) never reaches Bob or the watcher
+    tok = page_token(ann, gid)
+    server.ok("POST", f"/games/{gid}/chat", {"text": "team secret", "to": "team"}, token=tok)
+    ann.wait_for_selector("#chat-log li.team")
+    bob.reload()
+    bob.wait_for_selector("#chat-log .chat-text")
+    assert "team secret" not in bob.inner_text("#chat-log")
+    assert "team secret" not in watcher.inner_text("#chat-log")
+    shot(ann, "chat")

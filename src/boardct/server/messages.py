@@ -130,6 +130,9 @@ def state_message(live: Live, seat: int | None,
         "over": over,
         "result": live.result if over else None,
         "chat": [],
+        # the seats a team chat message from this seat reaches (State.teammates): the pages
+        # offer team chat where it is more than the seat itself
+        "team": list(state.teammates(seat)) if seat is not None else [],
         "rematch": live.rematch,
         "status": live.status,
     }
