@@ -312,3 +312,37 @@ def test_chat_shows_a_script_line_as_text_and_team_chat_only_to_the_team(server,
     assert "team secret" not in bob.inner_text("#chat-log")
     assert "team secret" not in watcher.inner_text("#chat-log")
     shot(ann, "chat")
+
+
+def test_shift_cards_show_each_gear_s_own_numbers(server, pages):
+    """Issue 19: "both cards with their four gears (current gear on top), power, guard and
+    mods": every gear tile carries its printed level, power, guard and attacks from the view,
+    and the current gear is drawn on top of the ring."""
+    game = server.create("shift", [{"kind": "human", "name": "Ann"},
+                                   {"kind": "human", "name": "Bob"}])
+    gid = game["game_id"]
+    ann = pages.new()
+    claim(ann, server, gid, game["seats"][0]["invite"], "Ann")
+    tok = page_token(ann, gid)
+    st = server.state(gid, tok)
+    wait_version(ann, st["version"])
+    symbols = {0: "α", 1: "β", 2: "ω"}
+    for p, pl in enumerate(st["view"]["players"]):
+        assert len(pl["gears"]) == 4
+        for name, gear in zip(["1", "2L", "3", "2R"], pl["gears"], strict=True):
+            tile = ann.locator(f'#board g.gear[data-key="gear:{p}:{name}"]')
+            assert tile.locator(".gear-stats").text_content() == \
+                f"P {gear['power']} · G {gear['guard']}"
+            assert f"Lv {gear['level']}" in tile.text_content()
+            attacks = " ".join(tile.locator(".gear-attacks").all_text_contents())
+            for i, a in enumerate(gear["attacks"]):
+                if a:
+                    assert symbols[i] in attacks and (a["pattern"] or "") in attacks
+        current = ann.locator(f'#board g.gear.current[data-key="gear:{p}:{pl["gear"]}"]')
+        assert current.count() == 1
+        # on top of the ring: the highest tile of this card
+        ys = ann.evaluate(f"""() => [...document.querySelectorAll(
+            '#board g.gear[data-key^="gear:{p}:"] rect.hit')].map(r => [r.parentNode.classList
+            .contains('current'), Number(r.getAttribute('y'))])""")
+        assert min(ys, key=lambda t: t[1])[0] is True
+    shot(ann, "shift-gears")
