@@ -428,3 +428,16 @@ def test_the_status_line_says_who_decides_and_how_far_the_game_is(game_id):
     assert "1 action played" in line and f"Player {to_move(state) + 1}" in line
     state.resign(to_move(state))
     assert table.summary_line(state).startswith("Game over: ")
+
+
+@pytest.mark.parametrize("game_id,kinds", [
+    ("fff", ("draw", "undo")),
+    ("hills", ("draw", "undo")),
+    ("fieldshift", ("undo",)),  # draws through its own command 08 (State.agree_draw refuses)
+    ("shift", ("undo",)),  # its result field holds no draw
+    ("ctf2187", ("draw",)),  # simultaneous sealed turns: no undo
+])
+def test_offers_allowed_asks_the_game_not_its_id(game_id, kinds):
+    state = new(game_id)
+    assert table.offers_allowed(state) == kinds
+    assert not state.is_over and not state.history()  # asking changed nothing

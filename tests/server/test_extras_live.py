@@ -40,8 +40,10 @@ def test_ctf2187_turn_with_a_missing_sheet_at_the_deadline(serve, sqlite_url):
     sheets = {}
     for seat in range(3):  # three sheets in; player 4's is missing
         legal = httpx.get(f"{base}/api/v1/games/{gid}/legal", headers=_auth(tokens[seat]))
-        line = next(a["text"] for a in legal.json()["actions"]  # "BOT 1 TURN 1; P1 6 - 2 - 0; ..."
-                    if "; P1" in a["text"])  # a written sheet, not "... MISSING" (default)
+        # the menu starts with the standing orders ("BOT 1 TURN 1 MISSING", the server's to
+        # write at the deadline); the first written sheet: "BOT 1 TURN 1; P1 6 - 2 - 0; ..."
+        line = next(a["text"] for a in legal.json()["actions"]
+                    if not a["text"].endswith("MISSING"))
         text = line.replace("; ", "\n")  # handed in as lines, as on paper
         sheets[seat] = line
         r = httpx.post(f"{base}/api/v1/games/{gid}/sheets", headers=_auth(tokens[seat]),

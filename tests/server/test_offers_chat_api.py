@@ -71,7 +71,7 @@ def test_websocket_offer_answer_and_chat(api: Api):
     s0.send_json({"type": "chat", "text": "<b>hi</b>", "to": "all"})
     for sock in (s0, s1, spect):
         chat = _recv_until(sock, lambda m: m["type"] == "chat")
-        assert chat["text"] == "&lt;b&gt;hi&lt;/b&gt;" and chat["seat"] == 0
+        assert chat["text"] == "<b>hi</b>" and chat["seat"] == 0  # as written
     spect.send_json({"type": "chat", "id": "c1", "text": "boo"})
     rej = _recv_until(spect, lambda m: m["type"] == "reject")
     assert rej["code"] == "forbidden" and rej["id"] == "c1"
@@ -99,3 +99,41 @@ def test_websocket_offer_answer_and_chat(api: Api):
     assert api.state(gid, tokens[0])["my_turn"] is True  # the move was taken back
     for ws, _ in socks:
         ws.__exit__(None, None, None)
+
+
+def test_catalog_and_state_say_which_offers_each_game_accepts(api: Api):
+    """The pages show only the offer buttons the game can carry out (asked of the core, not
+    by game id): FieldShift draws by its own 08, Shift's result holds no draw, CTF 2187's
+    sealed turns take no undo."""
+    expected = {"fff": ["draw", "undo"], "hills": ["draw", "undo"], "fieldshift": ["undo"],
+                "shift": ["undo"], "ctf2187": ["draw"]}
+    catalog = {g["id"]: g["offers_allowed"] for g in api.get("/catalog").json()}
+    assert catalog == expected
+    for game, kinds in expected.items():
+        made = api.create(game)
+        gid = made["game_id"]
+        t0 = made["seats"][0]["token"]
+        assert api.state(gid, t0)["offers_allowed"] == kinds
+        assert api.state(gid)["offers_allowed"] == []  # a spectator offers nothing
+        for kind in {"draw", "undo"} - set(kinds):
+            r = api.post(f"/games/{gid}/offers", {"kind": kind}, t0)
+            assert r.status_code == 403 and r.json()["error"]["code"] == "forbidden", r.text
+        assert api.state(gid)["version"] == 0
+
+
+def test_no_offer_buttons_against_an_agent(api: Api):
+    made = api.create("fff", seats=[{"kind": "human", "name": "Ann"},
+                                    {"kind": "agent", "agent": "random"}])
+    t0 = made["seats"][0]["token"]
+    assert api.state(made["game_id"], t0)["offers_allowed"] == []
+
+
+def test_state_names_the_seat_s_team_for_team_chat(api: Api):
+    """The page offers "to my team" only where the team is more than the seat itself."""
+    made = api.create("ctf2187", seats=[{"kind": "human", "name": n} for n in "ABCD"])
+    gid = made["game_id"]
+    tokens = [s["token"] for s in made["seats"]]
+    assert [api.state(gid, t)["team"] for t in tokens] == [[0, 1], [0, 1], [2, 3], [2, 3]]
+    assert api.state(gid)["team"] == []
+    duel = api.create("fff")
+    assert api.state(duel["game_id"], duel["seats"][0]["token"])["team"] == [0]

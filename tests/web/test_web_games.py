@@ -222,14 +222,39 @@ def test_offers_appear_as_accept_and_deny_buttons(server, pages):
     assert server.state(gid)["result"]["winners"] == []
 
 
-def test_an_offer_the_game_refuses_says_why(server, pages):
-    game = server.create("fieldshift", [{"kind": "human", "name": "Ann"},
-                                        {"kind": "human", "name": "Bob"}])
+@pytest.mark.parametrize("game_id,draw,undo", [
+    ("fff", True, True),
+    ("fieldshift", False, True),  # FieldShift draws only through its own command 08
+    ("ctf2187", True, False),  # sealed simultaneous turns take no undo
+])
+def test_only_the_offers_the_game_accepts_are_buttons(server, pages, game_id, draw, undo):
+    game = server.create(game_id, [{"kind": "human", "name": "Ann"},
+                                   {"kind": "human", "name": "Bob"}])
     ann = pages.new()
     claim(ann, server, game["game_id"], game["seats"][0]["invite"], "Ann")
-    ann.click("#offer-draw")  # FieldShift draws only through its own 08 (FS rules)
-    ann.wait_for_selector("#notice:not([hidden])")
-    assert "Refused (offer)" in ann.inner_text("#notice")
+    ann.wait_for_selector("#actions-bar:not([hidden])")
+    assert ann.is_visible("#offer-draw") is draw
+    assert ann.is_visible("#offer-undo") is undo
+    assert ann.is_visible("#resign")
+
+
+def test_fieldshift_draw_request_is_its_own_move_on_the_page(server, pages):
+    """No table draw button for FieldShift: its draw request `08` is in the move list where
+    the rules allow it, and a draw offer sent anyway is refused with the reason."""
+    game = server.create("fieldshift", [{"kind": "human", "name": "Ann"},
+                                        {"kind": "human", "name": "Bob"}])
+    gid = game["game_id"]
+    ann = pages.new()
+    claim(ann, server, gid, game["seats"][0]["invite"], "Ann")
+    tok = page_token(ann, gid)
+    st = server.state(gid, tok)
+    wait_version(ann, st["version"])
+    assert not ann.is_visible("#offer-draw")
+    texts = [a["text"] for a in st["legal"]]
+    if "08" in texts:
+        assert ann.locator('#legal button.action[data-text="08"]').count() == 1
+    refused = server.api("POST", f"/games/{gid}/offers", {"kind": "draw"}, token=tok)
+    assert refused.status_code == 403
 
 
 def test_hills_squad_moves_by_two_clicks(server, pages):
@@ -254,3 +279,70 @@ def test_hills_squad_moves_by_two_clicks(server, pages):
     wait_version(ann, st["version"] + 1)
     after = server.state(gid)["log"][-1]["events"]
     assert any("moves" in e for e in after), after
+
+
+def test_chat_shows_a_script_line_as_text_and_team_chat_only_to_the_team(server, pages):
+    """The server sends chat as written; the page inserts it with textContent, so a
+    `<script>` line shows as those characters and runs nothing. Spectators read public chat
+    only and have no box to write in."""
+    game = server.create("fff", [{"kind": "human", "name": "Ann"},
+                                 {"kind": "human", "name": "Bob"}])
+    gid = game["game_id"]
+    ann, bob, watcher = pages.new(), pages.new(), pages.new()
+    claim(ann, server, gid, game["seats"][0]["invite"], "Ann")
+    claim(bob, server, gid, game["seats"][1]["invite"], "Bob")
+    watcher.goto(server.url(f"/play/{gid}"))
+    watcher.wait_for_selector("#conn.live")
+    assert watcher.is_hidden("#chat-form") and watcher.is_visible("#chat-spectator")
+    assert ann.is_hidden("#chat-to")  # one player a side: no team chat to choose
+    line = "<script>window.pwned=1</script><b>bold?</b> & done"
+    ann.fill("#chat-input", line)
+    ann.click("#chat-go")
+    for page in (ann, bob, watcher):
+        page.wait_for_selector("#chat-log .chat-text")
+        assert page.inner_text("#chat-log .chat-text") == line
+        assert page.locator("#chat-log script, #chat-log b").count() == 0
+        assert page.evaluate("window.pwned") is None
+    # a team message (to the sender's team: Ann alone here) never reaches Bob or the watcher
+    tok = page_token(ann, gid)
+    server.ok("POST", f"/games/{gid}/chat", {"text": "team secret", "to": "team"}, token=tok)
+    ann.wait_for_selector("#chat-log li.team")
+    bob.reload()
+    bob.wait_for_selector("#chat-log .chat-text")
+    assert "team secret" not in bob.inner_text("#chat-log")
+    assert "team secret" not in watcher.inner_text("#chat-log")
+    shot(ann, "chat")
+
+
+def test_shift_cards_show_each_gear_s_own_numbers(server, pages):
+    """Issue 19: "both cards with their four gears (current gear on top), power, guard and
+    mods": every gear tile carries its printed level, power, guard and attacks from the view,
+    and the current gear is drawn on top of the ring."""
+    game = server.create("shift", [{"kind": "human", "name": "Ann"},
+                                   {"kind": "human", "name": "Bob"}])
+    gid = game["game_id"]
+    ann = pages.new()
+    claim(ann, server, gid, game["seats"][0]["invite"], "Ann")
+    tok = page_token(ann, gid)
+    st = server.state(gid, tok)
+    wait_version(ann, st["version"])
+    symbols = {0: "α", 1: "β", 2: "ω"}
+    for p, pl in enumerate(st["view"]["players"]):
+        assert len(pl["gears"]) == 4
+        for name, gear in zip(["1", "2L", "3", "2R"], pl["gears"], strict=True):
+            tile = ann.locator(f'#board g.gear[data-key="gear:{p}:{name}"]')
+            assert tile.locator(".gear-stats").text_content() == \
+                f"P {gear['power']} · G {gear['guard']}"
+            assert f"Lv {gear['level']}" in tile.text_content()
+            attacks = " ".join(tile.locator(".gear-attacks").all_text_contents())
+            for i, a in enumerate(gear["attacks"]):
+                if a:
+                    assert symbols[i] in attacks and (a["pattern"] or "") in attacks
+        current = ann.locator(f'#board g.gear.current[data-key="gear:{p}:{pl["gear"]}"]')
+        assert current.count() == 1
+        # on top of the ring: the highest tile of this card
+        ys = ann.evaluate(f"""() => [...document.querySelectorAll(
+            '#board g.gear[data-key^="gear:{p}:"] rect.hit')].map(r => [r.parentNode.classList
+            .contains('current'), Number(r.getAttribute('y'))])""")
+        assert min(ys, key=lambda t: t[1])[0] is True
+    shot(ann, "shift-gears")

@@ -78,3 +78,27 @@ def test_a_game_against_an_agent_from_the_lobby(server, pages):
     page.click('#created button.play-here[data-seat="0"]')
     page.wait_for_selector("#board svg")
     assert "random" in page.inner_text("#who")
+
+
+def test_a_visitor_joins_an_open_public_game_from_the_lobby(server, pages):
+    """Issue 19: "list open public games ..., join one": a Join button per free seat takes it
+    without the invite; the browser keeps the token and the game page plays that seat."""
+    made = server.create("fieldshift", [{"kind": "human", "name": "Ann"},
+                                        {"kind": "human", "name": ""}])
+    gid = made["game_id"]
+    page = pages.new()
+    page.goto(server.url("/"))
+    page.wait_for_selector(f'#open button.join-seat[data-game="{gid}"][data-seat="1"]')
+    page.fill("#join-name", "Cleo")
+    page.click(f'#open button.join-seat[data-game="{gid}"][data-seat="1"]')
+    page.wait_for_url(f"**/play/{gid}")
+    page.wait_for_selector("#conn.live")
+    assert "Cleo" in page.inner_text("#seat-line")
+    assert page.evaluate("document.body.dataset.mySeat") == "1"
+    st = server.state(gid)
+    assert st["seats"][1]["claimed"] and st["names"][1] == "Cleo"
+    # the seat is gone from the lobby; the other one is still offered
+    other = pages.new()
+    other.goto(server.url("/"))
+    other.wait_for_selector(f'#open button.join-seat[data-game="{gid}"][data-seat="0"]')
+    assert other.locator(f'#open button.join-seat[data-game="{gid}"][data-seat="1"]').count() == 0

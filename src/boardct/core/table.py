@@ -246,6 +246,29 @@ def undo_count(state: State, player: int, computer: set[int] | frozenset[int] = 
     return 0
 
 
+OFFER_KINDS = ("draw", "undo")
+
+
+def offers_allowed(state: State) -> tuple[str, ...]:
+    """The table offers (`OFFER_KINDS`) a game can carry out, judged on `state` (a position
+    not yet over; a front end asks once, on the initial state): "draw" where `agree_draw` can
+    end it drawn (not FieldShift, which draws through its own command 08, nor Shift, whose
+    result holds no draw), "undo" where turns are taken one at a time (in a simultaneous turn
+    a sealed order taken back would tell the others it had been handed in, and the turn's
+    resolution reveals everything anyway). A front end shows only these, so no button offers
+    what the game will refuse."""
+    allowed = []
+    if not state.is_over:
+        try:
+            state.clone().agree_draw()
+            allowed.append("draw")
+        except BoardctError:
+            pass
+    if not state.game.simultaneous:
+        allowed.append("undo")
+    return tuple(allowed)
+
+
 # -- record entries --------------------------------------------------------------------------------
 _ENTRY = re.compile(r"\s*(undo|resign|draw)(?:\s+([0-9]{1,6}))?\s*\Z", re.I)
 

@@ -7,12 +7,14 @@ the JSON error of `ServiceError`, never a 500 or an HTML page.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
-from boardct.core import registry
+from boardct.core import registry, table
+from boardct.core.errors import BoardctError
 from boardct.core.inputs import InputError, parse_json
 from boardct.server import messages
 from boardct.server.service import END_KINDS, GameService, Live, ServiceError
@@ -100,6 +102,17 @@ def field(body: dict, name: str, kind: type | tuple[type, ...], default: Any = N
 
 
 # -- catalog, creating, lobby ------------------------------------------------------------------
+@functools.lru_cache(maxsize=64)
+def game_offers(game_id: str) -> tuple[str, ...]:
+    """The table offers (draw, undo) a game accepts, asked of the core on a new game with the
+    default options (core.table.offers_allowed): the pages show only these buttons."""
+    game = registry.get(game_id)
+    try:
+        return table.offers_allowed(game.new(seed=0, names=[""] * game.min_players))
+    except BoardctError:
+        return ()
+
+
 def catalog() -> list[dict]:
     """Every game with the options a remote client may set: an option that can name a file on
     the server is left out, or offered with only its built-in values."""
@@ -120,7 +133,7 @@ def catalog() -> list[dict]:
                     "max_players": game.max_players,
                     "perfect_information": game.perfect_information,
                     "has_chance": game.has_chance, "simultaneous": game.simultaneous,
-                    "options": options})
+                    "offers_allowed": list(game_offers(game.id)), "options": options})
     return out
 
 
@@ -195,6 +208,18 @@ async def claim(code: str, request: Request) -> dict:
     body = await read_object(request)
     name = field(body, "name", str, None)
     return await service_of(request).claim(code, name)
+
+
+@router.post("/games/{game_id}/seats/{seat}/take",
+             openapi_extra=body_doc({"name": STR}, {"name": "Ann"}))
+async def take_seat(game_id: str, seat: str, request: Request) -> dict:
+    """Take a free person's seat of a public game from the lobby (no invite needed):
+    {"game_id", "seat", "token"}. The seat's invite and creation token are void after."""
+    body = await read_object(request)
+    name = field(body, "name", str, None)
+    if not seat.isdigit() or len(seat) > 6:
+        raise ServiceError("bad_request", "seat: a seat number, 0 for the first")
+    return await service_of(request).take_seat(game_id, int(seat), name)
 
 
 # -- one game ----------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from boardct.core import table
 from boardct.core.errors import BoardctError
 from boardct.core.table import legal_moves
 from boardct.server.service import Entry, Live, iso
@@ -79,6 +80,25 @@ def log_entry(live: Live, e: Entry, seat: int | None) -> dict:
     return {"version": e.version, "seat": who, "events": list(e.lines.get(seat, []))}
 
 
+def offers_allowed(live: Live, seat: int | None) -> list[str]:
+    """The offers (draw, undo) `seat` may make in this game, for the pages' buttons: what
+    the game can carry out (core.table.offers_allowed, asked once of the game's initial
+    state), none for a spectator or after the end, and none when another seat is an agent
+    (an agent accepts no offers, social.py)."""
+    kinds = live.extra.get("offers_allowed")
+    if kinds is None:
+        try:
+            kinds = table.offers_allowed(live.game.initial_state(live.setup))
+        except BoardctError:
+            kinds = ()
+        live.extra["offers_allowed"] = kinds
+    if seat is None or live.state.is_over:
+        return []
+    if any(s.kind != "human" for s in live.seats if s.seat != seat):
+        return []
+    return list(kinds)
+
+
 def state_message(live: Live, seat: int | None,
                   extras: Iterable[Callable[[Live, int | None], dict[str, Any]]] = ()) -> dict:
     """The state message of protocol.md for `seat` (None: a spectator). `extras` (the
@@ -105,10 +125,14 @@ def state_message(live: Live, seat: int | None,
         "prompt": prompt_for(live, seat, to_move),
         "log": [log_entry(live, e, seat) for e in live.entries[-LOG_TAIL:]],
         "offers": [],
+        "offers_allowed": offers_allowed(live, seat),
         "deadline": iso(live.deadline_at),
         "over": over,
         "result": live.result if over else None,
         "chat": [],
+        # the seats a team chat message from this seat reaches (State.teammates): the pages
+        # offer team chat where it is more than the seat itself
+        "team": list(state.teammates(seat)) if seat is not None else [],
         "rematch": live.rematch,
         "status": live.status,
     }

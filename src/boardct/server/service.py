@@ -564,6 +564,63 @@ class GameService:
             await self._after_change(live, resync=True)
         return {"game_id": gid, "seat": seat, "token": token}
 
+    async def take_seat(self, game_id: str, seat: Any, name: str | None) -> dict:
+        """Take a free person's seat of a PUBLIC game from the lobby, without its invite: a
+        new token for it, the seat's invite and creation token void (as after a claim).
+        Refused: a private game (its seats go by invite only), an agent's seat, a seat already
+        taken, a game over. Two people racing for one seat: the update is guarded by the
+        seat still being unclaimed, so one wins and the other is told it is taken. Returns
+        {"game_id", "seat", "token"}."""
+        if name is not None and (not isinstance(name, str) or len(name) > MAX_NAME
+                                 or not name.isprintable()):
+            raise ServiceError("bad_request", f"name: printable text of at most {MAX_NAME} "
+                                              "characters")
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise ServiceError("bad_request", "seat: a whole number")
+        live = await self.get(game_id)  # not_found for an unknown game
+        if not 0 <= seat < len(live.seats):
+            raise ServiceError("not_found", f"no seat {seat} in this game")
+        token = new_token()
+
+        def take(session: Session) -> str | None:
+            game = session.get(GameRow, live.id)
+            if game is None or not game.public:
+                return "private"
+            if game.status == STATUS_OVER:
+                return "over"
+            row = session.get(SeatRow, (live.id, seat))
+            if row is None or row.kind != "human":
+                return "agent"
+            values: dict[str, Any] = {"token_hash": token_hash(token), "invite_hash": None,
+                                      "claimed": True}
+            if name and name.strip():
+                values["name"] = name.strip()
+            done = session.execute(update(SeatRow).where(SeatRow.game == live.id,
+                                                         SeatRow.seat == seat,
+                                                         SeatRow.kind == "human",
+                                                         SeatRow.claimed.is_(False))
+                                   .values(**values))
+            if done.rowcount != 1:  # taken (by invite or by another visitor) already
+                session.rollback()
+                return "taken"
+            self._set_status(session, live.id)
+            session.commit()
+            return None
+
+        problem = await self._db(take)
+        if problem == "private":
+            raise ServiceError("forbidden", "a private game's seats are taken by invite only")
+        if problem == "over":
+            raise ServiceError("game_over", "the game is over")
+        if problem == "agent":
+            raise ServiceError("forbidden", f"seat {seat} is played by the server")
+        if problem == "taken":
+            raise ServiceError("conflict", f"seat {seat} is already taken")
+        async with live.lock:
+            await self._catch_up(live)
+        await self._after_change(live, resync=True)
+        return {"game_id": live.id, "seat": seat, "token": token}
+
     # -- moves ---------------------------------------------------------------------------------
     async def submit(self, game_id: str, seat: int | None, text: str,
                      move_id: str | None = None, version: int | None = None,

@@ -13,14 +13,14 @@ its language and go through moves like any other action (docs/fieldshift.md); no
 Chat. A message goes to everyone (`to: "all"`) or to the sender's team (`to: "team"`,
 `State.teammates`: CTF 2187's teams; a one-player side's team chat reaches the sender only).
 Spectators read the public chat only and cannot write. Text is bounded (`MAX_CHAT_CHARS`
-characters), control characters are removed, and it is stored as written but sent HTML-escaped
-(`<` arrives as `&lt;`): a page may insert it as HTML without running anything.
+characters), control characters are removed, and it is stored and sent as written (`<` arrives
+as `<`): escaping belongs to the renderer, which knows its output (the pages insert chat with
+textContent, so a `<script>` line shows as text; a terminal or a script shows it as typed).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import html
 import secrets
 import unicodedata
 from typing import Any
@@ -100,9 +100,10 @@ def clean_text(text: Any) -> str:
 
 
 def chat_json(row: ChatRow) -> dict:
-    """A message as sent to a client: the text HTML-escaped."""
-    return {"type": "chat", "id": row.id, "seat": row.seat, "name": html.escape(row.name),
-            "to": row.to, "text": html.escape(row.text),
+    """A message as sent to a client: the text as written (bounded and without control
+    characters by `clean_text`); a client escapes it for whatever it renders into."""
+    return {"type": "chat", "id": row.id, "seat": row.seat, "name": row.name,
+            "to": row.to, "text": row.text,
             "at": row.at.astimezone(dt.UTC).isoformat(timespec="seconds")
             if row.at.tzinfo else row.at.isoformat(timespec="seconds") + "+00:00"}
 
@@ -189,6 +190,9 @@ def make_offer(session: Session, game_id: str, seat: int | None, kind: Any, stat
         if row.kind == kind:
             raise SocialError("conflict", f"a {kind} offer (id {row.id}) is already open")
     count = 0
+    if kind == "undo" and "undo" not in table.offers_allowed(state):
+        raise SocialError("forbidden", f"{state.game.title} takes no undo offers: its turns "
+                          "are simultaneous (a sealed order taken back would tell the others)")
     if kind == "draw":
         try:  # FieldShift draws through its own command 08; Shift has no drawn result
             state.clone().agree_draw()

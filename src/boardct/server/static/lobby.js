@@ -121,11 +121,35 @@ function summaryLine(g, extra) {
   return el("li", {}, el("a", { href: `/play/${encodeURIComponent(g.game_id)}` }, `${g.title}: ${names}`), ` — ${g.status}${g.result_text ? ": " + g.result_text : ""}`, extra || "");
 }
 
+/** An open public game: a "Join" button per free person's seat takes it (no invite needed). */
+function openLine(g) {
+  const free = (g.seats || []).filter((s) => s.kind === "human" && !s.claimed);
+  const buttons = free.map((s) => el("button", { type: "button", class: "join-seat",
+    "data-game": g.game_id, "data-seat": String(s.seat), onclick: () => takeSeat(g.game_id, s.seat),
+    "aria-label": `Join ${g.title} as seat ${s.seat + 1}${s.name ? " (" + s.name + ")" : ""}` },
+  `Join as seat ${s.seat + 1}${s.name ? " (" + s.name + ")" : ""}`));
+  return summaryLine(g, el("span", { class: "join-buttons" }, ` (${free.length} seat(s) free) `, ...buttons));
+}
+
+async function takeSeat(gameId, seat) {
+  notice("");
+  const name = $("join-name").value.trim() || localStorage.getItem("boardct:name") || "Guest";
+  localStorage.setItem("boardct:name", name);
+  try {
+    const res = await call("POST", `/games/${encodeURIComponent(gameId)}/seats/${seat}/take`, { name });
+    rememberToken(res.game_id, res.token);
+    location.href = `/play/${encodeURIComponent(res.game_id)}`;
+  } catch (e) {
+    notice(`Could not take the seat: ${e.message}`);
+    loadOpen();
+  }
+}
+
 async function loadOpen() {
   try {
     const res = await call("GET", "/lobby");
     const list = res.open || [];
-    $("open").replaceChildren(...(list.length ? list.map((g) => summaryLine(g, ` (${g.seats.filter((s) => s.kind === "human" && !s.claimed).length} seat(s) free — ask for an invite, or watch)`)) : [el("li", {}, "No open games.")]));
+    $("open").replaceChildren(...(list.length ? list.map(openLine) : [el("li", {}, "No open games.")]));
   } catch (e) {
     $("open").replaceChildren(el("li", {}, `Could not load: ${e.message}`));
   }

@@ -252,6 +252,58 @@ function offers() {
   box.hidden = !box.childNodes.length;
 }
 
+// ---- chat ----------------------------------------------------------------------------------
+// Chat text arrives as written (the server does not escape it): it is only ever inserted as
+// text (el() makes text nodes, i.e. textContent), so `<script>` shows as the characters typed.
+const chatSeen = new Map(); // id -> message, oldest first
+
+function chatAdd(msg) {
+  if (!msg || typeof msg.id !== "number" || chatSeen.has(msg.id)) return false;
+  chatSeen.set(msg.id, msg);
+  return true;
+}
+
+function chatView() {
+  const list = $("chat-log");
+  const msgs = [...chatSeen.values()].sort((a, b) => a.id - b.id).slice(-200);
+  list.replaceChildren(...msgs.map((m) => {
+    const who = typeof m.seat === "number" ? el("span", { class: `side side-${m.seat} tiny` }, m.name || sideName(state ? state.names : [], m.seat)) : "";
+    const li = el("li", { class: `chat-line${m.to === "team" ? " team" : ""}`, "data-id": String(m.id) },
+      who, m.to === "team" ? " (team)" : "", ": ");
+    const text = document.createElement("span");
+    text.className = "chat-text";
+    text.textContent = String(m.text || "");
+    li.append(text);
+    return li;
+  }));
+  if (!msgs.length) list.append(el("li", { class: "hint" }, "No messages yet."));
+  list.scrollTop = list.scrollHeight;
+}
+
+function chatPanel(st) {
+  for (const m of st.chat || []) chatAdd(m);
+  const seated = st.seat !== null && st.seat !== undefined;
+  $("chat-form").hidden = !seated;
+  $("chat-spectator").hidden = seated;
+  $("chat-to").hidden = !(seated && (st.team || []).length > 1);
+  chatView();
+}
+
+async function sendChat(ev) {
+  ev.preventDefault();
+  const input = $("chat-input");
+  const text = input.value.trim();
+  if (!text) return;
+  const to = $("chat-to").hidden ? "all" : $("chat-to").value;
+  try {
+    const msg = await call("POST", `/games/${encodeURIComponent(gameId)}/chat`, { text, to }, token);
+    input.value = "";
+    if (chatAdd(msg)) chatView();
+  } catch (e) {
+    notice(`Chat not sent: ${e.message}`);
+  }
+}
+
 function logView() {
   const list = $("log");
   list.replaceChildren();
@@ -334,11 +386,17 @@ async function show(st) {
   $("command").hidden = !canAct;
   $("command-hint").textContent = (renderer && renderer.commandHint) || "Type a move in the game's notation.";
   $("actions-bar").hidden = !canAct;
+  // Only the offers this game can carry out (the server asks the core: FieldShift draws by
+  // its own command 08, Shift has no drawn result, CTF 2187's sealed turns take no undo).
+  const allowed = new Set(st.offers_allowed || []);
+  $("offer-draw").hidden = !allowed.has("draw");
+  $("offer-undo").hidden = !allowed.has("undo");
   if ($("choices").hidden === false && !st.my_turn) clearChoices();
   if (!st.my_turn) source = null;
   decorate();
   legalList();
   offers();
+  chatPanel(st);
   logView();
   endPanel();
   // For tests and assistive tools: which state this page has drawn.
@@ -382,6 +440,7 @@ async function main() {
   });
   $("offer-draw").addEventListener("click", () => act({ type: "offer", kind: "draw" }, `/games/${encodeURIComponent(gameId)}/offers`, { kind: "draw" }));
   $("offer-undo").addEventListener("click", () => act({ type: "offer", kind: "undo" }, `/games/${encodeURIComponent(gameId)}/offers`, { kind: "undo" }));
+  $("chat-form").addEventListener("submit", sendChat);
   $("resign").addEventListener("click", () => {
     $("resign-confirm").hidden = false;
     $("resign-yes").focus();
@@ -412,6 +471,7 @@ async function main() {
     status: (s) => { $("conn").textContent = s === "live" ? "● live" : `○ ${s}…`; $("conn").className = `conn ${s}`; },
     state: (m) => show(m),
     update: (m) => show(m.state),
+    chat: (m) => { if (chatAdd(m)) chatView(); },
     ack: () => { $("sending").hidden = true; },
     reject: (m) => { $("sending").hidden = true; showRejection(m); },
     error: (m) => notice(`${m.message || m.code}`),
