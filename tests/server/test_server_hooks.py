@@ -133,3 +133,17 @@ def test_each_seat_deciding_at_once_gets_its_own_prompt(api):
     prompts = [api.state(gid, s["token"])["prompt"] for s in made["seats"]]
     assert all(p.startswith(f"Player {i + 1}") for i, p in enumerate(prompts)), prompts
     assert api.state(gid)["prompt"] == ""
+
+
+def test_every_legal_turn_is_listed_even_where_there_are_hundreds(api):
+    """A Force Field Factions seat has about 800 whole turns to choose from at the start: the
+    page lists them all (it used to cut the list at 400, so half the turns had no button)."""
+    from boardct.core import registry
+
+    made = api.create("fff")
+    gid, token = made["game_id"], made["seats"][0]["token"]
+    st = api.state(gid, token)
+    whole = registry.get("fff").new(seed=1).legal_actions(0)
+    assert len(whole) > 400
+    assert len(st["legal"]) == len(api.get(f"/games/{gid}/legal", token=token).json()["actions"])
+    assert len(st["legal"]) == len(set(a["text"] for a in st["legal"])) > 400

@@ -18,7 +18,7 @@ from boardct.server.service import Entry, Live, iso
 
 PROTOCOL = 1
 LOG_TAIL = 100  # log entries in a state message (the newest); the replay has them all
-MAX_LEGAL = 400  # legal actions listed in a message; more are summarised by `legal_more`
+MAX_LEGAL = 20_000  # a bound on a message's legal actions, far above any game's (FFF: ~800)
 
 
 def seat_names(live: Live) -> list[str]:
