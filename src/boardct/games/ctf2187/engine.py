@@ -154,28 +154,36 @@ def _track_heights(n: int, e0: int, e1: int) -> tuple[int, ...]:
     return result
 
 
-def static_heights(st: CtfState) -> tuple[int, ...]:
-    """Per sector, the height its ground and terrain alone put in a fire track's way (CTF-11):
-    the map and tables never change, so this is made once per map and shared by its states."""
+def _map_tables(st: CtfState) -> tuple:
+    """(map, tables, static heights, track cache) for the state's map, made once per map and
+    shared by its states and their clones: the map and tables never change. The static heights
+    are, per sector, the height its ground and terrain alone put in a fire track's way (CTF-11);
+    the track cache (see `_static_track`) fills lazily as shots are traced."""
     gmap, tables = st.map, st.tables
     hit = _STATIC.get(id(gmap))
     if hit is not None and hit[0] is gmap and hit[1] is tables:
-        return hit[2]
+        return hit
     terrain = tables.terrain
     heights = tuple(g + terrain[t].elevation if terrain[t].blocks_fire else g
                     for g, t in zip(gmap.ground, gmap.terrain, strict=True))
     if len(_STATIC) > 256:
         _STATIC.clear()
-    _STATIC[id(gmap)] = (gmap, tables, heights)  # holds the map: its id stays its own
-    return heights
+    _STATIC[id(gmap)] = hit = (gmap, tables, heights, {})  # holds the map: its id stays its own
+    return hit
 
 
-def fire_track(st: CtfState, x0: int, y0: int, e0: int, x1: int, y1: int, e1: int
-               ) -> tuple[list[tuple[int, int, int]], bool]:
-    """The track (CTF-27, as geometry.track) up to and including the blocking sector, and
-    whether it is blocked (a sector whose `sector_height` reaches the projectile's height);
-    traced sector by sector so a blocked shot stops early. Hot: the offsets, heights and the
-    map's own heights come from tables made once, and `sector_height` is inlined."""
+def static_heights(st: CtfState) -> tuple[int, ...]:
+    """Per sector, the height its ground and terrain alone put in a fire track's way (CTF-11):
+    the map and tables never change, so this is made once per map and shared by its states."""
+    return _map_tables(st)[2]
+
+
+def _static_track(st: CtfState, x0: int, y0: int, e0: int, x1: int, y1: int, e1: int,
+                  tracks: dict, static: tuple[int, ...]) -> tuple:
+    """The part of a fire track the map alone decides, cached per map (the map never changes):
+    (sector indices, (x, y, height) points, blocked) up to and including the first sector whose
+    ground and terrain block the shot, if any. Only the Bots and command posts on the way
+    (which move, fall and crumble) are left to check shot by shot."""
     dx = x1 - x0
     dy = y1 - y0
     offs = _OFFSETS.get((dx, dy))
@@ -185,19 +193,40 @@ def fire_track(st: CtfState, x0: int, y0: int, e0: int, x1: int, y1: int, e1: in
     hs = _HEIGHTS.get((n, e0, e1))
     if hs is None:
         hs = _track_heights(n, e0, e1)
-    static = static_heights(st)
     w = st.map.width
-    ground = st.map.ground
-    occ = st._occ
-    out = []
     base = (y0 - 1) * w + x0 - 1
+    idx = []
+    pts = []
+    blocked = False
     for (ox, oy), h in zip(offs, hs, strict=True):
-        x = x0 + ox
-        y = y0 + oy
-        out.append((x, y, h))
         i = base + oy * w + ox
+        idx.append(i)
+        pts.append((x0 + ox, y0 + oy, h))
         if static[i] >= h:
-            return out, True
+            blocked = True
+            break
+    if len(tracks) > 200_000:
+        tracks.clear()
+    entry = tracks[x0, y0, e0, x1, y1, e1] = (tuple(idx), tuple(pts), blocked)
+    return entry
+
+
+def _track(st: CtfState, x0: int, y0: int, e0: int, x1: int, y1: int, e1: int
+           ) -> tuple[tuple[tuple[int, int, int], ...], bool]:
+    """`fire_track` as a tuple of points: the hot form the engine uses. The map's share of the
+    track comes from a per-map cache; the sectors it passes are checked for Bots and command
+    posts (`sector_height`, inlined)."""
+    mt = _STATIC.get(id(st.map))
+    if mt is None or mt[0] is not st.map or mt[1] is not st.tables:
+        mt = _map_tables(st)
+    tracks = mt[3]
+    entry = tracks.get((x0, y0, e0, x1, y1, e1))
+    if entry is None:
+        entry = _static_track(st, x0, y0, e0, x1, y1, e1, tracks, mt[2])
+    idx, pts, blocked = entry
+    occ = st._occ
+    ground = st.map.ground
+    for k, i in enumerate(idx):
         o = occ[i]
         if o:
             if o > 0:
@@ -206,9 +235,17 @@ def fire_track(st: CtfState, x0: int, y0: int, e0: int, x1: int, y1: int, e1: in
                     else ground[i]
             else:
                 e = ground[i] + (2 if st._cps[-o - 1].structure > 0 else 1)
-            if e >= h:
-                return out, True
-    return out, False
+            if e >= pts[k][2]:
+                return pts[:k + 1], True
+    return pts, blocked
+
+
+def fire_track(st: CtfState, x0: int, y0: int, e0: int, x1: int, y1: int, e1: int
+               ) -> tuple[list[tuple[int, int, int]], bool]:
+    """The track (CTF-27, as geometry.track) up to and including the blocking sector, and
+    whether it is blocked (a sector whose `sector_height` reaches the projectile's height)."""
+    path, blocked = _track(st, x0, y0, e0, x1, y1, e1)
+    return list(path), blocked
 
 
 def in_scan(st: CtfState, b: Bot, other: Bot) -> bool:
@@ -309,8 +346,13 @@ def seen_by(event: tuple, viewer: int) -> tuple | None:
 
 def log(st: CtfState, event: tuple, x: int, y: int, involved: int = 0) -> None:
     """Log an event at (x, y), seen by `involved` and every functional Bot in range of it."""
-    m = seen_mask(st, x, y, involved)
-    ev = Sighted(event)  # sighted(), inlined: this runs for every event
+    m = involved  # seen_mask(), inlined: this runs for every event
+    r = st.tables.scanning_range
+    x0, x1, y0, y1 = x - r, x + r, y - r, y + r
+    for b in st._bots:
+        if not b.status and x0 <= b.x <= x1 and y0 <= b.y <= y1:
+            m |= 1 << b.num
+    ev = Sighted(event)  # sighted(), inlined
     ev.seen = m
     st.log.append((m, ev))
 
@@ -328,7 +370,11 @@ def log_own(st: CtfState, event: tuple, b: Bot) -> None:
 
 def log_seen(st: CtfState, event: tuple, seen: int, named: tuple | None) -> None:
     """Log an event whose sighting the caller worked out (it names a second Bot)."""
-    st.log.append((seen, sighted(event, seen, named)))
+    ev = Sighted(event)  # sighted(), inlined
+    ev.seen = seen
+    if named is not None:
+        ev.named = named
+    st.log.append((seen, ev))
 
 
 def log_all(st: CtfState, event: tuple, named: tuple | None = None) -> None:
@@ -836,7 +882,7 @@ def fire(st: CtfState, b: Bot, i: int, target: Bot | CommandPost) -> None:
     e0 = bot_elevation(st, b)
     e1 = bot_elevation(st, target) if is_bot else cp_elevation(st, target)
     d = distance(b.x, b.y, target.x, target.y)
-    path, blocked = fire_track(st, b.x, b.y, e0, target.x, target.y, e1)
+    path, blocked = _track(st, b.x, b.y, e0, target.x, target.y, e1)
     tcode = target.num if is_bot else target.label
     involved = (1 << b.num) | ((1 << target.num) if is_bot else 0)
     # whoever sees the shot sees the firer; the target Bot is named only to those who see it
@@ -846,7 +892,7 @@ def fire(st: CtfState, b: Bot, i: int, target: Bot | CommandPost) -> None:
     else:
         seen, named = seen_mask(st, b.x, b.y, involved), None
     if blocked:
-        log_seen(st, ("shot", b.num, tcode, i + 1, w.key, d, 0, 0, False, tuple(path), True),
+        log_seen(st, ("shot", b.num, tcode, i + 1, w.key, d, 0, 0, False, path, True),
                  seen, named)
         return
     chance = to_hit_base(w, d, t)
@@ -871,7 +917,7 @@ def fire(st: CtfState, b: Bot, i: int, target: Bot | CommandPost) -> None:
         log(st, ("dodge", target.num, dodge), target.x, target.y, involved)
     roll = st.rng.randint(1, 100)
     hit = roll <= chance
-    log_seen(st, ("shot", b.num, tcode, i + 1, w.key, d, chance, roll, hit, tuple(path),
+    log_seen(st, ("shot", b.num, tcode, i + 1, w.key, d, chance, roll, hit, path,
                   False), seen, named)
     if not hit:
         return
@@ -1058,15 +1104,44 @@ def hit_cp(st: CtfState, c: CommandPost, damage: int, by: int) -> int:
     return applied
 
 
+_CP_REACH: dict[int, tuple] = {}
+
+
+def _cp_reach(t) -> int:
+    """The longest maximum range of the command posts' weapons (per tables, made once)."""
+    hit = _CP_REACH.get(id(t))
+    if hit is not None and hit[0] is t:
+        return hit[1]
+    reach = max((w.maximum for w in t.cp_weapons), default=-1)
+    if len(_CP_REACH) > 64:
+        _CP_REACH.clear()
+    _CP_REACH[id(t)] = (t, reach)
+    return reach
+
+
 def cp_fire(st: CtfState, c: CommandPost) -> None:
     """CTF-34: each CP weapon fires at the nearest functional enemy bot in range with a clear
     line of fire; normal to-hit, no heat, movement or wounds."""
     t = st.tables
+    cx, cy, team = c.x, c.y, c.team
+    reach = _cp_reach(t)
+    cands = []
+    for b in st._bots:  # enemies in reach of some CP weapon, nearest first (ties: Bot order)
+        if b.team != team and not b.status:
+            dx = b.x - cx
+            dy = b.y - cy
+            if dx < 0:
+                dx = -dx
+            if dy < 0:
+                dy = -dy
+            d = dx if dx > dy else dy  # distance(), inlined
+            if d <= reach:
+                cands.append((d, b.num))
+    if not cands:
+        return  # the usual case: nothing to shoot at, so no track is traced
+    cands.sort()
     th = t.to_hit
     e0 = cp_elevation(st, c)
-    cx, cy, team = c.x, c.y, c.team
-    cands = sorted((max(abs(b.x - cx), abs(b.y - cy)), b.num) for b in st._bots
-                   if b.team != team and not b.status)  # distance(), inlined
     for w in t.cp_weapons:
         for d, num in cands:
             if d > w.maximum:
@@ -1074,7 +1149,7 @@ def cp_fire(st: CtfState, c: CommandPost) -> None:
             b = st._bots[num - 1]
             if b.status != FUNCTIONAL:
                 continue
-            path, blocked = fire_track(st, c.x, c.y, e0, b.x, b.y, bot_elevation(st, b))
+            path, blocked = _track(st, c.x, c.y, e0, b.x, b.y, bot_elevation(st, b))
             if blocked:
                 continue
             chance = to_hit_base(w, d, t) + target_mods(st, b)
@@ -1085,7 +1160,7 @@ def cp_fire(st: CtfState, c: CommandPost) -> None:
             roll = st.rng.randint(1, 100)
             hit = roll <= chance
             seen, at_target = seen_pair(st, c.x, c.y, b.x, b.y, 1 << b.num)
-            log_seen(st, ("shot", c.label, b.num, 0, w.key, d, chance, roll, hit, tuple(path),
+            log_seen(st, ("shot", c.label, b.num, 0, w.key, d, chance, roll, hit, path,
                           False), seen, ((2, at_target),))
             if hit:
                 hit_bot(st, b, w, arc(b.facing, c.x - b.x, c.y - b.y), 0)
