@@ -546,24 +546,30 @@ def run_phase(st: CtfState, phase: int, orders: dict[int, tuple[int, ...]]) -> N
             log_own(st, ("skip", b.num, "attack", o[base + 2], "fell this phase"), b)
             continue
         do_attack(st, b, o[base + 2], o[base + 3], o[base + 4])
+    reach = _cp_reach(t)
     for c in st._cps:  # command posts fire last (CTF-13, CTF-34)
-        if c.operational:
-            cp_fire(st, c)
+        if c.structure > 0:  # c.operational
+            cp_fire(st, c, reach)
 
 
 def check_end(st: CtfState) -> bool:
     """CTF-39: the game ends after a phase that leaves a team no functional bot and no CP."""
     if st.over is not None:
         return True
-    if not any(b.status == FUNCTIONAL for b in st._bots):
+    alive = 0  # bit per team with a functional Bot or an operational command post
+    for b in st._bots:
+        if not b.status:
+            alive |= 1 << b.team
+    if not alive:
         # nothing can act any more (CPs only return fire): the game ends here (docs)
         st.end("no functional bot left")
         log_all(st, ("end", "no functional bot is left on the field"))
         return True
+    for c in st._cps:
+        if c.structure > 0:
+            alive |= 1 << c.team
     for team in range(st.teams):
-        if any(b.team == team and b.status == FUNCTIONAL for b in st._bots):
-            continue
-        if any(c.team == team and c.operational for c in st._cps):
+        if alive >> team & 1:
             continue
         st.end("elimination")
         log_all(st, ("end", f"team {'ABCD'[team]} has no functional bot and no command post"))
@@ -817,7 +823,7 @@ def best_weapon(st: CtfState, b: Bot, tx: int, ty: int) -> int:
         if w.damage > dmg:
             s = states[i]
             if (s != DESTROYED and a in WEAPON_ARCS[loc] and d <= w.maximum
-                    and weapon_ap(w, s == DAMAGED, st.tables) <= ap):
+                    and (w.ap if s != DAMAGED else weapon_ap(w, True, st.tables)) <= ap):
                 best, dmg = i, w.damage
     return best
 
@@ -872,30 +878,75 @@ def to_hit_base(w: Weapon, d: int, t) -> int:
 
 
 def fire(st: CtfState, b: Bot, i: int, target: Bot | CommandPost) -> None:
+    """Bot `b` fires weapon i at `target` (CTF-27, CTF-28). Hot: every shot of every phase,
+    so spend, add_heat, the elevations, distance, seen_pair/seen_mask and to_hit_base are
+    inlined (same order of changes, draws and events as the helpers would give)."""
     t = st.tables
     th = t.to_hit
     loc, w = b.design.weapons[i]
     damaged = b.weapons[i] == DAMAGED
-    spend(b, weapon_ap(w, damaged, t))
-    add_heat(st, b, w.heat)
+    cost = w.ap if not damaged else weapon_ap(w, True, t)
+    b.ap = b.ap - cost if b.ap > cost else 0  # spend()
+    h = b.heat + w.heat  # add_heat()
+    mx = t.heat["maximum"]
+    b.heat = h if h < mx else mx
+    gmap = st.map
+    ground = gmap.ground
+    mw = gmap.width
+    bx, by = b.x, b.y
+    tx, ty = target.x, target.y
     is_bot = isinstance(target, Bot)
-    e0 = bot_elevation(st, b)
-    e1 = bot_elevation(st, target) if is_bot else cp_elevation(st, target)
-    d = distance(b.x, b.y, target.x, target.y)
-    path, blocked = _track(st, b.x, b.y, e0, target.x, target.y, e1)
-    tcode = target.num if is_bot else target.label
-    involved = (1 << b.num) | ((1 << target.num) if is_bot else 0)
-    # whoever sees the shot sees the firer; the target Bot is named only to those who see it
+    e0 = ground[(by - 1) * mw + bx - 1]  # bot_elevation()
+    if not b.status:
+        e0 += 2 if b.posture == STANDING else 1
+    e1 = ground[(ty - 1) * mw + tx - 1]
     if is_bot:
-        seen, at_target = seen_pair(st, b.x, b.y, target.x, target.y, involved)
+        if not target.status:
+            e1 += 2 if target.posture == STANDING else 1
+    else:
+        e1 += 2 if target.operational else 1  # cp_elevation()
+    dx = tx - bx
+    dy = ty - by
+    if dx < 0:
+        dx = -dx
+    if dy < 0:
+        dy = -dy
+    d = dx if dx > dy else dy  # distance()
+    path, blocked = _track(st, bx, by, e0, tx, ty, e1)
+    # whoever sees the shot sees the firer; the target Bot is named only to those who see it
+    r = t.scanning_range
+    x0, x1, y0, y1 = bx - r, bx + r, by - r, by + r
+    if is_bot:
+        tcode = target.num
+        involved = (1 << b.num) | (1 << tcode)
+        seen = at_target = involved  # seen_pair(), inlined
+        u0, u1, v0, v1 = tx - r, tx + r, ty - r, ty + r
+        for o in st._bots:
+            if not o.status:
+                ox, oy = o.x, o.y
+                if x0 <= ox <= x1 and y0 <= oy <= y1:
+                    seen |= 1 << o.num
+                if u0 <= ox <= u1 and v0 <= oy <= v1:
+                    at_target |= 1 << o.num
         named: tuple | None = ((2, at_target),)
     else:
-        seen, named = seen_mask(st, b.x, b.y, involved), None
+        tcode = target.label
+        involved = seen = 1 << b.num  # seen_mask(), inlined
+        for o in st._bots:
+            if not o.status and x0 <= o.x <= x1 and y0 <= o.y <= y1:
+                seen |= 1 << o.num
+        named = None
     if blocked:
         log_seen(st, ("shot", b.num, tcode, i + 1, w.key, d, 0, 0, False, path, True),
                  seen, named)
         return
-    chance = to_hit_base(w, d, t)
+    opt = w.optimum  # to_hit_base(), inlined
+    if d <= opt:
+        chance = th["at_optimum"] + th["per_sector_closer"] * (opt - d)
+    elif d <= -(-(opt + w.maximum) // 2):
+        chance = th["beyond_optimum"]
+    else:
+        chance = th["far"]
     dodge = 0
     if is_bot:
         chance += target_mods(st, target)
@@ -905,26 +956,32 @@ def fire(st: CtfState, b: Bot, i: int, target: Bot | CommandPost) -> None:
         chance += th["at_command_post"]
     if b.entered:
         chance += th["attacker_sprinted"] if b.sprinted else th["attacker_moved"]
-    if b.posture == KNEELING:
+    posture = b.posture
+    if posture == KNEELING:
         chance += th["attacker_kneeling"]
-    elif b.posture == PRONE:
+    elif posture == PRONE:
         chance += th["attacker_prone"]
     chance += t.bands[b.band].to_hit + th["per_wound"] * b.wounds
     if damaged:
         chance += th["damaged_weapon"]
-    chance = max(th["minimum"], min(th["maximum"], chance))
-    if dodge and is_bot:
-        log(st, ("dodge", target.num, dodge), target.x, target.y, involved)
+    hi = th["maximum"]  # max(minimum, min(maximum, chance))
+    if chance > hi:
+        chance = hi
+    lo = th["minimum"]
+    if chance < lo:
+        chance = lo
+    if dodge:
+        log(st, ("dodge", target.num, dodge), tx, ty, involved)
     roll = st.rng.randint(1, 100)
     hit = roll <= chance
-    log_seen(st, ("shot", b.num, tcode, i + 1, w.key, d, chance, roll, hit, path,
-                  False), seen, named)
+    log_seen(st, ("shot", b.num, tcode, i + 1, w.key, d, chance, roll, hit, path, False),
+             seen, named)
     if not hit:
         return
     if is_bot:
         target.last_by = b.num
         b.last_at = target.num
-        a = arc(target.facing, b.x - target.x, b.y - target.y)
+        a = arc(target.facing, bx - tx, by - ty)
         applied = hit_bot(st, target, w, a, b.num)
         b.vp += applied
     else:
@@ -1119,12 +1176,13 @@ def _cp_reach(t) -> int:
     return reach
 
 
-def cp_fire(st: CtfState, c: CommandPost) -> None:
+def cp_fire(st: CtfState, c: CommandPost, reach: int | None = None) -> None:
     """CTF-34: each CP weapon fires at the nearest functional enemy bot in range with a clear
     line of fire; normal to-hit, no heat, movement or wounds."""
     t = st.tables
     cx, cy, team = c.x, c.y, c.team
-    reach = _cp_reach(t)
+    if reach is None:
+        reach = _cp_reach(t)
     cands = []
     for b in st._bots:  # enemies in reach of some CP weapon, nearest first (ties: Bot order)
         if b.team != team and not b.status:
@@ -1141,8 +1199,8 @@ def cp_fire(st: CtfState, c: CommandPost) -> None:
         return  # the usual case: nothing to shoot at, so no track is traced
     cands.sort()
     th = t.to_hit
-    e0 = cp_elevation(st, c)
-    for w in t.cp_weapons:
+    e0 = st.map.ground[(cy - 1) * st.map.width + cx - 1] + (2 if c.structure > 0 else 1)
+    for w in t.cp_weapons:  # e0: cp_elevation(), inlined
         for d, num in cands:
             if d > w.maximum:
                 break
