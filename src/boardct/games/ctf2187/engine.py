@@ -446,6 +446,23 @@ def spend(b: Bot, ap: int) -> None:
 
 # -- turn --------------------------------------------------------------------------------------
 
+_PER_TABLES: dict[int, tuple] = {}
+
+
+def _per_tables(t) -> tuple:
+    """(tables, command posts' reach, heat band per heat level) for a set of tables, made once
+    (the tables never change): the reach is the longest maximum range of the command posts'
+    weapons; the band table gives `t.band(heat)` for heat 0..maximum by index."""
+    hit = _PER_TABLES.get(id(t))
+    if hit is not None and hit[0] is t:
+        return hit
+    reach = max((w.maximum for w in t.cp_weapons), default=-1)
+    band_of = tuple(t.band(h) for h in range(max(t.heat["maximum"], 0) + 1))
+    if len(_PER_TABLES) > 64:
+        _PER_TABLES.clear()
+    _PER_TABLES[id(t)] = hit = (t, reach, band_of)  # holds the tables: the id stays theirs
+    return hit
+
 def process_turn(st: CtfState) -> list[tuple]:
     """Process the whole turn (every Bot's sheet or standing orders are in); return the events."""
     st._unshare()  # the turn changes Bots, command posts and sectors (copy on write, state.py)
@@ -483,6 +500,8 @@ def run_phase(st: CtfState, phase: int, orders: dict[int, tuple[int, ...]]) -> N
     per_engines = t.heat["engines_per_cooling"]
     terrain, cells, w = t.terrain, st.map.terrain, st.map.width
     bands = t.bands
+    _, reach, band_of = _per_tables(t)
+    top = len(band_of)
     for b in active:  # cooling then heat adjustments (CTF-13, CTF-24, CTF-25)
         b.entered = 0
         b.sprinted = False
@@ -493,11 +512,7 @@ def run_phase(st: CtfState, phase: int, orders: dict[int, tuple[int, ...]]) -> N
         heat = b.heat
         b.cooled = cool if cool < heat else heat
         b.heat = heat = heat - b.cooled
-        bi = 0  # t.band(heat), inlined
-        for j, hb in enumerate(bands):
-            if heat >= hb.low:
-                bi = j
-        b.band = bi
+        b.band = bi = band_of[heat] if 0 <= heat < top else t.band(heat)
         band = bands[bi]
         if bi or b.cooled:
             log_own(st, ("cool", b.num, b.cooled, b.heat, bi), b)
@@ -546,7 +561,6 @@ def run_phase(st: CtfState, phase: int, orders: dict[int, tuple[int, ...]]) -> N
             log_own(st, ("skip", b.num, "attack", o[base + 2], "fell this phase"), b)
             continue
         do_attack(st, b, o[base + 2], o[base + 3], o[base + 4])
-    reach = _cp_reach(t)
     for c in st._cps:  # command posts fire last (CTF-13, CTF-34)
         if c.structure > 0:  # c.operational
             cp_fire(st, c, reach)
@@ -618,8 +632,20 @@ def enter(st: CtfState, b: Bot, nx: int, ny: int, cost: int, heat: int, how: str
     spend(b, cost)
     add_heat(st, b, heat)
     b.entered += 1
-    log(st, ("move", b.num, how, x0, y0, nx, ny, b.facing, cost), nx, ny,
-        (1 << b.num) | seen_mask(st, x0, y0))
+    # seen by the Bot and every functional Bot in range of where it left or where it came:
+    # seen_mask at both places in one pass (log and seen_mask, inlined)
+    m = 1 << b.num
+    r = st.tables.scanning_range
+    xa, xb, ya, yb = x0 - r, x0 + r, y0 - r, y0 + r
+    ua, ub, va, vb = nx - r, nx + r, ny - r, ny + r
+    for o in st._bots:
+        if not o.status:
+            ox, oy = o.x, o.y
+            if (xa <= ox <= xb and ya <= oy <= yb) or (ua <= ox <= ub and va <= oy <= vb):
+                m |= 1 << o.num
+    ev = Sighted(("move", b.num, how, x0, y0, nx, ny, b.facing, cost))
+    ev.seen = m
+    st.log.append((m, ev))
 
 
 def turn_bot(st: CtfState, b: Bot, steps: int, cost: int) -> None:
@@ -1161,19 +1187,9 @@ def hit_cp(st: CtfState, c: CommandPost, damage: int, by: int) -> int:
     return applied
 
 
-_CP_REACH: dict[int, tuple] = {}
-
-
 def _cp_reach(t) -> int:
     """The longest maximum range of the command posts' weapons (per tables, made once)."""
-    hit = _CP_REACH.get(id(t))
-    if hit is not None and hit[0] is t:
-        return hit[1]
-    reach = max((w.maximum for w in t.cp_weapons), default=-1)
-    if len(_CP_REACH) > 64:
-        _CP_REACH.clear()
-    _CP_REACH[id(t)] = (t, reach)
-    return reach
+    return _per_tables(t)[1]
 
 
 def cp_fire(st: CtfState, c: CommandPost, reach: int | None = None) -> None:
