@@ -633,7 +633,7 @@ def enter(st: CtfState, b: Bot, nx: int, ny: int, cost: int, heat: int, how: str
     add_heat(st, b, heat)
     b.entered += 1
     # seen by the Bot and every functional Bot in range of where it left or where it came:
-    # seen_mask at both places in one pass (log and seen_mask, inlined)
+    # seen_mask at both places in one pass (every event goes through the log_* functions)
     m = 1 << b.num
     r = st.tables.scanning_range
     xa, xb, ya, yb = x0 - r, x0 + r, y0 - r, y0 + r
@@ -643,9 +643,7 @@ def enter(st: CtfState, b: Bot, nx: int, ny: int, cost: int, heat: int, how: str
             ox, oy = o.x, o.y
             if (xa <= ox <= xb and ya <= oy <= yb) or (ua <= ox <= ub and va <= oy <= vb):
                 m |= 1 << o.num
-    ev = Sighted(("move", b.num, how, x0, y0, nx, ny, b.facing, cost))
-    ev.seen = m
-    st.log.append((m, ev))
+    log_seen(st, ("move", b.num, how, x0, y0, nx, ny, b.facing, cost), m, None)
 
 
 def turn_bot(st: CtfState, b: Bot, steps: int, cost: int) -> None:
