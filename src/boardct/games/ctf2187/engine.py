@@ -120,6 +120,8 @@ def sector_height(st: CtfState, x: int, y: int) -> int:
 _OFFSETS: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
 _HEIGHTS: dict[tuple[int, int, int], tuple[int, ...]] = {}
 _STATIC: dict[int, tuple] = {}
+_TRACKS_MAX = 50_000  # cached tracks held over all maps (a few hundred bytes each)
+_TRACKS_HELD = [0]
 
 
 def _track_offsets(dx: int, dy: int) -> tuple[tuple[int, int], ...]:
@@ -168,6 +170,7 @@ def _map_tables(st: CtfState) -> tuple:
                     for g, t in zip(gmap.ground, gmap.terrain, strict=True))
     if len(_STATIC) > 256:
         _STATIC.clear()
+        _TRACKS_HELD[0] = 0
     _STATIC[id(gmap)] = hit = (gmap, tables, heights, {})  # holds the map: its id stays its own
     return hit
 
@@ -205,8 +208,11 @@ def _static_track(st: CtfState, x0: int, y0: int, e0: int, x1: int, y1: int, e1:
         if static[i] >= h:
             blocked = True
             break
-    if len(tracks) > 200_000:
-        tracks.clear()
+    if _TRACKS_HELD[0] >= _TRACKS_MAX:  # a bound on memory, over all maps: start afresh
+        for held in list(_STATIC.values()):
+            held[3].clear()
+        _TRACKS_HELD[0] = 0
+    _TRACKS_HELD[0] += 1
     entry = tracks[x0, y0, e0, x1, y1, e1] = (tuple(idx), tuple(pts), blocked)
     return entry
 
@@ -1116,13 +1122,24 @@ def transfer(b: Bot, loc: int, rear: bool) -> int:
     return other if b.internal[other] > 0 else -1
 
 
+def _engines_in(b: Bot, loc: int) -> range:
+    """The engines `Bot.engine_location` puts in `loc`: the first half (rounded up) in the
+    front torso, the rest in the rear, none elsewhere; in engine order."""
+    half = (b.design.engines + 1) // 2
+    if loc == FT:
+        return range(min(half, len(b.engines)))
+    if loc == RT:
+        return range(half, len(b.engines))
+    return range(0)
+
+
 def destroy_location(st: CtfState, b: Bot, loc: int) -> None:
     for i, (wl, _) in enumerate(b.design.weapons):
         if wl == loc:
             b.weapons[i] = DESTROYED
-    for i in range(len(b.engines)):
-        if b.engines[i] and b.engine_location(i) == loc:
-            b.engines[i] = 0
+    engines = b.engines
+    for i in _engines_in(b, loc):
+        engines[i] = 0
     log(st, ("destroyed", b.num, LOCATION_CODES[loc]), b.x, b.y, 1 << b.num)
     if loc == LEGS:
         b.legless = True
@@ -1135,8 +1152,8 @@ def destroy_location(st: CtfState, b: Bot, loc: int) -> None:
 def strike_item(st: CtfState, b: Bot, loc: int) -> None:
     """CTF-30: one functional item in the location, equal odds: an engine is destroyed, a
     weapon damaged (destroyed if already damaged)."""
-    items = [("e", i) for i in range(len(b.engines))
-             if b.engines[i] and b.engine_location(i) == loc]
+    engines = b.engines
+    items = [("e", i) for i in _engines_in(b, loc) if engines[i]]
     items += [("w", i) for i, (wl, _) in enumerate(b.design.weapons)
               if wl == loc and b.weapons[i] != DESTROYED]
     if not items:
@@ -1210,7 +1227,7 @@ def cp_fire(st: CtfState, c: CommandPost, reach: int | None = None) -> None:
             if d <= reach:
                 cands.append((d, b.num))
     if not cands:
-        return  # the usual case: nothing to shoot at, so no track is traced
+        return  # nothing in reach: no track is traced
     cands.sort()
     th = t.to_hit
     e0 = st.map.ground[(cy - 1) * st.map.width + cx - 1] + (2 if c.structure > 0 else 1)
@@ -1221,7 +1238,10 @@ def cp_fire(st: CtfState, c: CommandPost, reach: int | None = None) -> None:
             b = st._bots[num - 1]
             if b.status != FUNCTIONAL:
                 continue
-            path, blocked = _track(st, c.x, c.y, e0, b.x, b.y, bot_elevation(st, b))
+            bx, by = b.x, b.y
+            e1 = st.map.ground[(by - 1) * st.map.width + bx - 1] + (
+                2 if b.posture == STANDING else 1)  # bot_elevation() of a functional Bot
+            path, blocked = _track(st, cx, cy, e0, bx, by, e1)
             if blocked:
                 continue
             chance = to_hit_base(w, d, t) + target_mods(st, b)
