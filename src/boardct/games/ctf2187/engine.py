@@ -120,6 +120,8 @@ def sector_height(st: CtfState, x: int, y: int) -> int:
 _OFFSETS: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
 _HEIGHTS: dict[tuple[int, int, int], tuple[int, ...]] = {}
 _STATIC: dict[int, tuple] = {}
+_TRACKS_MAX = 50_000  # cached tracks held over all maps (a few hundred bytes each)
+_TRACKS_HELD = [0]
 
 
 def _track_offsets(dx: int, dy: int) -> tuple[tuple[int, int], ...]:
@@ -154,28 +156,37 @@ def _track_heights(n: int, e0: int, e1: int) -> tuple[int, ...]:
     return result
 
 
-def static_heights(st: CtfState) -> tuple[int, ...]:
-    """Per sector, the height its ground and terrain alone put in a fire track's way (CTF-11):
-    the map and tables never change, so this is made once per map and shared by its states."""
+def _map_tables(st: CtfState) -> tuple:
+    """(map, tables, static heights, track cache) for the state's map, made once per map and
+    shared by its states and their clones: the map and tables never change. The static heights
+    are, per sector, the height its ground and terrain alone put in a fire track's way (CTF-11);
+    the track cache (see `_static_track`) fills lazily as shots are traced."""
     gmap, tables = st.map, st.tables
     hit = _STATIC.get(id(gmap))
     if hit is not None and hit[0] is gmap and hit[1] is tables:
-        return hit[2]
+        return hit
     terrain = tables.terrain
     heights = tuple(g + terrain[t].elevation if terrain[t].blocks_fire else g
                     for g, t in zip(gmap.ground, gmap.terrain, strict=True))
     if len(_STATIC) > 256:
         _STATIC.clear()
-    _STATIC[id(gmap)] = (gmap, tables, heights)  # holds the map: its id stays its own
-    return heights
+        _TRACKS_HELD[0] = 0
+    _STATIC[id(gmap)] = hit = (gmap, tables, heights, {})  # holds the map: its id stays its own
+    return hit
 
 
-def fire_track(st: CtfState, x0: int, y0: int, e0: int, x1: int, y1: int, e1: int
-               ) -> tuple[list[tuple[int, int, int]], bool]:
-    """The track (CTF-27, as geometry.track) up to and including the blocking sector, and
-    whether it is blocked (a sector whose `sector_height` reaches the projectile's height);
-    traced sector by sector so a blocked shot stops early. Hot: the offsets, heights and the
-    map's own heights come from tables made once, and `sector_height` is inlined."""
+def static_heights(st: CtfState) -> tuple[int, ...]:
+    """Per sector, the height its ground and terrain alone put in a fire track's way (CTF-11):
+    the map and tables never change, so this is made once per map and shared by its states."""
+    return _map_tables(st)[2]
+
+
+def _static_track(st: CtfState, x0: int, y0: int, e0: int, x1: int, y1: int, e1: int,
+                  tracks: dict, static: tuple[int, ...]) -> tuple:
+    """The part of a fire track the map alone decides, cached per map (the map never changes):
+    (sector indices, (x, y, height) points, blocked) up to and including the first sector whose
+    ground and terrain block the shot, if any. Only the Bots and command posts on the way
+    (which move, fall and crumble) are left to check shot by shot."""
     dx = x1 - x0
     dy = y1 - y0
     offs = _OFFSETS.get((dx, dy))
@@ -185,19 +196,43 @@ def fire_track(st: CtfState, x0: int, y0: int, e0: int, x1: int, y1: int, e1: in
     hs = _HEIGHTS.get((n, e0, e1))
     if hs is None:
         hs = _track_heights(n, e0, e1)
-    static = static_heights(st)
     w = st.map.width
-    ground = st.map.ground
-    occ = st._occ
-    out = []
     base = (y0 - 1) * w + x0 - 1
+    idx = []
+    pts = []
+    blocked = False
     for (ox, oy), h in zip(offs, hs, strict=True):
-        x = x0 + ox
-        y = y0 + oy
-        out.append((x, y, h))
         i = base + oy * w + ox
+        idx.append(i)
+        pts.append((x0 + ox, y0 + oy, h))
         if static[i] >= h:
-            return out, True
+            blocked = True
+            break
+    if _TRACKS_HELD[0] >= _TRACKS_MAX:  # a bound on memory, over all maps: start afresh
+        for held in list(_STATIC.values()):
+            held[3].clear()
+        _TRACKS_HELD[0] = 0
+    _TRACKS_HELD[0] += 1
+    entry = tracks[x0, y0, e0, x1, y1, e1] = (tuple(idx), tuple(pts), blocked)
+    return entry
+
+
+def _track(st: CtfState, x0: int, y0: int, e0: int, x1: int, y1: int, e1: int
+           ) -> tuple[tuple[tuple[int, int, int], ...], bool]:
+    """`fire_track` as a tuple of points: the hot form the engine uses. The map's share of the
+    track comes from a per-map cache; the sectors it passes are checked for Bots and command
+    posts (`sector_height`, inlined)."""
+    mt = _STATIC.get(id(st.map))
+    if mt is None or mt[0] is not st.map or mt[1] is not st.tables:
+        mt = _map_tables(st)
+    tracks = mt[3]
+    entry = tracks.get((x0, y0, e0, x1, y1, e1))
+    if entry is None:
+        entry = _static_track(st, x0, y0, e0, x1, y1, e1, tracks, mt[2])
+    idx, pts, blocked = entry
+    occ = st._occ
+    ground = st.map.ground
+    for k, i in enumerate(idx):
         o = occ[i]
         if o:
             if o > 0:
@@ -206,9 +241,17 @@ def fire_track(st: CtfState, x0: int, y0: int, e0: int, x1: int, y1: int, e1: in
                     else ground[i]
             else:
                 e = ground[i] + (2 if st._cps[-o - 1].structure > 0 else 1)
-            if e >= h:
-                return out, True
-    return out, False
+            if e >= pts[k][2]:
+                return pts[:k + 1], True
+    return pts, blocked
+
+
+def fire_track(st: CtfState, x0: int, y0: int, e0: int, x1: int, y1: int, e1: int
+               ) -> tuple[list[tuple[int, int, int]], bool]:
+    """The track (CTF-27, as geometry.track) up to and including the blocking sector, and
+    whether it is blocked (a sector whose `sector_height` reaches the projectile's height)."""
+    path, blocked = _track(st, x0, y0, e0, x1, y1, e1)
+    return list(path), blocked
 
 
 def in_scan(st: CtfState, b: Bot, other: Bot) -> bool:
@@ -309,8 +352,13 @@ def seen_by(event: tuple, viewer: int) -> tuple | None:
 
 def log(st: CtfState, event: tuple, x: int, y: int, involved: int = 0) -> None:
     """Log an event at (x, y), seen by `involved` and every functional Bot in range of it."""
-    m = seen_mask(st, x, y, involved)
-    ev = Sighted(event)  # sighted(), inlined: this runs for every event
+    m = involved  # seen_mask(), inlined: this runs for every event
+    r = st.tables.scanning_range
+    x0, x1, y0, y1 = x - r, x + r, y - r, y + r
+    for b in st._bots:
+        if not b.status and x0 <= b.x <= x1 and y0 <= b.y <= y1:
+            m |= 1 << b.num
+    ev = Sighted(event)  # sighted(), inlined
     ev.seen = m
     st.log.append((m, ev))
 
@@ -328,7 +376,11 @@ def log_own(st: CtfState, event: tuple, b: Bot) -> None:
 
 def log_seen(st: CtfState, event: tuple, seen: int, named: tuple | None) -> None:
     """Log an event whose sighting the caller worked out (it names a second Bot)."""
-    st.log.append((seen, sighted(event, seen, named)))
+    ev = Sighted(event)  # sighted(), inlined
+    ev.seen = seen
+    if named is not None:
+        ev.named = named
+    st.log.append((seen, ev))
 
 
 def log_all(st: CtfState, event: tuple, named: tuple | None = None) -> None:
@@ -400,6 +452,23 @@ def spend(b: Bot, ap: int) -> None:
 
 # -- turn --------------------------------------------------------------------------------------
 
+_PER_TABLES: dict[int, tuple] = {}
+
+
+def _per_tables(t) -> tuple:
+    """(tables, command posts' reach, heat band per heat level) for a set of tables, made once
+    (the tables never change): the reach is the longest maximum range of the command posts'
+    weapons; the band table gives `t.band(heat)` for heat 0..maximum by index."""
+    hit = _PER_TABLES.get(id(t))
+    if hit is not None and hit[0] is t:
+        return hit
+    reach = max((w.maximum for w in t.cp_weapons), default=-1)
+    band_of = tuple(t.band(h) for h in range(max(t.heat["maximum"], 0) + 1))
+    if len(_PER_TABLES) > 64:
+        _PER_TABLES.clear()
+    _PER_TABLES[id(t)] = hit = (t, reach, band_of)  # holds the tables: the id stays theirs
+    return hit
+
 def process_turn(st: CtfState) -> list[tuple]:
     """Process the whole turn (every Bot's sheet or standing orders are in); return the events."""
     st._unshare()  # the turn changes Bots, command posts and sectors (copy on write, state.py)
@@ -437,6 +506,8 @@ def run_phase(st: CtfState, phase: int, orders: dict[int, tuple[int, ...]]) -> N
     per_engines = t.heat["engines_per_cooling"]
     terrain, cells, w = t.terrain, st.map.terrain, st.map.width
     bands = t.bands
+    _, reach, band_of = _per_tables(t)
+    top = len(band_of)
     for b in active:  # cooling then heat adjustments (CTF-13, CTF-24, CTF-25)
         b.entered = 0
         b.sprinted = False
@@ -447,11 +518,7 @@ def run_phase(st: CtfState, phase: int, orders: dict[int, tuple[int, ...]]) -> N
         heat = b.heat
         b.cooled = cool if cool < heat else heat
         b.heat = heat = heat - b.cooled
-        bi = 0  # t.band(heat), inlined
-        for j, hb in enumerate(bands):
-            if heat >= hb.low:
-                bi = j
-        b.band = bi
+        b.band = bi = band_of[heat] if 0 <= heat < top else t.band(heat)
         band = bands[bi]
         if bi or b.cooled:
             log_own(st, ("cool", b.num, b.cooled, b.heat, bi), b)
@@ -501,23 +568,28 @@ def run_phase(st: CtfState, phase: int, orders: dict[int, tuple[int, ...]]) -> N
             continue
         do_attack(st, b, o[base + 2], o[base + 3], o[base + 4])
     for c in st._cps:  # command posts fire last (CTF-13, CTF-34)
-        if c.operational:
-            cp_fire(st, c)
+        if c.structure > 0:  # c.operational
+            cp_fire(st, c, reach)
 
 
 def check_end(st: CtfState) -> bool:
     """CTF-39: the game ends after a phase that leaves a team no functional bot and no CP."""
     if st.over is not None:
         return True
-    if not any(b.status == FUNCTIONAL for b in st._bots):
+    alive = 0  # bit per team with a functional Bot or an operational command post
+    for b in st._bots:
+        if not b.status:
+            alive |= 1 << b.team
+    if not alive:
         # nothing can act any more (CPs only return fire): the game ends here (docs)
         st.end("no functional bot left")
         log_all(st, ("end", "no functional bot is left on the field"))
         return True
+    for c in st._cps:
+        if c.structure > 0:
+            alive |= 1 << c.team
     for team in range(st.teams):
-        if any(b.team == team and b.status == FUNCTIONAL for b in st._bots):
-            continue
-        if any(c.team == team and c.operational for c in st._cps):
+        if alive >> team & 1:
             continue
         st.end("elimination")
         log_all(st, ("end", f"team {'ABCD'[team]} has no functional bot and no command post"))
@@ -566,8 +638,18 @@ def enter(st: CtfState, b: Bot, nx: int, ny: int, cost: int, heat: int, how: str
     spend(b, cost)
     add_heat(st, b, heat)
     b.entered += 1
-    log(st, ("move", b.num, how, x0, y0, nx, ny, b.facing, cost), nx, ny,
-        (1 << b.num) | seen_mask(st, x0, y0))
+    # seen by the Bot and every functional Bot in range of where it left or where it came:
+    # seen_mask at both places in one pass (every event goes through the log_* functions)
+    m = 1 << b.num
+    r = st.tables.scanning_range
+    xa, xb, ya, yb = x0 - r, x0 + r, y0 - r, y0 + r
+    ua, ub, va, vb = nx - r, nx + r, ny - r, ny + r
+    for o in st._bots:
+        if not o.status:
+            ox, oy = o.x, o.y
+            if (xa <= ox <= xb and ya <= oy <= yb) or (ua <= ox <= ub and va <= oy <= vb):
+                m |= 1 << o.num
+    log_seen(st, ("move", b.num, how, x0, y0, nx, ny, b.facing, cost), m, None)
 
 
 def turn_bot(st: CtfState, b: Bot, steps: int, cost: int) -> None:
@@ -771,7 +853,7 @@ def best_weapon(st: CtfState, b: Bot, tx: int, ty: int) -> int:
         if w.damage > dmg:
             s = states[i]
             if (s != DESTROYED and a in WEAPON_ARCS[loc] and d <= w.maximum
-                    and weapon_ap(w, s == DAMAGED, st.tables) <= ap):
+                    and (w.ap if s != DAMAGED else weapon_ap(w, True, st.tables)) <= ap):
                 best, dmg = i, w.damage
     return best
 
@@ -826,30 +908,75 @@ def to_hit_base(w: Weapon, d: int, t) -> int:
 
 
 def fire(st: CtfState, b: Bot, i: int, target: Bot | CommandPost) -> None:
+    """Bot `b` fires weapon i at `target` (CTF-27, CTF-28). Hot: every shot of every phase,
+    so spend, add_heat, the elevations, distance, seen_pair/seen_mask and to_hit_base are
+    inlined (same order of changes, draws and events as the helpers would give)."""
     t = st.tables
     th = t.to_hit
     loc, w = b.design.weapons[i]
     damaged = b.weapons[i] == DAMAGED
-    spend(b, weapon_ap(w, damaged, t))
-    add_heat(st, b, w.heat)
+    cost = w.ap if not damaged else weapon_ap(w, True, t)
+    b.ap = b.ap - cost if b.ap > cost else 0  # spend()
+    h = b.heat + w.heat  # add_heat()
+    mx = t.heat["maximum"]
+    b.heat = h if h < mx else mx
+    gmap = st.map
+    ground = gmap.ground
+    mw = gmap.width
+    bx, by = b.x, b.y
+    tx, ty = target.x, target.y
     is_bot = isinstance(target, Bot)
-    e0 = bot_elevation(st, b)
-    e1 = bot_elevation(st, target) if is_bot else cp_elevation(st, target)
-    d = distance(b.x, b.y, target.x, target.y)
-    path, blocked = fire_track(st, b.x, b.y, e0, target.x, target.y, e1)
-    tcode = target.num if is_bot else target.label
-    involved = (1 << b.num) | ((1 << target.num) if is_bot else 0)
-    # whoever sees the shot sees the firer; the target Bot is named only to those who see it
+    e0 = ground[(by - 1) * mw + bx - 1]  # bot_elevation()
+    if not b.status:
+        e0 += 2 if b.posture == STANDING else 1
+    e1 = ground[(ty - 1) * mw + tx - 1]
     if is_bot:
-        seen, at_target = seen_pair(st, b.x, b.y, target.x, target.y, involved)
+        if not target.status:
+            e1 += 2 if target.posture == STANDING else 1
+    else:
+        e1 += 2 if target.operational else 1  # cp_elevation()
+    dx = tx - bx
+    dy = ty - by
+    if dx < 0:
+        dx = -dx
+    if dy < 0:
+        dy = -dy
+    d = dx if dx > dy else dy  # distance()
+    path, blocked = _track(st, bx, by, e0, tx, ty, e1)
+    # whoever sees the shot sees the firer; the target Bot is named only to those who see it
+    r = t.scanning_range
+    x0, x1, y0, y1 = bx - r, bx + r, by - r, by + r
+    if is_bot:
+        tcode = target.num
+        involved = (1 << b.num) | (1 << tcode)
+        seen = at_target = involved  # seen_pair(), inlined
+        u0, u1, v0, v1 = tx - r, tx + r, ty - r, ty + r
+        for o in st._bots:
+            if not o.status:
+                ox, oy = o.x, o.y
+                if x0 <= ox <= x1 and y0 <= oy <= y1:
+                    seen |= 1 << o.num
+                if u0 <= ox <= u1 and v0 <= oy <= v1:
+                    at_target |= 1 << o.num
         named: tuple | None = ((2, at_target),)
     else:
-        seen, named = seen_mask(st, b.x, b.y, involved), None
+        tcode = target.label
+        involved = seen = 1 << b.num  # seen_mask(), inlined
+        for o in st._bots:
+            if not o.status and x0 <= o.x <= x1 and y0 <= o.y <= y1:
+                seen |= 1 << o.num
+        named = None
     if blocked:
-        log_seen(st, ("shot", b.num, tcode, i + 1, w.key, d, 0, 0, False, tuple(path), True),
+        log_seen(st, ("shot", b.num, tcode, i + 1, w.key, d, 0, 0, False, path, True),
                  seen, named)
         return
-    chance = to_hit_base(w, d, t)
+    opt = w.optimum  # to_hit_base(), inlined
+    if d <= opt:
+        chance = th["at_optimum"] + th["per_sector_closer"] * (opt - d)
+    elif d <= -(-(opt + w.maximum) // 2):
+        chance = th["beyond_optimum"]
+    else:
+        chance = th["far"]
     dodge = 0
     if is_bot:
         chance += target_mods(st, target)
@@ -859,26 +986,32 @@ def fire(st: CtfState, b: Bot, i: int, target: Bot | CommandPost) -> None:
         chance += th["at_command_post"]
     if b.entered:
         chance += th["attacker_sprinted"] if b.sprinted else th["attacker_moved"]
-    if b.posture == KNEELING:
+    posture = b.posture
+    if posture == KNEELING:
         chance += th["attacker_kneeling"]
-    elif b.posture == PRONE:
+    elif posture == PRONE:
         chance += th["attacker_prone"]
     chance += t.bands[b.band].to_hit + th["per_wound"] * b.wounds
     if damaged:
         chance += th["damaged_weapon"]
-    chance = max(th["minimum"], min(th["maximum"], chance))
-    if dodge and is_bot:
-        log(st, ("dodge", target.num, dodge), target.x, target.y, involved)
+    hi = th["maximum"]  # max(minimum, min(maximum, chance))
+    if chance > hi:
+        chance = hi
+    lo = th["minimum"]
+    if chance < lo:
+        chance = lo
+    if dodge:
+        log(st, ("dodge", target.num, dodge), tx, ty, involved)
     roll = st.rng.randint(1, 100)
     hit = roll <= chance
-    log_seen(st, ("shot", b.num, tcode, i + 1, w.key, d, chance, roll, hit, tuple(path),
-                  False), seen, named)
+    log_seen(st, ("shot", b.num, tcode, i + 1, w.key, d, chance, roll, hit, path, False),
+             seen, named)
     if not hit:
         return
     if is_bot:
         target.last_by = b.num
         b.last_at = target.num
-        a = arc(target.facing, b.x - target.x, b.y - target.y)
+        a = arc(target.facing, bx - tx, by - ty)
         applied = hit_bot(st, target, w, a, b.num)
         b.vp += applied
     else:
@@ -989,13 +1122,24 @@ def transfer(b: Bot, loc: int, rear: bool) -> int:
     return other if b.internal[other] > 0 else -1
 
 
+def _engines_in(b: Bot, loc: int) -> range:
+    """The engines `Bot.engine_location` puts in `loc`: the first half (rounded up) in the
+    front torso, the rest in the rear, none elsewhere; in engine order."""
+    half = (b.design.engines + 1) // 2
+    if loc == FT:
+        return range(min(half, len(b.engines)))
+    if loc == RT:
+        return range(half, len(b.engines))
+    return range(0)
+
+
 def destroy_location(st: CtfState, b: Bot, loc: int) -> None:
     for i, (wl, _) in enumerate(b.design.weapons):
         if wl == loc:
             b.weapons[i] = DESTROYED
-    for i in range(len(b.engines)):
-        if b.engines[i] and b.engine_location(i) == loc:
-            b.engines[i] = 0
+    engines = b.engines
+    for i in _engines_in(b, loc):
+        engines[i] = 0
     log(st, ("destroyed", b.num, LOCATION_CODES[loc]), b.x, b.y, 1 << b.num)
     if loc == LEGS:
         b.legless = True
@@ -1008,8 +1152,8 @@ def destroy_location(st: CtfState, b: Bot, loc: int) -> None:
 def strike_item(st: CtfState, b: Bot, loc: int) -> None:
     """CTF-30: one functional item in the location, equal odds: an engine is destroyed, a
     weapon damaged (destroyed if already damaged)."""
-    items = [("e", i) for i in range(len(b.engines))
-             if b.engines[i] and b.engine_location(i) == loc]
+    engines = b.engines
+    items = [("e", i) for i in _engines_in(b, loc) if engines[i]]
     items += [("w", i) for i, (wl, _) in enumerate(b.design.weapons)
               if wl == loc and b.weapons[i] != DESTROYED]
     if not items:
@@ -1058,23 +1202,46 @@ def hit_cp(st: CtfState, c: CommandPost, damage: int, by: int) -> int:
     return applied
 
 
-def cp_fire(st: CtfState, c: CommandPost) -> None:
+def _cp_reach(t) -> int:
+    """The longest maximum range of the command posts' weapons (per tables, made once)."""
+    return _per_tables(t)[1]
+
+
+def cp_fire(st: CtfState, c: CommandPost, reach: int | None = None) -> None:
     """CTF-34: each CP weapon fires at the nearest functional enemy bot in range with a clear
     line of fire; normal to-hit, no heat, movement or wounds."""
     t = st.tables
-    th = t.to_hit
-    e0 = cp_elevation(st, c)
     cx, cy, team = c.x, c.y, c.team
-    cands = sorted((max(abs(b.x - cx), abs(b.y - cy)), b.num) for b in st._bots
-                   if b.team != team and not b.status)  # distance(), inlined
-    for w in t.cp_weapons:
+    if reach is None:
+        reach = _cp_reach(t)
+    cands = []
+    for b in st._bots:  # enemies in reach of some CP weapon, nearest first (ties: Bot order)
+        if b.team != team and not b.status:
+            dx = b.x - cx
+            dy = b.y - cy
+            if dx < 0:
+                dx = -dx
+            if dy < 0:
+                dy = -dy
+            d = dx if dx > dy else dy  # distance(), inlined
+            if d <= reach:
+                cands.append((d, b.num))
+    if not cands:
+        return  # nothing in reach: no track is traced
+    cands.sort()
+    th = t.to_hit
+    e0 = st.map.ground[(cy - 1) * st.map.width + cx - 1] + (2 if c.structure > 0 else 1)
+    for w in t.cp_weapons:  # e0: cp_elevation(), inlined
         for d, num in cands:
             if d > w.maximum:
                 break
             b = st._bots[num - 1]
             if b.status != FUNCTIONAL:
                 continue
-            path, blocked = fire_track(st, c.x, c.y, e0, b.x, b.y, bot_elevation(st, b))
+            bx, by = b.x, b.y
+            e1 = st.map.ground[(by - 1) * st.map.width + bx - 1] + (
+                2 if b.posture == STANDING else 1)  # bot_elevation() of a functional Bot
+            path, blocked = _track(st, cx, cy, e0, bx, by, e1)
             if blocked:
                 continue
             chance = to_hit_base(w, d, t) + target_mods(st, b)
@@ -1085,7 +1252,7 @@ def cp_fire(st: CtfState, c: CommandPost) -> None:
             roll = st.rng.randint(1, 100)
             hit = roll <= chance
             seen, at_target = seen_pair(st, c.x, c.y, b.x, b.y, 1 << b.num)
-            log_seen(st, ("shot", c.label, b.num, 0, w.key, d, chance, roll, hit, tuple(path),
+            log_seen(st, ("shot", c.label, b.num, 0, w.key, d, chance, roll, hit, path,
                           False), seen, ((2, at_target),))
             if hit:
                 hit_bot(st, b, w, arc(b.facing, c.x - b.x, c.y - b.y), 0)
