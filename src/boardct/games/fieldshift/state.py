@@ -79,6 +79,11 @@ _SKL_BY_MASK = tuple(tuple(_SKL[n] for n in bits) for bits in BITS)
 # The same, joined as legal_actions lists them, so the hot path joins fewer pieces.
 _MOV_SWC_BY_MASK = tuple(_MOV + swc for swc in _SWC_BY_MASK)
 _OVW_SKL_BY_MASK = tuple(o + k for o, k in zip(_OVW_BY_MASK, _SKL_BY_MASK, strict=True))
+_RGP_OVW_BY_MASK = tuple(r + o for r, o in zip(_RGP_BY_MASK, _OVW_BY_MASK, strict=True))
+_RGP_OVW_SKL_BY_MASK = tuple(r + o for r, o in zip(_RGP_BY_MASK, _OVW_SKL_BY_MASK, strict=True))
+# The withdrawals offered, per 3-bit mask of the facilities holding crates.
+_WDR_BY_FLAGS = tuple(tuple(_WDR[f] for f in range(3) if m >> f & 1) for m in range(8))
+_SWC_LO, _SWC_HI = _TWO + 10, _TWO + 20
 # The same for STDEX's three-digit commands.
 _SWP3_BY_MASK = tuple(tuple(100 + 10 * a + c for a in bits for c in bits if c != a)
                       for bits in BITS)
@@ -96,6 +101,10 @@ def op_name(i: int) -> str:
 
 
 _BLADE_MEDIC = (BLADE, MEDIC)  # made once: `in (BLADE, MEDIC)` builds its tuple each time
+# Per player, for the LSTD legal_actions: own first operator, the enemy's, the offset in `pv`,
+# and the enemy Technician and own Medic (the other of each class is 5 further on).
+_LSTD_AT = ((0, 10, 0, 10 + TECHNICIAN, MEDIC), (10, 0, PV_SIZE, TECHNICIAN, 10 + MEDIC))
+_REACH_LSTD = IN_RANGE[LSTD]
 _SEATS = ((0,), (1,))  # current_players() answers, made once: a playout asks every action
 _NO_BLEED = [0] * 10  # a side's bleed timers when nobody bleeds
 # Per player, where `_end_turn` finds what it counts down: skill and support freshness and
@@ -239,73 +248,82 @@ class FieldShiftState(State):
         `player` whose decision it is not: none (a learner's mask for the other seat is empty)."""
         if self._outcome is not None:
             return []
-        if player is not None and player != (
-                self.cur if self.pending is None else 1 - self.pending[1]):
-            return []
-        if self.pending is not None:
-            kind, _, target = self.pending
-            return list(_ANSWERS_STDEX if kind == "ruleset" and target == STDEX else _ANSWERS)
+        pending = self.pending
         p = self.cur
-        b = p * 10
-        pv = self.pv
-        o = p * PV_SIZE
-        skl = self.skl
-        crates = pv[o + CRATES]
-        q = 10 - b
-        cyber = skl[q + TECHNICIAN] > 0 or skl[q + 5 + TECHNICIAN] > 0
-        medic = skl[b + MEDIC] > 0 or skl[b + 5 + MEDIC] > 0
+        if pending is not None:
+            if player is not None and player != 1 - pending[1]:
+                return []
+            return list(_ANSWERS_STDEX if pending[0] == "ruleset" and pending[2] == STDEX
+                        else _ANSWERS)
+        if player is not None and player != p:
+            return []
         if self.ruleset != LSTD:
+            b = p * 10
+            o = p * PV_SIZE
+            skl = self.skl
+            q = 10 - b
+            cyber = skl[q + TECHNICIAN] > 0 or skl[q + 5 + TECHNICIAN] > 0
+            medic = skl[b + MEDIC] > 0 or skl[b + 5 + MEDIC] > 0
             ops = [b + n for n in BITS[(self.act >> b) & 1023]]
             foes = [q + n for n in BITS[(self.act >> q) & 1023]]
-            out = self._legal_stdex(p, b, o, ops, foes, crates, cyber, medic)
+            out = self._legal_stdex(p, b, o, ops, foes, self.pv[o + CRATES], cyber, medic)
             if self.violations and self.mode == DISPUTE and self._violators(1 - p):
                 out.append(_DISPUTE)
             return out
-        # LSTD, inline: this is the hot path of every playout
-        loc = self.loc
+        # LSTD, inline: this is the hot path of every playout. The order of the commands is
+        # part of the behaviour (a seeded agent picks by position): keep it.
+        b, q, o, tech, med = _LSTD_AT[p]
+        pv = self.pv
+        skl = self.skl
+        act = self.act
         sel = pv[o + SEL]
-        mine = (self.act >> b) & 1023
+        mine = (act >> b) & 1023
         hist = self._hist
-        if hist is None or not _TWO + 10 <= hist[2] < _TWO + 20:
+        if hist is None or not _SWC_LO <= hist[2] < _SWC_HI:
             # a second SWC in a row could replace the first: not offered, so that no agent
             # can switch forever without ending its turn
             out = list(_MOV_SWC_BY_MASK[mine & ~(1 << (sel - b))])
         else:
             out = list(_MOV)
-        if medic:
+        loc = self.loc
+        if skl[med] or skl[med + 5]:  # an armed Medic: the HIT revives (FS-30)
             vit = self.vit
             for n in range(10):
                 if vit[b + n] == 0 and loc[b + n] >= 0:
                     out.append(_HIT[n])
-        elif (sel - b) % 5 == BLADE and self.skl[sel]:
-            out += _HIT_BY_MASK[(self.act >> q) & 1023]
         else:
-            reach = IN_RANGE[self.ruleset][(sel - b) % 5][loc[sel]]
-            for n in BITS[(self.act >> q) & 1023]:
-                if loc[q + n] in reach:
-                    out.append(_HIT[n])
+            cls = sel % 5
+            if cls == BLADE and skl[sel]:
+                out += _HIT_BY_MASK[(act >> q) & 1023]
+            else:
+                reach = _REACH_LSTD[cls][loc[sel]]
+                for n in BITS[(act >> q) & 1023]:
+                    if loc[q + n] in reach:
+                        out.append(_HIT[n])
+        crates = pv[o + CRATES]
         if crates > 0:
             out += _RNF
-        if pv[o + FAC]:
-            out.append(_WDR[0])
-        if pv[o + FAC + 1]:
-            out.append(_WDR[1])
-        if pv[o + FAC + 2]:
-            out.append(_WDR[2])
-        out += _RGP_BY_MASK[mine]
-        if crates > 0 and not cyber:
-            out += _RGP_BY_MASK[(self.res >> b) & 1023]
-        if not cyber:
-            if pv[o + SKCD] == 0:
-                out += _OVW_SKL_BY_MASK[mine]
+        out += _WDR_BY_FLAGS[(pv[o + FAC] > 0) | (pv[o + FAC + 1] > 0) << 1
+                             | (pv[o + FAC + 2] > 0) << 2]
+        if skl[tech] or skl[tech + 5]:  # under Cyberwarfare (FS-16)
+            out += _RGP_OVW_BY_MASK[mine]
+        else:
+            if crates > 0:
+                res = (self.res >> b) & 1023
+                if res:
+                    out += _RGP_BY_MASK[mine]
+                    out += _RGP_BY_MASK[res]
+                    out += _OVW_SKL_BY_MASK[mine] if pv[o + SKCD] == 0 else _OVW_BY_MASK[mine]
+                else:
+                    out += (_RGP_OVW_SKL_BY_MASK[mine] if pv[o + SKCD] == 0
+                            else _RGP_OVW_BY_MASK[mine])
             else:
-                out += _OVW_BY_MASK[mine]
+                out += (_RGP_OVW_SKL_BY_MASK[mine] if pv[o + SKCD] == 0
+                        else _RGP_OVW_BY_MASK[mine])
             if pv[o + ARTREADY]:
                 out += _SPT
             elif pv[o + SPCD] == 0:
                 out += _SPT3
-        else:
-            out += _OVW_BY_MASK[mine]
         if self.violations and self.mode == DISPUTE and self._violators(1 - p):
             out.append(_DISPUTE)
         return out
