@@ -553,7 +553,7 @@ class FieldShiftState(State):
         b = self.cur * 10
         if mid < 0:  # LSTD SWC (FS-6)
             i = b + tgt
-            if not self.is_active(i):
+            if self.vit[i] <= 0 or self.loc[i] < 0:  # not is_active(i)
                 raise IllegalAction("FS-6", f"cannot select {op_name(i)}: it "
                                     f"{self._why_not_active(i)}")
             self.pv[self.cur * PV_SIZE + SEL] = i
@@ -580,9 +580,21 @@ class FieldShiftState(State):
     def _mov(self, mid: int, tgt: int, events: list[Event]) -> bool:
         # _actor(mid), its test inlined (it raises with the reason when the test fails)
         i = self.pv[self.cur * PV_SIZE + SEL] if mid < 0 else self.cur * 10 + mid
-        if i < 0 or self.vit[i] <= 0 or self.loc[i] < 0:
+        loc = self.loc
+        if i < 0 or self.vit[i] <= 0 or loc[i] < 0:
             i = self._actor(mid)
-        self._move(i, tgt, events)
+        qb = 10 - i // 10 * 10
+        skl = self.skl
+        if skl[qb + LONGWATCH] or skl[qb + 5 + LONGWATCH] or self.pv[
+                (1 - i // 10) * PV_SIZE + WATCH] >= 0:
+            self._move(i, tgt, events)
+            return True
+        # _move's last lines: with no Longwatch armed and no watch set nothing can fire
+        src = loc[i]
+        loc[i] = tgt
+        self.stamp[i] = self.clock
+        self.clock += 1
+        events.append(("move", i, src, tgt))
         return True
 
     def _hit(self, mid: int, tgt: int, events: list[Event]) -> bool:
@@ -650,8 +662,8 @@ class FieldShiftState(State):
         return f
 
     def _rnf(self, mid: int, tgt: int, events: list[Event]) -> bool:
-        f = self._facility(tgt)
-        n = self._count(mid)
+        f = tgt if tgt <= 2 else self._facility(tgt)
+        n = 1 if mid < 0 else self._count(mid)
         o = self.cur * PV_SIZE
         have = self.pv[o + CRATES]
         if have - n < 0:
@@ -663,8 +675,8 @@ class FieldShiftState(State):
         return True
 
     def _wdr(self, mid: int, tgt: int, events: list[Event]) -> bool:
-        f = self._facility(tgt)
-        n = self._count(mid)
+        f = tgt if tgt <= 2 else self._facility(tgt)
+        n = 1 if mid < 0 else self._count(mid)
         o = self.cur * PV_SIZE
         held = self.pv[o + FAC + f]
         if n > held:
@@ -690,24 +702,28 @@ class FieldShiftState(State):
         if self.loc[i] != RESERVE:
             raise IllegalAction("FS-14", f"{op_name(i)} {self._why_not_active(i)} and cannot "
                                 "regroup")
-        reasons = []
         have = self.pv[o + CRATES]
-        if have < 1:
-            reasons.append(f"deploying costs a crate and the balance is {have} (FS-18)")
-        if self.under_cyber(p):
-            reasons.append("deploying " + self._cyber_reason())
-        self._violation(reasons, events)
+        skl = self.skl
+        qt = 10 - p * 10 + TECHNICIAN
+        if have < 1 or skl[qt] or skl[qt + 5]:
+            reasons = []
+            if have < 1:
+                reasons.append(f"deploying costs a crate and the balance is {have} (FS-18)")
+            if self.under_cyber(p):
+                reasons.append("deploying " + self._cyber_reason())
+            self._violation(reasons, events)
         self.pv[o + CRATES] -= 1
         self.loc[i] = BASE[p]
         self.res &= ~(1 << i)
         self.act |= 1 << i
-        self._stamp(i)
+        self.stamp[i] = self.clock
+        self.clock += 1
         events.append(("deploy", i))
         return True
 
     def _ovw(self, mid: int, tgt: int, events: list[Event]) -> bool:
         i = self.cur * 10 + tgt
-        if not self.is_active(i):
+        if self.vit[i] <= 0 or self.loc[i] < 0:  # not is_active(i)
             raise IllegalAction("FS-15", f"{op_name(i)} {self._why_not_active(i)} and cannot "
                                 "watch")
         self.pv[self.cur * PV_SIZE + WATCH] = i
@@ -774,9 +790,12 @@ class FieldShiftState(State):
         p = self.cur
         o = p * PV_SIZE
         pv = self.pv
-        cyber = self.under_cyber(p)
+        skl = self.skl
+        qt = 10 - p * 10 + TECHNICIAN
+        cyber = skl[qt] > 0 or skl[qt + 5] > 0  # under_cyber(p)
         if pv[o + ARTREADY]:  # the shot: the digit is a sector (FS-17, FS-33)
-            self._violation(["SPT " + self._cyber_reason()] if cyber else [], events)
+            if cyber:
+                self._violation(["SPT " + self._cyber_reason()], events)
             pv[o + ARTREADY] = 0
             dmg = 1 + pv[o + FAC + ARTILLERY]
             events.append(("artillery", p, tgt, dmg))
@@ -787,12 +806,13 @@ class FieldShiftState(State):
             self._start_support_cooldown(o)
             return True
         f = self._facility(tgt)
-        reasons = []
-        if pv[o + SPCD]:
-            reasons.append(f"support is on cooldown ({pv[o + SPCD]}) (FS-17)")
-        if cyber:
-            reasons.append("SPT " + self._cyber_reason())
-        self._violation(reasons, events)
+        if pv[o + SPCD] or cyber:
+            reasons = []
+            if pv[o + SPCD]:
+                reasons.append(f"support is on cooldown ({pv[o + SPCD]}) (FS-17)")
+            if cyber:
+                reasons.append("SPT " + self._cyber_reason())
+            self._violation(reasons, events)
         events.append(("support", p, f))
         if f == ARTILLERY:
             pv[o + ARTREADY] = 1
@@ -927,8 +947,9 @@ class FieldShiftState(State):
         if n >= (4 - c if c < 3 else 1):  # FS-34: p = max(1, 4 - c)
             pv[medctr] = 0
             amount = 1 + max(0, c - 3)
-            for i in range(b, b + 10):
-                if loc[i] == RESERVE and 0 < vit[i] < VITALITY:
+            for n in BITS[(self.res >> b) & 1023]:  # alive in reserve, in order
+                i = b + n
+                if vit[i] < VITALITY:
                     vit[i] = min(VITALITY, vit[i] + amount)
                     events.append(("heal", i, vit[i]))
         else:
