@@ -799,10 +799,15 @@ class FieldShiftState(State):
             pv[o + ARTREADY] = 0
             dmg = 1 + pv[o + FAC + ARTILLERY]
             events.append(("artillery", p, tgt, dmg))
+            # the enemies standing on the sector, in arrival order (`sector(tgt)` filtered):
+            # a hit moves nobody and changes no one else's vitality, so the list holds
             q = (1 - p) * 10
-            for t in self.sector(tgt):
-                if t >= q and t < q + 10 and self.vit[t] > 0:
-                    self._damage(t, dmg, "artillery", -1, events)
+            loc = self.loc
+            hit = [q + n for n in BITS[(self.act >> q) & 1023] if loc[q + n] == tgt]
+            if len(hit) > 1:
+                hit.sort(key=self.stamp.__getitem__)
+            for t in hit:
+                self._damage(t, dmg, "artillery", -1, events)
             self._start_support_cooldown(o)
             return True
         f = self._facility(tgt)
@@ -821,24 +826,27 @@ class FieldShiftState(State):
         b = p * 10
         vit, loc = self.vit, self.loc
         if f == MEDBAY:
-            for i in range(b, b + 10):
-                if 0 < vit[i] < VITALITY and loc[i] >= 0:
+            for n in BITS[(self.act >> b) & 1023]:  # alive and deployed, in order
+                i = b + n
+                if vit[i] < VITALITY:
                     vit[i] = min(VITALITY, vit[i] + 2)
                     events.append(("heal", i, vit[i]))
             return True
         # Command center (FS-35): those deployed leave first, then the reserve deploys in order.
-        going = [i for i in range(b, b + 10) if vit[i] > 0 and loc[i] >= 0]
-        coming = [i for i in range(b, b + 10) if vit[i] > 0 and loc[i] == RESERVE]
+        going = [b + n for n in BITS[(self.act >> b) & 1023]]
+        coming = [b + n for n in BITS[(self.res >> b) & 1023]]
         for i in going:
             loc[i] = RESERVE
             self.act &= ~(1 << i)
             self.res |= 1 << i
             self._leave(i)
+        stamp = self.stamp
         for i in coming:
             loc[i] = BASE[p]
             self.res &= ~(1 << i)
             self.act |= 1 << i
-            self._stamp(i)
+            stamp[i] = self.clock
+            self.clock += 1
         if pv[o + SEL] < 0 and coming:
             pv[o + SEL] = coming[0]
         events.append(("reserveswap", p, tuple(going), tuple(coming)))
