@@ -101,9 +101,13 @@ def op_name(i: int) -> str:
 
 
 _BLADE_MEDIC = (BLADE, MEDIC)  # made once: `in (BLADE, MEDIC)` builds its tuple each time
+# Per side and 10-bit mask of that side's operators: (operator index, HIT command naming it).
+_HIT_PAIRS = tuple(tuple(tuple((b + n, _HIT[n]) for n in bits) for bits in BITS) for b in (0, 10))
 # Per player, for the LSTD legal_actions: own first operator, the enemy's, the offset in `pv`,
-# and the enemy Technician and own Medic (the other of each class is 5 further on).
-_LSTD_AT = ((0, 10, 0, 10 + TECHNICIAN, MEDIC), (10, 0, PV_SIZE, TECHNICIAN, 10 + MEDIC))
+# the enemy Technician and own Medic (the other of each class is 5 further on), and the
+# enemies' (index, HIT command) pairs per mask.
+_LSTD_AT = ((0, 10, 0, 10 + TECHNICIAN, MEDIC, _HIT_PAIRS[1]),
+            (10, 0, PV_SIZE, TECHNICIAN, 10 + MEDIC, _HIT_PAIRS[0]))
 _REACH_LSTD = IN_RANGE[LSTD]
 _SEATS = ((0,), (1,))  # current_players() answers, made once: a playout asks every action
 _NO_BLEED = [0] * 10  # a side's bleed timers when nobody bleeds
@@ -272,7 +276,7 @@ class FieldShiftState(State):
             return out
         # LSTD, inline: this is the hot path of every playout. The order of the commands is
         # part of the behaviour (a seeded agent picks by position): keep it.
-        b, q, o, tech, med = _LSTD_AT[p]
+        b, q, o, tech, med, foe_hits = _LSTD_AT[p]
         pv = self.pv
         skl = self.skl
         act = self.act
@@ -287,8 +291,9 @@ class FieldShiftState(State):
             out = list(_MOV)
         loc = self.loc
         if skl[med] or skl[med + 5]:  # an armed Medic: the HIT revives (FS-30)
+            # only one neither deployed nor in reserve (alive) can be bleeding out
             vit = self.vit
-            for n in range(10):
+            for n in BITS[(~(act | self.res) >> b) & 1023]:
                 if vit[b + n] == 0 and loc[b + n] >= 0:
                     out.append(_HIT[n])
         else:
@@ -297,9 +302,9 @@ class FieldShiftState(State):
                 out += _HIT_BY_MASK[(act >> q) & 1023]
             else:
                 reach = _REACH_LSTD[cls][loc[sel]]
-                for n in BITS[(act >> q) & 1023]:
-                    if loc[q + n] in reach:
-                        out.append(_HIT[n])
+                for t, h in foe_hits[(act >> q) & 1023]:
+                    if loc[t] in reach:
+                        out.append(h)
         crates = pv[o + CRATES]
         if crates > 0:
             out += _RNF
