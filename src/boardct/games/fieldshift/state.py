@@ -112,9 +112,11 @@ _REACH_LSTD = IN_RANGE[LSTD]
 _SEATS = ((0,), (1,))  # current_players() answers, made once: a playout asks every action
 _NO_BLEED = [0] * 10  # a side's bleed timers when nobody bleeds
 # Per player, where `_end_turn` finds what it counts down: skill and support freshness and
-# cooldowns, the medbay counter, the medbay, and the player's first operator.
+# cooldowns, the medbay counter, the medbay, and the player's first operator; then the other
+# player, their watch and their first Technician.
 _TURN_END = tuple((o + SKFRESH, o + SKCD, o + SPFRESH, o + SPCD, o + MEDCTR, o + FAC + MEDBAY,
-                   p * 10) for p, o in ((0, 0), (1, PV_SIZE)))
+                   p * 10, 1 - p, (1 - p) * PV_SIZE + WATCH, (1 - p) * 10 + TECHNICIAN)
+                  for p, o in ((0, 0), (1, PV_SIZE)))
 
 
 class FieldShiftState(State):
@@ -422,12 +424,16 @@ class FieldShiftState(State):
         # self._after(ends, events), inlined: every command of a playout passes here
         if ends:
             self._end_turn(events)
-        if self._left:
+            if self._left:
+                self._left = False
+                if self._outcome is None:
+                    self._check_win(issuer, events)
+            if self.limit and self.turn >= self.limit and self._outcome is None:
+                self._finish(Outcome((0.5, 0.5), "turn limit"), events)
+        elif self._left:
             self._left = False
             if self._outcome is None:
                 self._check_win(issuer, events)
-        if ends and self.limit and self.turn >= self.limit and self._outcome is None:
-            self._finish(Outcome((0.5, 0.5), "turn limit"), events)
         return events
 
     def _after(self, ends: bool, events: list[Event]) -> None:
@@ -936,7 +942,7 @@ class FieldShiftState(State):
         player's turn starts (their watch and the chance to dispute them expire)."""
         p = self.cur
         pv = self.pv
-        skfresh, skcd, spfresh, spcd, medctr, medbay, b = _TURN_END[p]
+        skfresh, skcd, spfresh, spcd, medctr, medbay, b, q, qwatch, qtech = _TURN_END[p]
         if pv[skfresh]:
             pv[skfresh] = 0
         elif pv[skcd]:
@@ -945,21 +951,26 @@ class FieldShiftState(State):
             pv[spfresh] = 0
         elif pv[spcd]:
             pv[spcd] -= 1
-        bleed, loc, vit = self.bleed, self.loc, self.vit
         # only an operator neither on the field nor in reserve (bleeding or dead) can bleed:
         # while there is none, the timers need no look
-        if (~(self.act | self.res) >> b) & 1023 and bleed[b:b + 10] != _NO_BLEED:
-            for i in range(b, b + 10):
-                if bleed[i]:
-                    bleed[i] -= 1
-                    if bleed[i] == 0:
-                        loc[i] = DEAD
-                        events.append(("dies", i))
+        gone = (~(self.act | self.res) >> b) & 1023
+        if gone:
+            bleed = self.bleed
+            if bleed[b:b + 10] != _NO_BLEED:
+                loc = self.loc
+                for n in BITS[gone]:
+                    i = b + n
+                    if bleed[i]:
+                        bleed[i] -= 1
+                        if bleed[i] == 0:
+                            loc[i] = DEAD
+                            events.append(("dies", i))
         n = pv[medctr] + 1
         c = pv[medbay]
         if n >= (4 - c if c < 3 else 1):  # FS-34: p = max(1, 4 - c)
             pv[medctr] = 0
             amount = 1 + max(0, c - 3)
+            vit = self.vit
             for n in BITS[(self.res >> b) & 1023]:  # alive in reserve, in order
                 i = b + n
                 if vit[i] < VITALITY:
@@ -967,19 +978,17 @@ class FieldShiftState(State):
                     events.append(("heal", i, vit[i]))
         else:
             pv[medctr] = n
-        q = 1 - p
         skl = self.skl
-        t = q * 10 + TECHNICIAN
-        if skl[t]:
-            skl[t] -= 1
-        if skl[t + 5]:
-            skl[t + 5] -= 1
-        self.turn += 1
+        if skl[qtech]:
+            skl[qtech] -= 1
+        if skl[qtech + 5]:
+            skl[qtech + 5] -= 1
+        self.turn = turn = self.turn + 1
         self.cur = q
-        pv[q * PV_SIZE + WATCH] = -1
+        pv[qwatch] = -1
         if self.violations:
             self.violations = tuple(v for v in self.violations if v[0] != q)
-        events.append(("turn", q, self.turn))
+        events.append(("turn", q, turn))
 
     def _check_win(self, issuer: int, events: list[Event]) -> None:
         alive0 = self.act & 1023
