@@ -426,13 +426,15 @@ class FieldShiftState(State):
             self._end_turn(events)
             if self._left:
                 self._left = False
-                if self._outcome is None:
+                act = self.act
+                if not (act & 1023 and act >> 10) and self._outcome is None:
                     self._check_win(issuer, events)
             if self.limit and self.turn >= self.limit and self._outcome is None:
                 self._finish(Outcome((0.5, 0.5), "turn limit"), events)
         elif self._left:
             self._left = False
-            if self._outcome is None:
+            act = self.act
+            if not (act & 1023 and act >> 10) and self._outcome is None:
                 self._check_win(issuer, events)
         return events
 
@@ -704,10 +706,19 @@ class FieldShiftState(State):
         o = p * PV_SIZE
         if self.vit[i] > 0 and self.loc[i] >= 0:  # retreat: legal in all circumstances
             self.loc[i] = RESERVE
-            self.act &= ~(1 << i)
+            self.act = act = self.act & ~(1 << i)
             self.res |= 1 << i
-            self._leave(i)
-            self.pv[o + CRATES] += 1
+            # self._leave(i), inlined
+            self.skl[i] = 0
+            self._left = True
+            pv = self.pv
+            if pv[o + WATCH] == i:
+                pv[o + WATCH] = -1
+            if pv[o + SEL] == i:
+                b = p * 10
+                mine = (act >> b) & 1023
+                pv[o + SEL] = b + BITS[mine][0] if mine else -1
+            pv[o + CRATES] += 1
             events.append(("retreat", i))
             return True
         if self.loc[i] != RESERVE:
