@@ -79,6 +79,11 @@ _SKL_BY_MASK = tuple(tuple(_SKL[n] for n in bits) for bits in BITS)
 # The same, joined as legal_actions lists them, so the hot path joins fewer pieces.
 _MOV_SWC_BY_MASK = tuple(_MOV + swc for swc in _SWC_BY_MASK)
 _OVW_SKL_BY_MASK = tuple(o + k for o, k in zip(_OVW_BY_MASK, _SKL_BY_MASK, strict=True))
+_RGP_OVW_BY_MASK = tuple(r + o for r, o in zip(_RGP_BY_MASK, _OVW_BY_MASK, strict=True))
+_RGP_OVW_SKL_BY_MASK = tuple(r + o for r, o in zip(_RGP_BY_MASK, _OVW_SKL_BY_MASK, strict=True))
+# The withdrawals offered, per 3-bit mask of the facilities holding crates.
+_WDR_BY_FLAGS = tuple(tuple(_WDR[f] for f in range(3) if m >> f & 1) for m in range(8))
+_SWC_LO, _SWC_HI = _TWO + 10, _TWO + 20
 # The same for STDEX's three-digit commands.
 _SWP3_BY_MASK = tuple(tuple(100 + 10 * a + c for a in bits for c in bits if c != a)
                       for bits in BITS)
@@ -96,12 +101,22 @@ def op_name(i: int) -> str:
 
 
 _BLADE_MEDIC = (BLADE, MEDIC)  # made once: `in (BLADE, MEDIC)` builds its tuple each time
+# Per side and 10-bit mask of that side's operators: (operator index, HIT command naming it).
+_HIT_PAIRS = tuple(tuple(tuple((b + n, _HIT[n]) for n in bits) for bits in BITS) for b in (0, 10))
+# Per player, for the LSTD legal_actions: own first operator, the enemy's, the offset in `pv`,
+# the enemy Technician and own Medic (the other of each class is 5 further on), and the
+# enemies' (index, HIT command) pairs per mask.
+_LSTD_AT = ((0, 10, 0, 10 + TECHNICIAN, MEDIC, _HIT_PAIRS[1]),
+            (10, 0, PV_SIZE, TECHNICIAN, 10 + MEDIC, _HIT_PAIRS[0]))
+_REACH_LSTD = IN_RANGE[LSTD]
 _SEATS = ((0,), (1,))  # current_players() answers, made once: a playout asks every action
 _NO_BLEED = [0] * 10  # a side's bleed timers when nobody bleeds
 # Per player, where `_end_turn` finds what it counts down: skill and support freshness and
-# cooldowns, the medbay counter, the medbay, and the player's first operator.
+# cooldowns, the medbay counter, the medbay, and the player's first operator; then the other
+# player, their watch and their first Technician.
 _TURN_END = tuple((o + SKFRESH, o + SKCD, o + SPFRESH, o + SPCD, o + MEDCTR, o + FAC + MEDBAY,
-                   p * 10) for p, o in ((0, 0), (1, PV_SIZE)))
+                   p * 10, 1 - p, (1 - p) * PV_SIZE + WATCH, (1 - p) * 10 + TECHNICIAN)
+                  for p, o in ((0, 0), (1, PV_SIZE)))
 
 
 class FieldShiftState(State):
@@ -239,73 +254,83 @@ class FieldShiftState(State):
         `player` whose decision it is not: none (a learner's mask for the other seat is empty)."""
         if self._outcome is not None:
             return []
-        if player is not None and player != (
-                self.cur if self.pending is None else 1 - self.pending[1]):
-            return []
-        if self.pending is not None:
-            kind, _, target = self.pending
-            return list(_ANSWERS_STDEX if kind == "ruleset" and target == STDEX else _ANSWERS)
+        pending = self.pending
         p = self.cur
-        b = p * 10
-        pv = self.pv
-        o = p * PV_SIZE
-        skl = self.skl
-        crates = pv[o + CRATES]
-        q = 10 - b
-        cyber = skl[q + TECHNICIAN] > 0 or skl[q + 5 + TECHNICIAN] > 0
-        medic = skl[b + MEDIC] > 0 or skl[b + 5 + MEDIC] > 0
+        if pending is not None:
+            if player is not None and player != 1 - pending[1]:
+                return []
+            return list(_ANSWERS_STDEX if pending[0] == "ruleset" and pending[2] == STDEX
+                        else _ANSWERS)
+        if player is not None and player != p:
+            return []
         if self.ruleset != LSTD:
+            b = p * 10
+            o = p * PV_SIZE
+            skl = self.skl
+            q = 10 - b
+            cyber = skl[q + TECHNICIAN] > 0 or skl[q + 5 + TECHNICIAN] > 0
+            medic = skl[b + MEDIC] > 0 or skl[b + 5 + MEDIC] > 0
             ops = [b + n for n in BITS[(self.act >> b) & 1023]]
             foes = [q + n for n in BITS[(self.act >> q) & 1023]]
-            out = self._legal_stdex(p, b, o, ops, foes, crates, cyber, medic)
+            out = self._legal_stdex(p, b, o, ops, foes, self.pv[o + CRATES], cyber, medic)
             if self.violations and self.mode == DISPUTE and self._violators(1 - p):
                 out.append(_DISPUTE)
             return out
-        # LSTD, inline: this is the hot path of every playout
-        loc = self.loc
+        # LSTD, inline: this is the hot path of every playout. The order of the commands is
+        # part of the behaviour (a seeded agent picks by position): keep it.
+        b, q, o, tech, med, foe_hits = _LSTD_AT[p]
+        pv = self.pv
+        skl = self.skl
+        act = self.act
         sel = pv[o + SEL]
-        mine = (self.act >> b) & 1023
+        mine = (act >> b) & 1023
         hist = self._hist
-        if hist is None or not _TWO + 10 <= hist[2] < _TWO + 20:
+        if hist is None or not _SWC_LO <= hist[2] < _SWC_HI:
             # a second SWC in a row could replace the first: not offered, so that no agent
             # can switch forever without ending its turn
             out = list(_MOV_SWC_BY_MASK[mine & ~(1 << (sel - b))])
         else:
             out = list(_MOV)
-        if medic:
+        loc = self.loc
+        if skl[med] or skl[med + 5]:  # an armed Medic: the HIT revives (FS-30)
+            # only one neither deployed nor in reserve (alive) can be bleeding out
             vit = self.vit
-            for n in range(10):
+            for n in BITS[(~(act | self.res) >> b) & 1023]:
                 if vit[b + n] == 0 and loc[b + n] >= 0:
                     out.append(_HIT[n])
-        elif (sel - b) % 5 == BLADE and self.skl[sel]:
-            out += _HIT_BY_MASK[(self.act >> q) & 1023]
         else:
-            reach = IN_RANGE[self.ruleset][(sel - b) % 5][loc[sel]]
-            for n in BITS[(self.act >> q) & 1023]:
-                if loc[q + n] in reach:
-                    out.append(_HIT[n])
+            cls = sel % 5
+            if cls == BLADE and skl[sel]:
+                out += _HIT_BY_MASK[(act >> q) & 1023]
+            else:
+                reach = _REACH_LSTD[cls][loc[sel]]
+                for t, h in foe_hits[(act >> q) & 1023]:
+                    if loc[t] in reach:
+                        out.append(h)
+        crates = pv[o + CRATES]
         if crates > 0:
             out += _RNF
-        if pv[o + FAC]:
-            out.append(_WDR[0])
-        if pv[o + FAC + 1]:
-            out.append(_WDR[1])
-        if pv[o + FAC + 2]:
-            out.append(_WDR[2])
-        out += _RGP_BY_MASK[mine]
-        if crates > 0 and not cyber:
-            out += _RGP_BY_MASK[(self.res >> b) & 1023]
-        if not cyber:
-            if pv[o + SKCD] == 0:
-                out += _OVW_SKL_BY_MASK[mine]
+        out += _WDR_BY_FLAGS[(pv[o + FAC] > 0) | (pv[o + FAC + 1] > 0) << 1
+                             | (pv[o + FAC + 2] > 0) << 2]
+        if skl[tech] or skl[tech + 5]:  # under Cyberwarfare (FS-16)
+            out += _RGP_OVW_BY_MASK[mine]
+        else:
+            if crates > 0:
+                res = (self.res >> b) & 1023
+                if res:
+                    out += _RGP_BY_MASK[mine]
+                    out += _RGP_BY_MASK[res]
+                    out += _OVW_SKL_BY_MASK[mine] if pv[o + SKCD] == 0 else _OVW_BY_MASK[mine]
+                else:
+                    out += (_RGP_OVW_SKL_BY_MASK[mine] if pv[o + SKCD] == 0
+                            else _RGP_OVW_BY_MASK[mine])
             else:
-                out += _OVW_BY_MASK[mine]
+                out += (_RGP_OVW_SKL_BY_MASK[mine] if pv[o + SKCD] == 0
+                        else _RGP_OVW_BY_MASK[mine])
             if pv[o + ARTREADY]:
                 out += _SPT
             elif pv[o + SPCD] == 0:
                 out += _SPT3
-        else:
-            out += _OVW_BY_MASK[mine]
         if self.violations and self.mode == DISPUTE and self._violators(1 - p):
             out.append(_DISPUTE)
         return out
@@ -399,12 +424,18 @@ class FieldShiftState(State):
         # self._after(ends, events), inlined: every command of a playout passes here
         if ends:
             self._end_turn(events)
-        if self._left:
+            if self._left:
+                self._left = False
+                act = self.act
+                if not (act & 1023 and act >> 10) and self._outcome is None:
+                    self._check_win(issuer, events)
+            if self.limit and self.turn >= self.limit and self._outcome is None:
+                self._finish(Outcome((0.5, 0.5), "turn limit"), events)
+        elif self._left:
             self._left = False
-            if self._outcome is None:
+            act = self.act
+            if not (act & 1023 and act >> 10) and self._outcome is None:
                 self._check_win(issuer, events)
-        if ends and self.limit and self.turn >= self.limit and self._outcome is None:
-            self._finish(Outcome((0.5, 0.5), "turn limit"), events)
         return events
 
     def _after(self, ends: bool, events: list[Event]) -> None:
@@ -535,7 +566,7 @@ class FieldShiftState(State):
         b = self.cur * 10
         if mid < 0:  # LSTD SWC (FS-6)
             i = b + tgt
-            if not self.is_active(i):
+            if self.vit[i] <= 0 or self.loc[i] < 0:  # not is_active(i)
                 raise IllegalAction("FS-6", f"cannot select {op_name(i)}: it "
                                     f"{self._why_not_active(i)}")
             self.pv[self.cur * PV_SIZE + SEL] = i
@@ -562,9 +593,21 @@ class FieldShiftState(State):
     def _mov(self, mid: int, tgt: int, events: list[Event]) -> bool:
         # _actor(mid), its test inlined (it raises with the reason when the test fails)
         i = self.pv[self.cur * PV_SIZE + SEL] if mid < 0 else self.cur * 10 + mid
-        if i < 0 or self.vit[i] <= 0 or self.loc[i] < 0:
+        loc = self.loc
+        if i < 0 or self.vit[i] <= 0 or loc[i] < 0:
             i = self._actor(mid)
-        self._move(i, tgt, events)
+        qb = 10 - i // 10 * 10
+        skl = self.skl
+        if skl[qb + LONGWATCH] or skl[qb + 5 + LONGWATCH] or self.pv[
+                (1 - i // 10) * PV_SIZE + WATCH] >= 0:
+            self._move(i, tgt, events)
+            return True
+        # _move's last lines: with no Longwatch armed and no watch set nothing can fire
+        src = loc[i]
+        loc[i] = tgt
+        self.stamp[i] = self.clock
+        self.clock += 1
+        events.append(("move", i, src, tgt))
         return True
 
     def _hit(self, mid: int, tgt: int, events: list[Event]) -> bool:
@@ -632,8 +675,8 @@ class FieldShiftState(State):
         return f
 
     def _rnf(self, mid: int, tgt: int, events: list[Event]) -> bool:
-        f = self._facility(tgt)
-        n = self._count(mid)
+        f = tgt if tgt <= 2 else self._facility(tgt)
+        n = 1 if mid < 0 else self._count(mid)
         o = self.cur * PV_SIZE
         have = self.pv[o + CRATES]
         if have - n < 0:
@@ -645,8 +688,8 @@ class FieldShiftState(State):
         return True
 
     def _wdr(self, mid: int, tgt: int, events: list[Event]) -> bool:
-        f = self._facility(tgt)
-        n = self._count(mid)
+        f = tgt if tgt <= 2 else self._facility(tgt)
+        n = 1 if mid < 0 else self._count(mid)
         o = self.cur * PV_SIZE
         held = self.pv[o + FAC + f]
         if n > held:
@@ -663,33 +706,46 @@ class FieldShiftState(State):
         o = p * PV_SIZE
         if self.vit[i] > 0 and self.loc[i] >= 0:  # retreat: legal in all circumstances
             self.loc[i] = RESERVE
-            self.act &= ~(1 << i)
+            self.act = act = self.act & ~(1 << i)
             self.res |= 1 << i
-            self._leave(i)
-            self.pv[o + CRATES] += 1
+            # self._leave(i), inlined
+            self.skl[i] = 0
+            self._left = True
+            pv = self.pv
+            if pv[o + WATCH] == i:
+                pv[o + WATCH] = -1
+            if pv[o + SEL] == i:
+                b = p * 10
+                mine = (act >> b) & 1023
+                pv[o + SEL] = b + BITS[mine][0] if mine else -1
+            pv[o + CRATES] += 1
             events.append(("retreat", i))
             return True
         if self.loc[i] != RESERVE:
             raise IllegalAction("FS-14", f"{op_name(i)} {self._why_not_active(i)} and cannot "
                                 "regroup")
-        reasons = []
         have = self.pv[o + CRATES]
-        if have < 1:
-            reasons.append(f"deploying costs a crate and the balance is {have} (FS-18)")
-        if self.under_cyber(p):
-            reasons.append("deploying " + self._cyber_reason())
-        self._violation(reasons, events)
+        skl = self.skl
+        qt = 10 - p * 10 + TECHNICIAN
+        if have < 1 or skl[qt] or skl[qt + 5]:
+            reasons = []
+            if have < 1:
+                reasons.append(f"deploying costs a crate and the balance is {have} (FS-18)")
+            if self.under_cyber(p):
+                reasons.append("deploying " + self._cyber_reason())
+            self._violation(reasons, events)
         self.pv[o + CRATES] -= 1
         self.loc[i] = BASE[p]
         self.res &= ~(1 << i)
         self.act |= 1 << i
-        self._stamp(i)
+        self.stamp[i] = self.clock
+        self.clock += 1
         events.append(("deploy", i))
         return True
 
     def _ovw(self, mid: int, tgt: int, events: list[Event]) -> bool:
         i = self.cur * 10 + tgt
-        if not self.is_active(i):
+        if self.vit[i] <= 0 or self.loc[i] < 0:  # not is_active(i)
             raise IllegalAction("FS-15", f"{op_name(i)} {self._why_not_active(i)} and cannot "
                                 "watch")
         self.pv[self.cur * PV_SIZE + WATCH] = i
@@ -756,25 +812,34 @@ class FieldShiftState(State):
         p = self.cur
         o = p * PV_SIZE
         pv = self.pv
-        cyber = self.under_cyber(p)
+        skl = self.skl
+        qt = 10 - p * 10 + TECHNICIAN
+        cyber = skl[qt] > 0 or skl[qt + 5] > 0  # under_cyber(p)
         if pv[o + ARTREADY]:  # the shot: the digit is a sector (FS-17, FS-33)
-            self._violation(["SPT " + self._cyber_reason()] if cyber else [], events)
+            if cyber:
+                self._violation(["SPT " + self._cyber_reason()], events)
             pv[o + ARTREADY] = 0
             dmg = 1 + pv[o + FAC + ARTILLERY]
             events.append(("artillery", p, tgt, dmg))
+            # the enemies standing on the sector, in arrival order (`sector(tgt)` filtered):
+            # a hit moves nobody and changes no one else's vitality, so the list holds
             q = (1 - p) * 10
-            for t in self.sector(tgt):
-                if t >= q and t < q + 10 and self.vit[t] > 0:
-                    self._damage(t, dmg, "artillery", -1, events)
+            loc = self.loc
+            hit = [q + n for n in BITS[(self.act >> q) & 1023] if loc[q + n] == tgt]
+            if len(hit) > 1:
+                hit.sort(key=self.stamp.__getitem__)
+            for t in hit:
+                self._damage(t, dmg, "artillery", -1, events)
             self._start_support_cooldown(o)
             return True
         f = self._facility(tgt)
-        reasons = []
-        if pv[o + SPCD]:
-            reasons.append(f"support is on cooldown ({pv[o + SPCD]}) (FS-17)")
-        if cyber:
-            reasons.append("SPT " + self._cyber_reason())
-        self._violation(reasons, events)
+        if pv[o + SPCD] or cyber:
+            reasons = []
+            if pv[o + SPCD]:
+                reasons.append(f"support is on cooldown ({pv[o + SPCD]}) (FS-17)")
+            if cyber:
+                reasons.append("SPT " + self._cyber_reason())
+            self._violation(reasons, events)
         events.append(("support", p, f))
         if f == ARTILLERY:
             pv[o + ARTREADY] = 1
@@ -783,24 +848,27 @@ class FieldShiftState(State):
         b = p * 10
         vit, loc = self.vit, self.loc
         if f == MEDBAY:
-            for i in range(b, b + 10):
-                if 0 < vit[i] < VITALITY and loc[i] >= 0:
+            for n in BITS[(self.act >> b) & 1023]:  # alive and deployed, in order
+                i = b + n
+                if vit[i] < VITALITY:
                     vit[i] = min(VITALITY, vit[i] + 2)
                     events.append(("heal", i, vit[i]))
             return True
         # Command center (FS-35): those deployed leave first, then the reserve deploys in order.
-        going = [i for i in range(b, b + 10) if vit[i] > 0 and loc[i] >= 0]
-        coming = [i for i in range(b, b + 10) if vit[i] > 0 and loc[i] == RESERVE]
+        going = [b + n for n in BITS[(self.act >> b) & 1023]]
+        coming = [b + n for n in BITS[(self.res >> b) & 1023]]
         for i in going:
             loc[i] = RESERVE
             self.act &= ~(1 << i)
             self.res |= 1 << i
             self._leave(i)
+        stamp = self.stamp
         for i in coming:
             loc[i] = BASE[p]
             self.res &= ~(1 << i)
             self.act |= 1 << i
-            self._stamp(i)
+            stamp[i] = self.clock
+            self.clock += 1
         if pv[o + SEL] < 0 and coming:
             pv[o + SEL] = coming[0]
         events.append(("reserveswap", p, tuple(going), tuple(coming)))
@@ -885,7 +953,7 @@ class FieldShiftState(State):
         player's turn starts (their watch and the chance to dispute them expire)."""
         p = self.cur
         pv = self.pv
-        skfresh, skcd, spfresh, spcd, medctr, medbay, b = _TURN_END[p]
+        skfresh, skcd, spfresh, spcd, medctr, medbay, b, q, qwatch, qtech = _TURN_END[p]
         if pv[skfresh]:
             pv[skfresh] = 0
         elif pv[skcd]:
@@ -894,40 +962,44 @@ class FieldShiftState(State):
             pv[spfresh] = 0
         elif pv[spcd]:
             pv[spcd] -= 1
-        bleed, loc, vit = self.bleed, self.loc, self.vit
         # only an operator neither on the field nor in reserve (bleeding or dead) can bleed:
         # while there is none, the timers need no look
-        if (~(self.act | self.res) >> b) & 1023 and bleed[b:b + 10] != _NO_BLEED:
-            for i in range(b, b + 10):
-                if bleed[i]:
-                    bleed[i] -= 1
-                    if bleed[i] == 0:
-                        loc[i] = DEAD
-                        events.append(("dies", i))
+        gone = (~(self.act | self.res) >> b) & 1023
+        if gone:
+            bleed = self.bleed
+            if bleed[b:b + 10] != _NO_BLEED:
+                loc = self.loc
+                for n in BITS[gone]:
+                    i = b + n
+                    if bleed[i]:
+                        bleed[i] -= 1
+                        if bleed[i] == 0:
+                            loc[i] = DEAD
+                            events.append(("dies", i))
         n = pv[medctr] + 1
         c = pv[medbay]
         if n >= (4 - c if c < 3 else 1):  # FS-34: p = max(1, 4 - c)
             pv[medctr] = 0
             amount = 1 + max(0, c - 3)
-            for i in range(b, b + 10):
-                if loc[i] == RESERVE and 0 < vit[i] < VITALITY:
+            vit = self.vit
+            for n in BITS[(self.res >> b) & 1023]:  # alive in reserve, in order
+                i = b + n
+                if vit[i] < VITALITY:
                     vit[i] = min(VITALITY, vit[i] + amount)
                     events.append(("heal", i, vit[i]))
         else:
             pv[medctr] = n
-        q = 1 - p
         skl = self.skl
-        t = q * 10 + TECHNICIAN
-        if skl[t]:
-            skl[t] -= 1
-        if skl[t + 5]:
-            skl[t + 5] -= 1
-        self.turn += 1
+        if skl[qtech]:
+            skl[qtech] -= 1
+        if skl[qtech + 5]:
+            skl[qtech + 5] -= 1
+        self.turn = turn = self.turn + 1
         self.cur = q
-        pv[q * PV_SIZE + WATCH] = -1
+        pv[qwatch] = -1
         if self.violations:
             self.violations = tuple(v for v in self.violations if v[0] != q)
-        events.append(("turn", q, self.turn))
+        events.append(("turn", q, turn))
 
     def _check_win(self, issuer: int, events: list[Event]) -> None:
         alive0 = self.act & 1023
