@@ -11,6 +11,10 @@ Two searches share one agent, chosen by what the game declares:
   copy per node. A leaf is evaluated in one pass for all players (`Game.evaluate_all`). The
   tree is kept between moves: when the next position is the last root plus moves found in the
   tree (our move, the opponent's reply), that subtree is the new root (`reuse=1`, default).
+  A wide node (more than `wide` moves: FFF's whole turns) expanded whole below the root keeps
+  only its statistics, not its move list, until the search has passed through it `KEEP_AFTER`
+  times; a pass asks `legal_actions` again (same position, same order). That halves FFF's
+  10,000-iteration search (74 MB to 39 MB for the whole process) at no measurable speed.
 - Hidden information, chance or simultaneous turns (Hills, Shift, CTF 2187): single-observer
   information-set MCTS. Each iteration starts from `state.determinize(seat, seed)`, a full
   state consistent with what the seat can see, with the unknowns resampled; one tree is shared
