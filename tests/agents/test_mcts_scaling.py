@@ -302,3 +302,43 @@ def test_the_arena_script_plays_new_against_old_with_seats_alternating(tmp_path)
     (row,) = json.loads(out.read_text(encoding="utf-8"))["rows"]
     assert row["games"] == 2 and row["wins"] + row["draws"] + row["losses"] == 2
     assert row["new"] == "mcts:cpu=0.002" and row["old"] == "mcts_old:cpu=0.002"
+
+
+def test_fff_reply_nodes_expanded_whole_keep_no_move_list():
+    """A reply node of FFF (some 600-800 whole turns, each a tuple, expanded whole) keeps only
+    its statistics: the turns are asked again when something passes through it. This is what
+    keeps a 10,000-iteration FFF search under 60 MB (it held 74 MB with the lists)."""
+    game = registry.get("fff")
+    state = mid_game_state(game, 1, game.resolve_options(game.bench_options))
+    agent = make("mcts:iters=6,early=0", seed=1)
+    action = agent.select(state, state.to_move)
+    root = agent._last[1]
+    replies = [kid for kid in root.kids.values() if kid.cn]
+    assert len(replies) >= 5
+    assert all(kid.moves is None and len(kid.cn) == kid.m > 100 for kid in replies)
+    assert root.moves is not None and action in root.moves
+
+
+def test_report_and_tree_reuse_walk_through_nodes_that_keep_no_move_list():
+    """With `wide=10` FieldShift's reply nodes are wide, expanded whole and keep no move list:
+    the principal variation is still a line of legal moves and the kept tree is still found
+    after our move and the reply, as with the lists kept."""
+    game = registry.get("fieldshift")
+    state = mid_game_state(game, 2, game.resolve_options({}), depth=16)
+    me = state.to_move
+    agent = make("mcts:iters=600,early=0,wide=10", seed=1)
+    action = agent.select(state, me)
+    root = agent._last[1]
+    assert any(kid.moves is None and kid.m > 10 for kid in root.kids.values())
+    _, line = agent.report()
+    assert line[0] == action and len(line) >= 2
+    s = state.clone()
+    for move in line:
+        assert move in s.legal_actions(s.to_move)
+        s.apply(move, s.to_move)
+    s = state.clone()
+    s.apply(line[0], me)
+    s.apply(line[1], s.to_move)
+    assert s.to_move == me
+    assert agent.select(s, me) in s.legal_actions(me)
+    assert agent.last_reused > 0

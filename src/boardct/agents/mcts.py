@@ -11,6 +11,10 @@ Two searches share one agent, chosen by what the game declares:
   copy per node. A leaf is evaluated in one pass for all players (`Game.evaluate_all`). The
   tree is kept between moves: when the next position is the last root plus moves found in the
   tree (our move, the opponent's reply), that subtree is the new root (`reuse=1`, default).
+  A wide node (more than `wide` moves: FFF's whole turns) expanded whole below the root keeps
+  only its statistics, not its move list, until the search has passed through it `KEEP_AFTER`
+  times; a pass asks `legal_actions` again (same position, same order). That halves FFF's
+  10,000-iteration search (74 MB to 39 MB for the whole process) at no measurable speed.
 - Hidden information, chance or simultaneous turns (Hills, Shift, CTF 2187): single-observer
   information-set MCTS. Each iteration starts from `state.determinize(seat, seed)`, a full
   state consistent with what the seat can see, with the unknowns resampled; one tree is shared
@@ -60,6 +64,21 @@ from boardct.core.rng import Rng
 # Rewards are shares in [0, 1] whose differences between moves are a few hundredths at least;
 # this only orders moves the evaluation cannot tell apart.
 TIE_JITTER = 1e-6
+# `Node.to` of a node the search has not stood on yet (its moves are not known).
+UNSEEN = -2
+# A wide node expanded whole keeps its move list once the search has passed through it this
+# many times (asking again costs FFF about 0.1 ms a pass; the list some 60 kB).
+KEEP_AFTER = 8
+
+
+def _moves(node: Node, s: State) -> list:
+    """The node's moves in the order of its statistics. A wide node expanded whole below the
+    root (an FFF reply node: some 800 whole turns, some 60 kB as objects, and a 10,000-iteration
+    search holds hundreds of them) does not keep its list: its statistics are in the order of
+    `legal_actions`, which a deterministic engine gives again for the same position, and
+    asking again on the rare pass through it costs about 0.1 ms."""
+    moves = node.moves
+    return moves if moves is not None else list(s.legal_actions(node.to))
 
 
 class Node:
@@ -71,12 +90,13 @@ class Node:
 
     def __init__(self) -> None:
         self.moves: list | None = None  # legal moves, computed on the first visit (a lazily
-        # grown wide node keeps only the tried ones: see `wide`)
+        # grown wide node keeps only the tried ones: see `wide`; a wide node expanded whole
+        # below the root keeps none, see `_moves`)
         self.m = 0  # the number of legal moves
         self.cn = array("i")  # visits per tried move
         self.cw = array("d")  # total reward of `to` per tried move (8 bytes each, no objects)
         self.kids: dict[int, Node] = {}  # a tried move's node, once the search passed through
-        self.to = -1  # the player to move here; -1 when the game is over here
+        self.to = UNSEEN  # the player to move here; -1 when the game is over here
         self.n = 0  # visits of this node
 
 
@@ -227,33 +247,35 @@ class MCTSAgent(Agent):
         tree holds; None otherwise (another game, an undo, a move never searched)."""
         if not self.reuse or self._kept is None:
             return None
-        setup, hist, node = self._kept
+        setup, hist, node, at = self._kept
         if state.setup is not setup and state.setup != setup:
             return None
         now = state.history()
         if len(now) < len(hist) or now[:len(hist)] != hist:
             return None
+        s = at.clone() if len(now) > len(hist) else at
         for p, action in now[len(hist):]:
-            if node is None or node.moves is None or node.to != p:
+            if node is None or node.to != p:
                 return None
             try:
-                i = node.moves.index(action)
+                i = _moves(node, s).index(action)
             except ValueError:
                 return None
+            s.apply(action, p)
             node = node.kids.get(i)
         return node
 
     def _select_exact(self, state: State, player: int) -> Action:
         root = self._reused_root(state)
-        if root is None or root.moves is None:
+        if root is None or root.to == UNSEEN:
             root = Node()
             self.last_reused = 0
         else:
             self.last_reused = root.n
-        if root.moves is None or len(root.moves) < root.m:
-            # a new root, or a kept wide node that held only its tried moves: the whole list,
-            # tried moves first (their statistics are by position)
-            tried = root.moves or []
+        if root.to == UNSEEN or root.moves is None or len(root.moves) < root.m:
+            # a new root, a kept wide node that held only its tried moves, or one that held
+            # none: the whole list, tried moves first (their statistics are by position)
+            tried = _moves(root, state)[:len(root.cn)] if root.to != UNSEEN else []
             seen = set(tried)
             root.to = player
             root.moves = tried + [a for a in state.legal_actions(player) if a not in seen]
@@ -270,8 +292,9 @@ class MCTSAgent(Agent):
         moves = root.moves
         best_i = max(range(len(cn)), key=lambda i: (cn[i], root.cw[i] / cn[i]))
         best = moves[best_i]
-        self._last = ("exact", root, player, best_i)
-        self._kept = (state.setup, state.history(), root) if self.reuse else None
+        at = state.clone()  # the caller may move on: report and reuse read this copy
+        self._last = ("exact", root, player, best_i, at)
+        self._kept = (state.setup, state.history(), root, at) if self.reuse else None
         return best
 
     def _expand(self, s: State, node: Node, p: int, _depth: int) -> list[float]:
@@ -282,23 +305,35 @@ class MCTSAgent(Agent):
         (which in some games is to pass). Returns the rewards of the best move for `p` (what
         the search would find by descending to it now), to back up the path."""
         moves = node.moves
+        assert moves is not None
         cn, cw = node.cn, node.cw
         jitter = self._jitter
-        best: list[float] | None = None
+        evaluate_all = s.game.evaluate_all
+        clone = s.clone
+        append = cw.append
+        best: State | None = None
         best_v = -1.0
         start = len(cn)
+        # The loop is the search's hot spot (every child of every node expanded whole): one
+        # clone, move and evaluation each, the reward of `p` alone kept; the best child's
+        # rewards for all players are read once at the end.
         for k in range(start, len(moves)):
-            child = s.clone()
+            child = clone()
             child.apply(moves[k], p)
-            values = _leaf_value(child)
-            v = values[p] + TIE_JITTER * jitter()
-            cw.append(v)
+            out = child.outcome
+            if out is not None:
+                v = out.returns[p]
+            else:
+                e = evaluate_all(child)[p]
+                v = 0.5 if e is None else 0.5 * (float(e) + 1.0)
+            v += TIE_JITTER * jitter()
+            append(v)
             if v > best_v:
-                best, best_v = values, v
+                best, best_v = child, v
         cn.extend([1] * (len(moves) - start))
         node.n += len(moves) - start
         assert best is not None
-        return best
+        return _leaf_value(best)
 
     def _iterate_exact(self, root_state: State, root: Node, rng: Rng, c: float) -> None:
         s = root_state.clone()
@@ -311,10 +346,11 @@ class MCTSAgent(Agent):
         while True:
             moves = node.moves
             fresh = None  # the legal moves, when computed in this visit
-            if moves is None:
+            if node.to == UNSEEN:
                 players = s.current_players()
                 if not players:
                     node.moves = []
+                    node.to = -1
                     rewards = _leaf_value(s)
                     break
                 node.to = players[0]
@@ -339,6 +375,8 @@ class MCTSAgent(Agent):
                     moves.append(action)
                 elif ply < prior and (m <= wide or ply < 2):
                     rewards = self._expand(s, node, p, ply)
+                    if m > wide and ply > 0:
+                        node.moves = None  # see `_moves`
                     break
                 else:
                     j = k + rng.below(m - k)
@@ -360,6 +398,12 @@ class MCTSAgent(Agent):
                 if score > best_score:
                     best_i, best_score = i, score
             path.append((node, best_i))
+            if moves is None:
+                # a pass through a node whose list was not kept (see `_moves`); one the search
+                # keeps coming back to is one of the few worth its list
+                moves = list(s.legal_actions(p))
+                if node.n - m >= KEEP_AFTER:
+                    node.moves = moves
             s.apply(moves[best_i], p)
             child = node.kids.get(best_i)
             if child is None:
@@ -372,16 +416,20 @@ class MCTSAgent(Agent):
             nd.cw[i] += rewards[nd.to]
 
     def _report_exact(self, max_len: int) -> tuple[float | None, list[Action]]:
-        _kind, root, _player, best_i = self._last  # type: ignore[misc]
+        _kind, root, _player, best_i, state = self._last  # type: ignore[misc]
         value = root.cw[best_i] / root.cn[best_i]
-        line: list[Action] = [root.moves[best_i]]
+        line: list[Action] = [_moves(root, state)[best_i]]
         node = root.kids.get(best_i)
+        s = state.clone()
+        s.apply(line[0], root.to)
         while node is not None and len(line) < max_len and node.cn:
             cn, cw = node.cn, node.cw
             i = max(range(len(cn)), key=lambda j: (cn[j], cw[j]))
             if cn[i] < 2:
                 break
-            line.append(node.moves[i])
+            action = _moves(node, s)[i]
+            line.append(action)
+            s.apply(action, node.to)
             node = node.kids.get(i)
         return value, line
 
