@@ -23,6 +23,7 @@ Unfinished games' seeds never leave this module except into agent worker process
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import datetime as dt
 import hashlib
 import logging
@@ -31,7 +32,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Engine, select, update
+from sqlalchemy import Engine, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -51,6 +52,7 @@ MAX_MOVE_ID = 100
 # the ids of the server's own moves start so (agents: "agent:<seat>:<version>"; deadlines
 # and other server modules: "server:..."); a client may not use them
 SERVER_MOVE_IDS = ("agent:", "server:")
+DB_THREADS = 16  # database calls at once, besides SQLite (db.POOL_SIZE matches it)
 MAX_CACHED = 5000  # games kept in memory (finished, unwatched ones are dropped beyond it)
 STATUS_OPEN, STATUS_PLAYING, STATUS_OVER = "open", "playing", "over"
 END_KINDS = ("resign", "timeout")
@@ -235,6 +237,14 @@ class GameService:
         self.ws_handlers: dict[str, Callable[..., Awaitable[None]]] = {}
         self._load_lock = asyncio.Lock()
         self._tasks: set[asyncio.Task] = set()
+        # The database calls' threads. SQLite takes one writer at a time: several writer
+        # threads only meet in its busy handler, which sleeps in steps of up to 100 ms (that
+        # was the p99 of the load benchmark), so with SQLite every call runs on one thread,
+        # in order. PostgreSQL takes concurrent transactions and most of a call is waiting
+        # for its commit to reach the disk: DB_THREADS threads (the engine's pool is as big).
+        sqlite = engine.dialect.name == "sqlite"
+        self._executor = concurrent.futures.ThreadPoolExecutor(
+            1 if sqlite else DB_THREADS, "boardct-db")
 
     # -- database helpers ----------------------------------------------------------------------
     async def _db(self, fn: Callable[[Session], Any]) -> Any:
@@ -244,7 +254,11 @@ class GameService:
             with Session(self.engine, expire_on_commit=False) as session:
                 return fn(session)
 
-        return await asyncio.to_thread(run)
+        return await asyncio.get_running_loop().run_in_executor(self._executor, run)
+
+    def close(self) -> None:
+        """Finish the database calls under way and stop the database thread (at shutdown)."""
+        self._executor.shutdown(wait=True)
 
     # -- creating ------------------------------------------------------------------------------
     async def create(self, game_id: str, options: dict[str, Any], seats: list[dict[str, Any]],
@@ -751,16 +765,22 @@ class GameService:
         status = STATUS_OVER if trial.is_over else live.status
         now = utcnow()
 
+        games, actions = GameRow.__table__, ActionRow.__table__
+
         def write(session: Session) -> bool:
-            done = session.execute(update(GameRow)
-                                   .where(GameRow.id == live.id, GameRow.version == expected)
-                                   .values(version=expected + 1, status=status, result=result))
+            # Core statements on the tables, not the ORM's unit of work: this runs once a
+            # move, and the ORM's bookkeeping was most of its CPU time (held under the GIL
+            # the event loop needs)
+            conn = session.connection()
+            done = conn.execute(update(games)
+                                .where(games.c.id == live.id, games.c.version == expected)
+                                .values(version=expected + 1, status=status, result=result))
             if done.rowcount != 1:
                 session.rollback()
                 return False
-            session.add(ActionRow(game=live.id, seq=expected + 1, seat=seat, text=entry,
-                                  move_id=move_id, at=now))
             try:
+                conn.execute(insert(actions).values(game=live.id, seq=expected + 1, seat=seat,
+                                                    text=entry, move_id=move_id, at=now))
                 session.commit()
             except IntegrityError:  # the same move id or seq committed by another process
                 session.rollback()
