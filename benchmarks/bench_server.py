@@ -13,10 +13,10 @@ games do not all move at the same instant; 0: at once, which measures the most m
 server can do, not the latency a player sees). The latency is the time from sending a move
 to reading its `ack`. A round's clock starts once every seat has been welcomed and has its
 first state: the 2 x N hellos at the start (each the first use of a seat token, a database
-write) are a connection storm, not play. The benchmark starts its own server process on a free port (a fresh
-SQLite file in a temporary folder unless `--db` is given) so the clients and the server do not
-share an event loop, and stops it at the end. On Linux it also prints the server's CPU time a
-move (from /proc), which does not depend on how busy the machine is.
+write) are a connection storm, not play. The benchmark starts its own server process on a
+free port (a fresh SQLite file in a temporary folder unless `--db` is given) so the clients
+and the server do not share an event loop, and stops it at the end. On Linux it also prints
+the server's CPU time a move (from /proc), which does not depend on how busy the machine is.
 
 This is a benchmark, not a test: nothing here asserts a figure. The target on the 2-core
 development machine is 200 games with p99 below 50 ms on SQLite.

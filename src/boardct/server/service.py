@@ -230,8 +230,6 @@ class GameService:
         # seat (offers, chat, deadlines); each must use only what that seat may know
         self.state_extras: list[Callable[[Live, int | None], dict[str, Any]]] = []
         self._live: dict[str, Live] = {}
-        # invite codes of rematch seats, kept (in this process) until their player asks
-        self._rematch_invites: dict[str, dict[int, str]] = {}
         # websocket message types other modules answer ("offer", "answer", "chat"):
         # type -> async handler(service, live, client, message); raise ServiceError to refuse
         self.ws_handlers: dict[str, Callable[..., Awaitable[None]]] = {}
@@ -594,11 +592,20 @@ class GameService:
         live = await self.get(game_id)  # not_found for an unknown game
         if not 0 <= seat < len(live.seats):
             raise ServiceError("not_found", f"no seat {seat} in this game")
+        return await self._take_free_seat(live, seat, name, public_only=True)
+
+    async def _take_free_seat(self, live: Live, seat: int, name: str | None,
+                              public_only: bool) -> dict:
+        """A new token for `seat` of `live` if it is a person's seat nobody has taken (its
+        invite and creation token void, as after a claim). The update is guarded by the seat
+        still being unclaimed, in the database: two takers racing, in one process or two,
+        one wins and the other is told it is taken. `public_only`: refuse a private game (the
+        lobby's Join); a rematch seat is taken by the player who held the seat before it."""
         token = new_token()
 
         def take(session: Session) -> str | None:
             game = session.get(GameRow, live.id)
-            if game is None or not game.public:
+            if game is None or (public_only and not game.public):
                 return "private"
             if game.status == STATUS_OVER:
                 return "over"
@@ -631,7 +638,7 @@ class GameService:
         if problem == "taken":
             raise ServiceError("conflict", f"seat {seat} is already taken")
         async with live.lock:
-            await self._catch_up(live)
+            await self._catch_up(live)  # the seats too
         await self._after_change(live, resync=True)
         return {"game_id": live.id, "seat": seat, "token": token}
 
@@ -890,15 +897,21 @@ class GameService:
 
     async def rematch(self, game_id: str, seat: int | None) -> dict:
         """The same game again with the seats rotated by one; the first caller creates it.
-        Every caller gets their own seat's token in it (once per seat)."""
+        Each player of the finished game gets their own token for their seat in it (seat
+        `seat + 1`), once. All of it is in the database (the link, the seats), so a rematch
+        survives a restart and works across server processes: no invite is kept in memory."""
         if seat is None:
             raise ServiceError("forbidden", "a spectator has no seat for a rematch")
         live = await self.get(game_id)
         if not live.over:
             raise ServiceError("forbidden", "a rematch comes after the end of the game")
+        n = len(live.seats)
         async with live.lock:
             if live.rematch is None:
-                n = len(live.seats)
+                live.rematch = await self._db(
+                    lambda session: session.scalar(select(GameRow.rematch)
+                                                   .where(GameRow.id == live.id)))
+            if live.rematch is None:
                 seats = []
                 for i in range(n):
                     old = live.seats[(i - 1) % n]
@@ -909,17 +922,22 @@ class GameService:
                                          turn_deadline=live.turn_deadline)
                 new_id = made["game_id"]
 
-                def link(session: Session) -> None:
-                    session.execute(update(GameRow).where(GameRow.id == live.id)
+                def link(session: Session) -> str | None:
+                    # guarded: another process may have linked its own rematch a moment ago
+                    # (then that one is the rematch, and ours is never offered to anyone)
+                    session.execute(update(GameRow).where(GameRow.id == live.id,
+                                                          GameRow.rematch.is_(None))
                                     .values(rematch=new_id))
                     session.commit()
+                    return session.scalar(select(GameRow.rematch)
+                                          .where(GameRow.id == live.id))
 
-                await self._db(link)
-                live.rematch = new_id
-                self._rematch_invites[new_id] = {
-                    (i - 1) % n: s["invite"] for i, s in enumerate(made["seats"]) if "invite" in s}
-            invites = self._rematch_invites.get(live.rematch, {})
-            code = invites.pop(seat, None)
-        if code is None:
-            raise ServiceError("conflict", "your seat in the rematch was already taken")
-        return await self.claim(code, None)
+                live.rematch = await self._db(link)
+        new = await self.get(live.rematch)
+        try:
+            return await self._take_free_seat(new, (seat + 1) % n, None, public_only=False)
+        except ServiceError as exc:
+            if exc.code == "conflict":
+                raise ServiceError("conflict", "your seat in the rematch was already taken"
+                                   ) from None
+            raise
