@@ -360,13 +360,18 @@ def test_closed_standard_input_ends_cleanly(tmp_path, names):
 ])
 def test_a_signal_saves_the_game_as_ctrl_d_does(tmp_path, signum, said):
     pexpect = pytest.importorskip("pexpect")
+    sig = getattr(signal, signum)
+
+    def as_a_terminal_gives_it() -> None:  # not ignored, even when the suite runs under nohup
+        signal.signal(sig, signal.SIG_DFL)
+
     child = pexpect.spawn(boardct_exe(), ["play", "fieldshift", "--names", "A", "B",
                                           "--no-clear", "--color", "never"],
-                          cwd=str(tmp_path), encoding="utf-8", timeout=30)
+                          cwd=str(tmp_path), encoding="utf-8", timeout=30,
+                          preexec_fn=as_a_terminal_gives_it)
     child.expect_exact("Player 1 (+0): ")
     child.sendline("24")
     child.expect_exact("Player 2 (-0): ")
-    sig = getattr(signal, signum)
     child.kill(sig)
     child.expect_exact(said.rstrip())  # at 80 columns the file name wraps to the next line
     child.expect(pexpect.EOF)

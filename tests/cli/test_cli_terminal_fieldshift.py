@@ -252,3 +252,17 @@ def test_interactive_leaving_mid_game_keeps_the_game(tmp_path, leave):
     child.expect(pexpect.EOF)
     saved = list(tmp_path.glob("boardct-fieldshift-*.json"))
     assert len(saved) == 1 and json.loads(saved[0].read_text())["actions"] == ["24"]
+
+
+# A complete LSTD game (greedy against random play, seed 0), ending by elimination after 25
+# commands: the last command's events include the result.
+ELIMINATION = ["26", "70", "34", "68", "30", "27", "30", "14", "29", "31", "23", "34", "62",
+               "31", "23", "31", "83", "25", "33", "67", "33", "27", "37", "68", "37"]
+
+
+def test_a_game_won_on_the_board_says_its_result_once_under_the_last_board():
+    code, out = run("play", "fieldshift", "--names", "A", "B", "--seed", "0", "--vs", "none",
+                    input="\n".join(ELIMINATION) + "\n")
+    assert code == 0
+    assert out.count("Result: Player 1 wins (elimination)") == 1, out[-1500:]
+    assert out.rstrip().endswith("Result: Player 1 wins (elimination)")

@@ -398,6 +398,17 @@ def test_a_resignation_ends_the_game_for_the_others_and_replays(game_id):
     assert again.outcome == out
 
 
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_resignation_reads_as_words_in_every_game(game_id):
+    """The resignation's line, as the log and the pages show it: words about the result,
+    not the event's inner form (CTF 2187 once showed "message Player 1 resigns ...")."""
+    state = walk(new(game_id), 2)
+    p = to_move(state)
+    lines = [state.describe(e) for e in state.resign(p)]
+    assert lines and all(not line.startswith("message") for line in lines)
+    assert any("wins" in line for line in lines)
+
+
 def test_fieldshift_resigns_with_its_own_concession_09():
     state = new("fieldshift")
     state.resign(0)

@@ -101,3 +101,25 @@ def test_a_missed_deadline_uses_the_standing_orders(server, pages):
                                  f"version {page.get_attribute('body', 'data-version')}") from None
     log = bob.inner_text("#log").lower()
     assert "standing" in log or "missing" in log
+
+
+def test_a_spectator_is_told_what_it_may_see_and_owns_no_bot(server, pages):
+    """A spectator's map legend speaks to a spectator: while the game goes on only the
+    command posts (CTF-21), no "your bots"; after the end every bot is drawn, none as the
+    watcher's own."""
+    game = server.create("ctf2187", [{"kind": "human", "name": "Ann"},
+                                     {"kind": "human", "name": "Bob"}])
+    gid = game["game_id"]
+    watcher = pages.new()
+    watcher.goto(server.url(f"/play/{gid}"))
+    watcher.wait_for_selector(".ctf-panel .legend")
+    legend = watcher.inner_text(".ctf-panel .legend")
+    assert "you are watching" in legend and "your" not in legend.replace("you are", "")
+    assert watcher.locator("#board .bot").count() == 0
+    server.ok("POST", f"/games/{gid}/resign", {}, game["seats"][0]["token"])
+    watcher.wait_for_function(
+        "() => !document.querySelector('.ctf-panel .legend').innerText.includes('watching')")
+    assert "your" not in watcher.inner_text(".ctf-panel .legend")
+    assert watcher.locator("#board .bot").count() >= 2
+    assert watcher.locator("#board .bot.mine").count() == 0
+    shot(watcher, "ctf2187-spectator-after-the-end")

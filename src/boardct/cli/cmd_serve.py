@@ -44,7 +44,7 @@ def command(host: str, port: int, db_url: str | None, workers: int, agent_worker
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import ArgumentError
 
-    config = ServerConfig(host=host, port=port, agent_workers=agent_workers)
+    config = ServerConfig(host=host, port=port, agent_workers=agent_workers, freeze_gc=True)
     if db_url:
         config.db_url = db_url
     from boardct.server.config import ENV_SQLITE_SYNC

@@ -867,7 +867,10 @@ class Session:
             if self.classic:  # the earlier tool printed no event lines (FS-23)
                 self.say([line for said in pending for line in said.lines])
             else:
-                self.say(tell(pending, self.eyes(self.viewer())))
+                lines = tell(pending, self.eyes(self.viewer()))
+                if self.state.is_over:  # the result is said once, under the final board
+                    lines = [ln for ln in lines if ln != self.end_line()]
+                self.say(lines)
             pending = []
             self.show_board()
             self.show_status()

@@ -10,6 +10,7 @@ is JSON: `{"error": {"code", "message", "rule"}}`, never an HTML page or a 500 f
 from __future__ import annotations
 
 import contextlib
+import gc
 import importlib.util
 import logging
 from collections.abc import Awaitable, Callable, Iterable
@@ -82,11 +83,15 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
         await service.resume_agents()
         # srvx: deadlines, worker fan-out (LISTEN/NOTIFY), offers, chat (server/extras.py)
         extras = await server_extras.start(app, service, config.db_url)
+        if config.freeze_gc:
+            gc.collect()  # garbage of the start-up is not kept
+            gc.freeze()
         try:
             yield
         finally:
             await extras.stop()  # srvx
             agents.close()
+            service.close()
             engine.dispose()
 
     app = FastAPI(title="boardct server", version="1", lifespan=lifespan,
@@ -136,7 +141,7 @@ def app_from_env() -> FastAPI:
     BOARDCT_AGENT_WORKERS) that `boardct serve` sets before starting them."""
     import os
 
-    config = ServerConfig()
+    config = ServerConfig(freeze_gc=True)
     agents = os.environ.get(ENV_AGENT_WORKERS, "")
     if agents.isdigit():
         config.agent_workers = int(agents)

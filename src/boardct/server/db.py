@@ -12,6 +12,7 @@ from pathlib import Path
 from sqlalchemy import Engine, create_engine, event
 
 BUSY_TIMEOUT_MS = 5000
+POOL_SIZE = 16  # PostgreSQL connections kept open by one server process
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
 
@@ -41,7 +42,9 @@ def make_engine(url: str, sqlite_sync: str = "NORMAL") -> Engine:
             cur.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    # a connection for each of the service's database threads (service.DB_THREADS), a few
+    # more for the deadlines' and the notifier's own calls
+    return create_engine(url, pool_pre_ping=True, pool_size=POOL_SIZE, max_overflow=8)
 
 
 def alembic_config(engine: Engine):

@@ -23,6 +23,7 @@ Unfinished games' seeds never leave this module except into agent worker process
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import datetime as dt
 import hashlib
 import logging
@@ -31,7 +32,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Engine, select, update
+from sqlalchemy import Engine, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -51,6 +52,7 @@ MAX_MOVE_ID = 100
 # the ids of the server's own moves start so (agents: "agent:<seat>:<version>"; deadlines
 # and other server modules: "server:..."); a client may not use them
 SERVER_MOVE_IDS = ("agent:", "server:")
+DB_THREADS = 16  # database calls at once, besides SQLite (db.POOL_SIZE matches it)
 MAX_CACHED = 5000  # games kept in memory (finished, unwatched ones are dropped beyond it)
 STATUS_OPEN, STATUS_PLAYING, STATUS_OVER = "open", "playing", "over"
 END_KINDS = ("resign", "timeout")
@@ -228,13 +230,19 @@ class GameService:
         # seat (offers, chat, deadlines); each must use only what that seat may know
         self.state_extras: list[Callable[[Live, int | None], dict[str, Any]]] = []
         self._live: dict[str, Live] = {}
-        # invite codes of rematch seats, kept (in this process) until their player asks
-        self._rematch_invites: dict[str, dict[int, str]] = {}
         # websocket message types other modules answer ("offer", "answer", "chat"):
         # type -> async handler(service, live, client, message); raise ServiceError to refuse
         self.ws_handlers: dict[str, Callable[..., Awaitable[None]]] = {}
         self._load_lock = asyncio.Lock()
         self._tasks: set[asyncio.Task] = set()
+        # The database calls' threads. SQLite takes one writer at a time: several writer
+        # threads only meet in its busy handler, which sleeps in steps of up to 100 ms (that
+        # was the p99 of the load benchmark), so with SQLite every call runs on one thread,
+        # in order. PostgreSQL takes concurrent transactions and most of a call is waiting
+        # for its commit to reach the disk: DB_THREADS threads (the engine's pool is as big).
+        sqlite = engine.dialect.name == "sqlite"
+        self._executor = concurrent.futures.ThreadPoolExecutor(
+            1 if sqlite else DB_THREADS, "boardct-db")
 
     # -- database helpers ----------------------------------------------------------------------
     async def _db(self, fn: Callable[[Session], Any]) -> Any:
@@ -244,7 +252,11 @@ class GameService:
             with Session(self.engine, expire_on_commit=False) as session:
                 return fn(session)
 
-        return await asyncio.to_thread(run)
+        return await asyncio.get_running_loop().run_in_executor(self._executor, run)
+
+    def close(self) -> None:
+        """Finish the database calls under way and stop the database thread (at shutdown)."""
+        self._executor.shutdown(wait=True)
 
     # -- creating ------------------------------------------------------------------------------
     async def create(self, game_id: str, options: dict[str, Any], seats: list[dict[str, Any]],
@@ -580,11 +592,20 @@ class GameService:
         live = await self.get(game_id)  # not_found for an unknown game
         if not 0 <= seat < len(live.seats):
             raise ServiceError("not_found", f"no seat {seat} in this game")
+        return await self._take_free_seat(live, seat, name, public_only=True)
+
+    async def _take_free_seat(self, live: Live, seat: int, name: str | None,
+                              public_only: bool) -> dict:
+        """A new token for `seat` of `live` if it is a person's seat nobody has taken (its
+        invite and creation token void, as after a claim). The update is guarded by the seat
+        still being unclaimed, in the database: two takers racing, in one process or two,
+        one wins and the other is told it is taken. `public_only`: refuse a private game (the
+        lobby's Join); a rematch seat is taken by the player who held the seat before it."""
         token = new_token()
 
         def take(session: Session) -> str | None:
             game = session.get(GameRow, live.id)
-            if game is None or not game.public:
+            if game is None or (public_only and not game.public):
                 return "private"
             if game.status == STATUS_OVER:
                 return "over"
@@ -617,7 +638,7 @@ class GameService:
         if problem == "taken":
             raise ServiceError("conflict", f"seat {seat} is already taken")
         async with live.lock:
-            await self._catch_up(live)
+            await self._catch_up(live)  # the seats too
         await self._after_change(live, resync=True)
         return {"game_id": live.id, "seat": seat, "token": token}
 
@@ -751,16 +772,22 @@ class GameService:
         status = STATUS_OVER if trial.is_over else live.status
         now = utcnow()
 
+        games, actions = GameRow.__table__, ActionRow.__table__
+
         def write(session: Session) -> bool:
-            done = session.execute(update(GameRow)
-                                   .where(GameRow.id == live.id, GameRow.version == expected)
-                                   .values(version=expected + 1, status=status, result=result))
+            # Core statements on the tables, not the ORM's unit of work: this runs once a
+            # move, and the ORM's bookkeeping was most of its CPU time (held under the GIL
+            # the event loop needs)
+            conn = session.connection()
+            done = conn.execute(update(games)
+                                .where(games.c.id == live.id, games.c.version == expected)
+                                .values(version=expected + 1, status=status, result=result))
             if done.rowcount != 1:
                 session.rollback()
                 return False
-            session.add(ActionRow(game=live.id, seq=expected + 1, seat=seat, text=entry,
-                                  move_id=move_id, at=now))
             try:
+                conn.execute(insert(actions).values(game=live.id, seq=expected + 1, seat=seat,
+                                                    text=entry, move_id=move_id, at=now))
                 session.commit()
             except IntegrityError:  # the same move id or seq committed by another process
                 session.rollback()
@@ -870,15 +897,21 @@ class GameService:
 
     async def rematch(self, game_id: str, seat: int | None) -> dict:
         """The same game again with the seats rotated by one; the first caller creates it.
-        Every caller gets their own seat's token in it (once per seat)."""
+        Each player of the finished game gets their own token for their seat in it (seat
+        `seat + 1`), once. All of it is in the database (the link, the seats), so a rematch
+        survives a restart and works across server processes: no invite is kept in memory."""
         if seat is None:
             raise ServiceError("forbidden", "a spectator has no seat for a rematch")
         live = await self.get(game_id)
         if not live.over:
             raise ServiceError("forbidden", "a rematch comes after the end of the game")
+        n = len(live.seats)
         async with live.lock:
             if live.rematch is None:
-                n = len(live.seats)
+                live.rematch = await self._db(
+                    lambda session: session.scalar(select(GameRow.rematch)
+                                                   .where(GameRow.id == live.id)))
+            if live.rematch is None:
                 seats = []
                 for i in range(n):
                     old = live.seats[(i - 1) % n]
@@ -889,17 +922,22 @@ class GameService:
                                          turn_deadline=live.turn_deadline)
                 new_id = made["game_id"]
 
-                def link(session: Session) -> None:
-                    session.execute(update(GameRow).where(GameRow.id == live.id)
+                def link(session: Session) -> str | None:
+                    # guarded: another process may have linked its own rematch a moment ago
+                    # (then that one is the rematch, and ours is never offered to anyone)
+                    session.execute(update(GameRow).where(GameRow.id == live.id,
+                                                          GameRow.rematch.is_(None))
                                     .values(rematch=new_id))
                     session.commit()
+                    return session.scalar(select(GameRow.rematch)
+                                          .where(GameRow.id == live.id))
 
-                await self._db(link)
-                live.rematch = new_id
-                self._rematch_invites[new_id] = {
-                    (i - 1) % n: s["invite"] for i, s in enumerate(made["seats"]) if "invite" in s}
-            invites = self._rematch_invites.get(live.rematch, {})
-            code = invites.pop(seat, None)
-        if code is None:
-            raise ServiceError("conflict", "your seat in the rematch was already taken")
-        return await self.claim(code, None)
+                live.rematch = await self._db(link)
+        new = await self.get(live.rematch)
+        try:
+            return await self._take_free_seat(new, (seat + 1) % n, None, public_only=False)
+        except ServiceError as exc:
+            if exc.code == "conflict":
+                raise ServiceError("conflict", "your seat in the rematch was already taken"
+                                   ) from None
+            raise

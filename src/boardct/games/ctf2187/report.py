@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from boardct.core.game import MESSAGE
 from boardct.games.ctf2187.geometry import ARROWS
 from boardct.games.ctf2187.sheet import MISSING, STANDING, sheet_text
 from boardct.games.ctf2187.tables import (
@@ -52,6 +53,8 @@ def _who(code: Any) -> str:
 def describe_event(st: CtfState, e: tuple) -> str:
     """One line for people about one event."""
     k = e[0]
+    if k == MESSAGE:  # the core's own lines (a resignation, an agreed draw)
+        return str(e[1])
     if k == "sheet":
         return (f"Bot {e[1]}: standing orders used (no sheet)" if e[2] == MISSING
                 else f"Bot {e[1]}: order sheet in")

@@ -70,11 +70,14 @@ function render(view) {
     const f = b.facing || 0;
     if (f) g.append(s("line", { x1: cx, y1: cy, x2: cx + DX[f] * 15, y2: cy - DY[f] * 15, stroke: "#111", "stroke-width": 3 }));
     g.append(s("text", { x: cx, y: cy + 4, "text-anchor": "middle", "font-size": 10, "font-weight": 700, fill: SIDE_TEXT[t], text: String(b.bot) }));
-    g.append(s("title", { text: `${mine ? "your" : "enemy"} bot ${b.bot} (team ${b.team}, ${b.design}) at ${b.sector}, facing ${FACING_WORD[f] || "?"}, ${b.posture}, ${b.state}` }));
+    const whose = mine ? "your bot" : view.player === null || view.player === undefined ? "bot" : "enemy bot";
+    g.append(s("title", { text: `${whose} ${b.bot} (team ${b.team}, ${b.design}) at ${b.sector}, facing ${FACING_WORD[f] || "?"}, ${b.posture}, ${b.state}` }));
     svg.append(g);
   };
+  // a spectator's bots (every bot, once the game is over) belong to nobody watching
+  const watching = view.player === null || view.player === undefined;
   for (const c of view.contacts || []) bot(c, false);
-  for (const b of view.bots || []) bot(b, true);
+  for (const b of view.bots || []) bot(b, !watching);
   return svg;
 }
 
@@ -131,9 +134,16 @@ function sheetForm(view, b, ctx) {
 
 function panel(view, ctx) {
   const out = el("div", { class: "ctf-panel" });
-  out.append(el("p", { class: "legend" }, el("span", { class: "label" }, "Map: "),
-    "coloured squares are what your bots see (terrain, elevation in the corner); grey is out of sight; ",
-    "framed letters are command posts; shapes with a line are bots (the line points where they face), yours outlined thick."));
+  const watching = view.player === null || view.player === undefined;
+  const legend = !watching
+    ? ["coloured squares are what your bots see (terrain, elevation in the corner); grey is out of sight; ",
+      "framed letters are command posts; shapes with a line are bots (the line points where they face), yours outlined thick."]
+    : view.over
+      ? ["framed letters are command posts; shapes with a line are every team's bots as the game ended (the line points where they face); ",
+        "the terrain each player saw is on the replay page."]
+      : ["you are watching: until the game ends a spectator sees only the command posts (framed letters); ",
+        "the bots, their orders and the terrain stay with their players (CTF-21)."];
+  out.append(el("p", { class: "legend" }, el("span", { class: "label" }, "Map: "), ...legend));
   out.append(el("p", { class: "game-facts" }, `Turn ${view.turn} of ${view.turns}` +
     (view.owed && view.owed.length ? ` · sheets owed for bots ${view.owed.join(", ")}` : "") +
     (view.submitted && view.submitted.length ? ` · sheets in: ${view.submitted.join(", ")}` : "")));
