@@ -17,7 +17,7 @@ text, is kept (FFF-31). The result equal to the untouched position is the action
 
 from __future__ import annotations
 
-from itertools import compress, islice, product, starmap
+from itertools import chain, compress, islice, product, starmap
 from operator import add
 
 from boardct.games.fff.pieces import (
@@ -301,16 +301,15 @@ _R64 = range(64)
 _QK = tuple(qcode(k >> 1, k & 1 == 1) for k in range(128))  # piece k = sq * 2 + out of phase
 _WITHOUT_OUTER = tuple(without_outer(c) if NFIELDS[c] else c for c in range(NCODES))
 _ADDS_BY_MASK = [tuple(_ADD1[c] for c in range(7) if m >> c & 1) for m in range(128)]
+_ADDS_AND_CLEAR = tuple((_ADDS_BY_MASK[m], m >= 64) for m in range(128))
+_COLOUR_BITS = tuple(1 << c for c in range(7))
 
 
 def _adds(pool, slot):
     """The additions a piece taking fields of size `slot` may make (one-token tuples, colour
     order, clear last), and whether clear is among them."""
-    m = 0
-    for c in range(7):
-        if pool[c * 2 + slot] > 0:
-            m |= 1 << c
-    return _ADDS_BY_MASK[m], m >= 64
+    # pool[slot::2]: the colours' counts of that size, in colour order (never below 0).
+    return _ADDS_AND_CLEAR[sum(compress(_COLOUR_BITS, pool[slot::2]))]
 
 
 def legal_turns(main, ghost, pool, lost, cnt, me) -> list[tuple[int, ...]]:
@@ -440,7 +439,10 @@ def _ghost_in_reach(gsq, base_g, sq0, reach) -> bool:
     """Whether an out-of-phase piece (other than the lifted mover) stands within `reach`
     king steps of `sq0`: where the mover could go out of phase on its square (FFF-26)."""
     row = sq0 * 64
-    return any(base_g[g] and CHEB[row + g] <= reach for g in gsq)
+    for g in gsq:  # noqa: SIM110 - a loop: any() over a generator costs more here
+        if base_g[g] and CHEB[row + g] <= reach:
+            return True
+    return False
 
 
 def _intern(envs, interned, base_m, lost, m2, p2, l2, c2) -> int:
@@ -680,8 +682,10 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
             out.extend(starmap(add, product(visited.values(),
                                             suf_norem if known else suf_all)))
         else:
-            out.extend([t + x for node, t in visited.items()
-                        for x in (suf_norem if node in known else suf_all)])
+            # Per node, in order, its suffixes: (turn,) x suffixes, flattened, concatenated.
+            sufs = map((suf_all, suf_norem).__getitem__, map(known.__contains__, visited))
+            out.extend(starmap(add, chain.from_iterable(map(product, zip(visited.values()),
+                                                            sufs))))
         return visited, not hit
     if special:  # the clear addition is looked at node by node below
         adds_all = adds_all[:-1]
