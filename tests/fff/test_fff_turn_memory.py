@@ -40,7 +40,7 @@ def test_the_answer_follows_apply_and_going_back_to_an_earlier_position():
     assert white == movegen.fresh_turns(*args(s))
     # Back to the start position (a clone kept for undo): Black's turns again.
     assert before.legal_actions() == start
-    s.apply(s.parse("g8 S"))
+    s.apply(s.parse("g8 SW"))
     assert s.legal_actions() == movegen.fresh_turns(*args(s)) != start
 
 
