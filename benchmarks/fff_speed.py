@@ -8,6 +8,9 @@
   CPU second (skipped when the state has no step encoding);
 - `legal_actions()` in ms and `clone()` in us at the bench position
   (`boardct.core.bench.mid_game_state(fff, seed=1, {})`, the one `boardct bench fff` uses).
+  Asked again and again for one position, `legal_actions()` answers from its memory of the
+  last position (docs/fff.md); `legal_actions_fresh_ms` is the search itself
+  (`movegen.fresh_turns`) at that position.
 
 CPU time, not wall time, so the figures hold on a machine shared with other work.
 """
@@ -70,13 +73,17 @@ def main() -> None:
     game = registry.get("fff")
     mid = mid_game_state(game, 1, game.resolve_options(game.bench_options))
     runs: dict[str, list[float]] = {"turns_per_cpu_s": [], "steps_per_cpu_s": [],
-                                    "legal_actions_ms": [], "clone_us": []}
+                                    "legal_actions_ms": [], "legal_actions_fresh_ms": [],
+                                    "clone_us": []}
+    fresh = _fresh(mid)
     has_steps = hasattr(mid, "apply_id") and _works(mid)
     for r in range(args.runs):
         runs["turns_per_cpu_s"].append(whole_turn_playouts(game, args.seconds, 1 + r))
         if has_steps:
             runs["steps_per_cpu_s"].append(step_playouts(game, args.seconds, 1 + r))
         runs["legal_actions_ms"].append(per_call(mid.legal_actions) * 1e3)
+        if fresh is not None:
+            runs["legal_actions_fresh_ms"].append(per_call(fresh) * 1e3)
         runs["clone_us"].append(per_call(mid.clone) * 1e6)
     out = {k: round(statistics.median(v), 4) for k, v in runs.items() if v}
     out["legal_actions_at_bench"] = len(mid.legal_actions())
@@ -86,6 +93,18 @@ def main() -> None:
         return
     for k, v in out.items():
         print(f"{k:>24}  {v}")
+
+
+def _fresh(state):
+    """A call of the turn search without the memory of the last position, at `state` (None
+    in trees from before that memory, where `legal_actions` is the search)."""
+    from boardct.games.fff import movegen
+
+    search = getattr(movegen, "fresh_turns", None)
+    if search is None:
+        return None
+    args = (state.main, state.ghost, state.pool, state.lost, state.cnt, state.turn)
+    return lambda: search(*args)
 
 
 def _works(state) -> bool:

@@ -17,7 +17,7 @@ text, is kept (FFF-31). The result equal to the untouched position is the action
 
 from __future__ import annotations
 
-from itertools import islice, product, starmap
+from itertools import chain, compress, islice, product, starmap
 from operator import add
 
 from boardct.games.fff.pieces import (
@@ -297,22 +297,46 @@ _CONV1 = tuple(tuple((T_CONVERT[d][e],) for d in range(9)) for e in range(9))
 _ADD1 = tuple((T_ADD[c],) for c in range(7))
 _R9 = tuple(range(9))
 _OTHERS = tuple(tuple(d for d in range(9) if d != f) for f in range(9))
+_R64 = range(64)
+_QK = tuple(qcode(k >> 1, k & 1 == 1) for k in range(128))  # piece k = sq * 2 + out of phase
+_WITHOUT_OUTER = tuple(without_outer(c) if NFIELDS[c] else c for c in range(NCODES))
 _ADDS_BY_MASK = [tuple(_ADD1[c] for c in range(7) if m >> c & 1) for m in range(128)]
+_ADDS_AND_CLEAR = tuple((_ADDS_BY_MASK[m], m >= 64) for m in range(128))
+_COLOUR_BITS = tuple(1 << c for c in range(7))
 
 
 def _adds(pool, slot):
     """The additions a piece taking fields of size `slot` may make (one-token tuples, colour
     order, clear last), and whether clear is among them."""
-    m = 0
-    for c in range(7):
-        if pool[c * 2 + slot] > 0:
-            m |= 1 << c
-    return _ADDS_BY_MASK[m], m >= 64
+    # pool[slot::2]: the colours' counts of that size, in colour order (never below 0).
+    return _ADDS_AND_CLEAR[sum(compress(_COLOUR_BITS, pool[slot::2]))]
 
 
 def legal_turns(main, ghost, pool, lost, cnt, me) -> list[tuple[int, ...]]:
     """Every distinct whole turn, canonical form, `pass` (the empty tuple) first: exactly
-    `generate`'s turns in `generate`'s order, built faster.
+    `generate`'s turns in `generate`'s order (`fresh_turns` builds them).
+
+    A new list on every call, so a caller may change it; the turn tuples in it (immutable)
+    are shared with earlier answers. The last position asked for each side is remembered
+    by content, so asking again for an unchanged position (a front end listing moves, then
+    parsing one; a search revisiting a node; several callers sharing a state) copies the
+    list instead of building it. Comparing the content costs about 1 us, nothing that has
+    to be kept in step with the state's changes."""
+    key = (*main, *ghost, *pool, *lost, *cnt)
+    last = _LAST[me]
+    if last is not None and last[0] == key:
+        return list(last[1])
+    out = fresh_turns(main, ghost, pool, lost, cnt, me)
+    _LAST[me] = (key, tuple(out))
+    return out
+
+
+# (position content, its turns) for the last position asked of `legal_turns`, per side to move.
+_LAST: list[tuple[tuple[int, ...], tuple[tuple[int, ...], ...]] | None] = [None, None]
+
+
+def fresh_turns(main, ghost, pool, lost, cnt, me) -> list[tuple[int, ...]]:
+    """`legal_turns` without its memory of the last position: the turns built now.
 
     `generate` files every candidate in one dict by result key. Here most candidates need no
     key: while only the mover changed, candidates of one piece cannot meet another piece's,
@@ -336,12 +360,13 @@ def legal_turns(main, ghost, pool, lost, cnt, me) -> list[tuple[int, ...]]:
             if len(toks) < len(old) or (len(toks) == len(old) and toks < old):
                 out[i] = toks
 
-    gsq = [g for g in range(64) if ghost[g]]
+    gsq = list(compress(_R64, ghost))
     adds_base = (_adds(pool, 0), _adds(pool, 1))
     base_m = main[:]  # the mover is lifted off these and put back, piece by piece
     base_g = ghost[:]
     # Own pieces in the order a1, a1~, b1, ... (square, then in-phase before out-of-phase).
-    pieces = [sq * 2 for sq, c in enumerate(main) if c and OWNER[c] == me]
+    owner = OWNER
+    pieces = [sq * 2 for sq in compress(_R64, main) if owner[main[sq]] == me]
     if gsq:
         pieces += [g * 2 + 1 for g in gsq if OWNER[ghost[g]] == me]
         pieces.sort()
@@ -353,7 +378,7 @@ def legal_turns(main, ghost, pool, lost, cnt, me) -> list[tuple[int, ...]]:
         else:
             code0 = main[sq0]
             base_m[sq0] = 0
-        q = qcode(sq0, GHOST[code0])
+        q = _QK[k]
         head = (q,)
         seen1, simple = _fast_search(me, sq0, code0, code0, head, base_m, base_g, pool, lost,
                                      cnt, out, boffer, None, -1, gsq, adds_base)
@@ -373,7 +398,7 @@ def _removal(me, sq0, code0, q, base_m, base_g, pool, lost, cnt, out, boffer, gs
     outermost field (`seen1`: the nodes of its turns without the removal; `simple`: that
     search met no attack that does anything and no destruction)."""
     rem = FIELDS[code0][-1]
-    c1 = without_outer(code0)
+    c1 = _WITHOUT_OUTER[code0]
     head = (q, T_REMOVE[rem])
     released = RELEASE[code0][-1]
     pool1 = pool[:]
@@ -414,7 +439,10 @@ def _ghost_in_reach(gsq, base_g, sq0, reach) -> bool:
     """Whether an out-of-phase piece (other than the lifted mover) stands within `reach`
     king steps of `sq0`: where the mover could go out of phase on its square (FFF-26)."""
     row = sq0 * 64
-    return any(base_g[g] and CHEB[row + g] <= reach for g in gsq)
+    for g in gsq:  # noqa: SIM110 - a loop: any() over a generator costs more here
+        if base_g[g] and CHEB[row + g] <= reach:
+            return True
+    return False
 
 
 def _intern(envs, interned, base_m, lost, m2, p2, l2, c2) -> int:
@@ -654,8 +682,10 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
             out.extend(starmap(add, product(visited.values(),
                                             suf_norem if known else suf_all)))
         else:
-            out.extend([t + x for node, t in visited.items()
-                        for x in (suf_norem if node in known else suf_all)])
+            # Per node, in order, its suffixes: (turn,) x suffixes, flattened, concatenated.
+            sufs = map((suf_all, suf_norem).__getitem__, map(known.__contains__, visited))
+            out.extend(starmap(add, chain.from_iterable(map(product, zip(visited.values()),
+                                                            sufs))))
         return visited, not hit
     if special:  # the clear addition is looked at node by node below
         adds_all = adds_all[:-1]
