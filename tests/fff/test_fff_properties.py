@@ -140,3 +140,24 @@ def test_generic_bench_runs():
 
     result = bench.run(GAME, seconds=0.2, seed=1)
     assert result["actions"] > 0 and result["legal_actions_at_mid"] > 1
+
+
+
+def test_the_bench_times_the_turn_search_not_the_memory_of_the_last_answer(monkeypatch):
+    """FFF answers a position asked again from memory (about 3 us, for people who list the
+    moves and then type one); `boardct bench`'s legal_actions figure must be the search
+    (about 0.1 ms, some 800 turns): every timed call asks about a position not just asked."""
+    from boardct.core import bench
+    from boardct.games.fff import movegen
+
+    searches = [0]
+    search = movegen.fresh_turns
+
+    def counted(*args):
+        searches[0] += 1
+        return search(*args)
+
+    monkeypatch.setattr(movegen, "fresh_turns", counted)
+    mid = bench.mid_game_state(GAME, 1, GAME.resolve_options(GAME.bench_options))
+    bench._first_ask_us(mid, 1, min_seconds=0.0)
+    assert searches[0] >= 1000 * bench.FIRST_ASKS - bench.FIRST_ASKS  # each timed call searched
