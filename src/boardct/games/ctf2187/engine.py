@@ -222,8 +222,9 @@ def _track(st: CtfState, x0: int, y0: int, e0: int, x1: int, y1: int, e1: int
     """`fire_track` as a tuple of points: the hot form the engine uses. The map's share of the
     track comes from a per-map cache; the sectors it passes are checked for Bots and command
     posts (`sector_height`, inlined)."""
-    mt = _STATIC.get(id(st.map))
-    if mt is None or mt[0] is not st.map or mt[1] is not st.tables:
+    gmap = st.map
+    mt = _STATIC.get(id(gmap))
+    if mt is None or mt[0] is not gmap or mt[1] is not st.tables:
         mt = _map_tables(st)
     tracks = mt[3]
     entry = tracks.get((x0, y0, e0, x1, y1, e1))
@@ -231,7 +232,12 @@ def _track(st: CtfState, x0: int, y0: int, e0: int, x1: int, y1: int, e1: int
         entry = _static_track(st, x0, y0, e0, x1, y1, e1, tracks, mt[2])
     idx, pts, blocked = entry
     occ = st._occ
-    ground = st.map.ground
+    for i in idx:  # most tracks pass no Bot and no command post: done in one quick pass
+        if occ[i]:
+            break
+    else:
+        return pts, blocked
+    ground = gmap.ground
     for k, i in enumerate(idx):
         o = occ[i]
         if o:
@@ -302,8 +308,13 @@ class Sighted(tuple):
     named: tuple | None = None
 
 
+# `Sighted(event)` through tuple.__new__ directly: the same object, without type.__call__'s
+# detour (twice as quick; every event of every turn is made so)
+_new_tuple = tuple.__new__
+
+
 def sighted(event: tuple, seen: int, named: tuple | None = None) -> Sighted:
-    ev = Sighted(event)
+    ev = _new_tuple(Sighted, event)
     ev.seen = seen
     if named is not None:
         ev.named = named
@@ -358,7 +369,7 @@ def log(st: CtfState, event: tuple, x: int, y: int, involved: int = 0) -> None:
     for b in st._bots:
         if not b.status and x0 <= b.x <= x1 and y0 <= b.y <= y1:
             m |= 1 << b.num
-    ev = Sighted(event)  # sighted(), inlined
+    ev = _new_tuple(Sighted, event)  # sighted(), inlined
     ev.seen = m
     st.log.append((m, ev))
 
@@ -369,14 +380,14 @@ def log_own(st: CtfState, event: tuple, b: Bot) -> None:
     posture, shots, hits, falls, Wreckage: CTF-38), not what it meant or how it fares inside
     (docs/ctf2187.md)."""
     m = 1 << b.num
-    ev = Sighted(event)
+    ev = _new_tuple(Sighted, event)
     ev.seen = m
     st.log.append((m, ev))
 
 
 def log_seen(st: CtfState, event: tuple, seen: int, named: tuple | None) -> None:
     """Log an event whose sighting the caller worked out (it names a second Bot)."""
-    ev = Sighted(event)  # sighted(), inlined
+    ev = _new_tuple(Sighted, event)  # sighted(), inlined
     ev.seen = seen
     if named is not None:
         ev.named = named
@@ -550,23 +561,27 @@ def run_phase(st: CtfState, phase: int, orders: dict[int, tuple[int, ...]]) -> N
     # the action order names every acting Bot: each viewer sees only the Bots it could see
     # the order lists every acting Bot; each viewer sees those its Bots could see (seen_by):
     # the acting Bots are all the functional ones, so their sectors tell who saw whom
-    log_all(st, ("order", tuple(b.num for b in active)),
-            (t.scanning_range, tuple((b.x, b.y) for b in active)))
+    log_all(st, ("order", tuple([b.num for b in active])),
+            (t.scanning_range, tuple([(b.x, b.y) for b in active])))
+    base = (phase - 1) * 5
     for b in active:
-        if b.status != FUNCTIONAL:
+        if b.status:  # != FUNCTIONAL
             continue  # wrecked before its slot
         if b.fallen:
             log_own(st, ("skip", b.num, "orders", 0, "fell earlier this phase"), b)
             continue
         o = orders[b.num]
-        base = (phase - 1) * 5
-        do_move(st, b, o[base], o[base + 1])
-        if b.status != FUNCTIONAL:
-            continue
-        if b.fallen:
-            log_own(st, ("skip", b.num, "attack", o[base + 2], "fell this phase"), b)
-            continue
-        do_attack(st, b, o[base + 2], o[base + 3], o[base + 4])
+        m = o[base]
+        if m or b.posture == PRONE:  # do_move does nothing else for order 0
+            do_move(st, b, m, o[base + 1])
+            if b.status:
+                continue
+            if b.fallen:
+                log_own(st, ("skip", b.num, "attack", o[base + 2], "fell this phase"), b)
+                continue
+        a = o[base + 2]
+        if a:  # do_attack does nothing for attack order 0
+            do_attack(st, b, a, o[base + 3], o[base + 4])
     for c in st._cps:  # command posts fire last (CTF-13, CTF-34)
         if c.structure > 0:  # c.operational
             cp_fire(st, c, reach)
@@ -635,8 +650,10 @@ def enter(st: CtfState, b: Bot, nx: int, ny: int, cost: int, heat: int, how: str
     st._occ[(y0 - 1) * w + x0 - 1] = 0
     st._occ[(ny - 1) * w + nx - 1] = b.num
     b.x, b.y = nx, ny
-    spend(b, cost)
-    add_heat(st, b, heat)
+    b.ap = b.ap - cost if b.ap > cost else 0  # spend(), inlined
+    h = b.heat + heat  # add_heat(), inlined
+    mx = st.tables.heat["maximum"]
+    b.heat = h if h < mx else mx
     b.entered += 1
     # seen by the Bot and every functional Bot in range of where it left or where it came:
     # seen_mask at both places in one pass (every event goes through the log_* functions)
@@ -838,24 +855,47 @@ def weapon_usable(st: CtfState, b: Bot, i: int, tx: int, ty: int) -> str:
     return ""
 
 
+_BY_DAMAGE: dict[int, tuple] = {}
+
+
+def _by_damage(design) -> tuple[tuple[int, tuple[int, ...], Weapon], ...]:
+    """A design's weapons that do damage as (index, arcs, weapon), most damaging first, ties
+    in weapon order: the first usable one is `best_weapon`'s pick. Made once per design (the
+    designs never change)."""
+    hit = _BY_DAMAGE.get(id(design))
+    if hit is not None and hit[0] is design:
+        return hit[1]
+    order = sorted(((i, WEAPON_ARCS[loc], w) for i, (loc, w) in enumerate(design.weapons)
+                    if w.damage > 0), key=lambda e: (-e[2].damage, e[0]))
+    if len(_BY_DAMAGE) > 256:
+        _BY_DAMAGE.clear()
+    _BY_DAMAGE[id(design)] = (design, tuple(order))  # holds the design: its id stays its own
+    return tuple(order)
+
+
 def best_weapon(st: CtfState, b: Bot, tx: int, ty: int) -> int:
     """CTF-36: the most damaging usable weapon (ties: lowest number); -1 if none. Usable as
-    `weapon_usable` says, its tests inlined with the arc and range worked out once."""
+    `weapon_usable` says, its tests inlined with the arc and range worked out once; the
+    weapons tried most damaging first (`_by_damage`), so the first usable one is the pick."""
     if b.shut:
         return -1
-    a = arc(b.facing, tx - b.x, ty - b.y)
-    d = distance(b.x, b.y, tx, ty)
-    best = -1
-    dmg = 0
+    bx, by = b.x, b.y
+    a = arc(b.facing, tx - bx, ty - by)
+    dx = tx - bx
+    dy = ty - by
+    if dx < 0:
+        dx = -dx
+    if dy < 0:
+        dy = -dy
+    d = dx if dx > dy else dy  # distance(), inlined
     states = b.weapons
     ap = b.ap
-    for i, (loc, w) in enumerate(b.design.weapons):
-        if w.damage > dmg:
-            s = states[i]
-            if (s != DESTROYED and a in WEAPON_ARCS[loc] and d <= w.maximum
-                    and (w.ap if s != DAMAGED else weapon_ap(w, True, st.tables)) <= ap):
-                best, dmg = i, w.damage
-    return best
+    for i, arcs, w in _by_damage(b.design):
+        s = states[i]
+        if (s != DESTROYED and a in arcs and d <= w.maximum
+                and (w.ap if s != DAMAGED else weapon_ap(w, True, st.tables)) <= ap):
+            return i
+    return -1
 
 
 def do_attack(st: CtfState, b: Bot, a: int, opt: int, wnum: int) -> None:
@@ -979,9 +1019,15 @@ def fire(st: CtfState, b: Bot, i: int, target: Bot | CommandPost) -> None:
         chance = th["far"]
     dodge = 0
     if is_bot:
-        chance += target_mods(st, target)
-        dodge = dodge_mod(st, target)
-        chance += dodge
+        tposture = target.posture  # target_mods(), inlined
+        chance += t.terrain[gmap.terrain[(ty - 1) * mw + tx - 1]].cover
+        if tposture != STANDING:
+            chance += th["target_kneeling_or_prone"]
+        chance += th["per_sector_target_moved"] * target.entered
+        if (tposture == STANDING and t.bands[target.band].dodge  # dodge_mod()'s own test
+                and target.ap >= th["dodge_min_ap"]):
+            dodge = dodge_mod(st, target)
+            chance += dodge
     else:
         chance += th["at_command_post"]
     if b.entered:
@@ -1000,8 +1046,8 @@ def fire(st: CtfState, b: Bot, i: int, target: Bot | CommandPost) -> None:
     lo = th["minimum"]
     if chance < lo:
         chance = lo
-    if dodge:
-        log(st, ("dodge", target.num, dodge), tx, ty, involved)
+    if dodge:  # seen at the target by those involved: at_target (nothing moved since)
+        log_seen(st, ("dodge", target.num, dodge), at_target, None)
     roll = st.rng.randint(1, 100)
     hit = roll <= chance
     log_seen(st, ("shot", b.num, tcode, i + 1, w.key, d, chance, roll, hit, path, False),
@@ -1012,7 +1058,8 @@ def fire(st: CtfState, b: Bot, i: int, target: Bot | CommandPost) -> None:
         target.last_by = b.num
         b.last_at = target.num
         a = arc(target.facing, bx - tx, by - ty)
-        applied = hit_bot(st, target, w, a, b.num)
+        # the hit is seen where the shot was: the same Bots stand where they stood
+        applied = hit_bot(st, target, w, a, b.num, (at_target, seen))
         b.vp += applied
     else:
         applied = hit_cp(st, target, w.damage, b.num)
@@ -1043,8 +1090,11 @@ def dodge_mod(st: CtfState, target: Bot) -> int:
     return m
 
 
-def hit_bot(st: CtfState, target: Bot, w: Weapon, angle: int, by: int) -> int:
-    """Apply a hit (CTF-29, CTF-30); return the damage actually applied."""
+def hit_bot(st: CtfState, target: Bot, w: Weapon, angle: int, by: int,
+            masks: tuple[int, int] | None = None) -> int:
+    """Apply a hit (CTF-29, CTF-30); return the damage actually applied. `masks`: the hit
+    event's sighting when the caller has it (seen at the target and, for a Bot firing, at the
+    shooter; the shot was logged with the same Bots where they stand now)."""
     t = st.tables
     rng = st.rng
     roll = rng.randint(1, 20)
@@ -1083,7 +1133,12 @@ def hit_bot(st: CtfState, target: Bot, w: Weapon, angle: int, by: int) -> int:
         if remaining:
             cur = transfer(target, cur, rear)
     event = ("hit", target.num, by, roll, LOCATION_CODES[loc], tuple(events), applied, remaining)
-    if by > 0:  # the firing Bot is named only to those who see it
+    if masks is not None:
+        if by > 0:
+            log_seen(st, event, masks[0], ((2, masks[1]),))
+        else:
+            log_seen(st, event, masks[0], None)
+    elif by > 0:  # the firing Bot is named only to those who see it
         shooter = st._bots[by - 1]
         involved = (1 << target.num) | (1 << by)
         seen, at_shooter = seen_pair(st, target.x, target.y, shooter.x, shooter.y, involved)
@@ -1209,13 +1264,16 @@ def _cp_reach(t) -> int:
 
 def cp_fire(st: CtfState, c: CommandPost, reach: int | None = None) -> None:
     """CTF-34: each CP weapon fires at the nearest functional enemy bot in range with a clear
-    line of fire; normal to-hit, no heat, movement or wounds."""
+    line of fire; normal to-hit, no heat, movement or wounds. Hot (every command post, every
+    phase): to_hit_base, target_mods, seen_pair and the elevations inlined, dodge_mod called
+    only when the target can dodge (same order of changes, draws and events)."""
     t = st.tables
     cx, cy, team = c.x, c.y, c.team
     if reach is None:
         reach = _cp_reach(t)
     cands = []
-    for b in st._bots:  # enemies in reach of some CP weapon, nearest first (ties: Bot order)
+    bots = st._bots
+    for b in bots:  # enemies in reach of some CP weapon, nearest first (ties: Bot order)
         if b.team != team and not b.status:
             dx = b.x - cx
             dy = b.y - cy
@@ -1230,30 +1288,63 @@ def cp_fire(st: CtfState, c: CommandPost, reach: int | None = None) -> None:
         return  # nothing in reach: no track is traced
     cands.sort()
     th = t.to_hit
-    e0 = st.map.ground[(cy - 1) * st.map.width + cx - 1] + (2 if c.structure > 0 else 1)
+    gmap = st.map
+    ground, mw = gmap.ground, gmap.width
+    e0 = ground[(cy - 1) * mw + cx - 1] + (2 if c.structure > 0 else 1)
     for w in t.cp_weapons:  # e0: cp_elevation(), inlined
         for d, num in cands:
             if d > w.maximum:
                 break
-            b = st._bots[num - 1]
+            b = bots[num - 1]
             if b.status != FUNCTIONAL:
                 continue
             bx, by = b.x, b.y
-            e1 = st.map.ground[(by - 1) * st.map.width + bx - 1] + (
-                2 if b.posture == STANDING else 1)  # bot_elevation() of a functional Bot
+            bi = (by - 1) * mw + bx - 1
+            posture = b.posture
+            e1 = ground[bi] + (2 if posture == STANDING else 1)  # a functional Bot's
             path, blocked = _track(st, cx, cy, e0, bx, by, e1)
             if blocked:
                 continue
-            chance = to_hit_base(w, d, t) + target_mods(st, b)
-            dodge = dodge_mod(st, b)
-            chance = max(th["minimum"], min(th["maximum"], chance + dodge))
-            if dodge:
-                log(st, ("dodge", b.num, dodge), b.x, b.y, 1 << b.num)
+            opt = w.optimum  # to_hit_base(), inlined
+            if d <= opt:
+                chance = th["at_optimum"] + th["per_sector_closer"] * (opt - d)
+            elif d <= -(-(opt + w.maximum) // 2):
+                chance = th["beyond_optimum"]
+            else:
+                chance = th["far"]
+            chance += t.terrain[gmap.terrain[bi]].cover  # target_mods(), inlined
+            if posture != STANDING:
+                chance += th["target_kneeling_or_prone"]
+            chance += th["per_sector_target_moved"] * b.entered
+            dodge = 0
+            if (posture == STANDING and t.bands[b.band].dodge  # dodge_mod()'s own test
+                    and b.ap >= th["dodge_min_ap"]):
+                dodge = dodge_mod(st, b)
+            chance += dodge
+            hi = th["maximum"]
+            if chance > hi:
+                chance = hi
+            lo = th["minimum"]
+            if chance < lo:
+                chance = lo
+            # seen_pair(), inlined: who sees the command post, who sees the target Bot
+            r = t.scanning_range
+            x0, x1, y0, y1 = cx - r, cx + r, cy - r, cy + r
+            u0, u1, v0, v1 = bx - r, bx + r, by - r, by + r
+            seen = at_target = 1 << num
+            for o in bots:
+                if not o.status:
+                    ox, oy = o.x, o.y
+                    if x0 <= ox <= x1 and y0 <= oy <= y1:
+                        seen |= 1 << o.num
+                    if u0 <= ox <= u1 and v0 <= oy <= v1:
+                        at_target |= 1 << o.num
+            if dodge:  # seen at the target by it and every Bot in range: at_target
+                log_seen(st, ("dodge", num, dodge), at_target, None)
             roll = st.rng.randint(1, 100)
             hit = roll <= chance
-            seen, at_target = seen_pair(st, c.x, c.y, b.x, b.y, 1 << b.num)
-            log_seen(st, ("shot", c.label, b.num, 0, w.key, d, chance, roll, hit, path,
+            log_seen(st, ("shot", c.label, num, 0, w.key, d, chance, roll, hit, path,
                           False), seen, ((2, at_target),))
             if hit:
-                hit_bot(st, b, w, arc(b.facing, c.x - b.x, c.y - b.y), 0)
+                hit_bot(st, b, w, arc(b.facing, cx - bx, cy - by), 0, (at_target, 0))
             break
