@@ -14,6 +14,7 @@ could see at the time. All chance is drawn from the state's seeded Rng as events
 
 from __future__ import annotations
 
+from operator import add, attrgetter
 from typing import TYPE_CHECKING
 
 from boardct.core.game import MESSAGE, RESUME, SUSPEND
@@ -165,9 +166,10 @@ def _map_tables(st: CtfState) -> tuple:
     hit = _STATIC.get(id(gmap))
     if hit is not None and hit[0] is gmap and hit[1] is tables:
         return hit
-    terrain = tables.terrain
-    heights = tuple(g + terrain[t].elevation if terrain[t].blocks_fire else g
-                    for g, t in zip(gmap.ground, gmap.terrain, strict=True))
+    # per kind of terrain the height it adds, then ground + that sector by sector (at C speed:
+    # every new game has a new map)
+    adds = [t.elevation if t.blocks_fire else 0 for t in tables.terrain]
+    heights = tuple(map(add, gmap.ground, map(adds.__getitem__, gmap.terrain)))
     if len(_STATIC) > 256:
         _STATIC.clear()
         _TRACKS_HELD[0] = 0
@@ -264,33 +266,51 @@ def in_scan(st: CtfState, b: Bot, other: Bot) -> bool:
     return distance(b.x, b.y, other.x, other.y) <= st.tables.scanning_range
 
 
+# While `process_turn` runs on a state: (state, {sector key: mask of the functional Bots with
+# that sector in scanning range}). Events happen again and again where the Bots stand, and
+# between two moves (`enter`) or two Wreckages (`wreck`), the only changes of where Bots
+# stand or whether they function, the answer stays the same; those two clear it. One
+# tuple, read once per use: a turn processed in another thread at the same time finds
+# another state in it and works the masks out itself.
+_SCAN: tuple = (None, None)
+
+
+def _scan_at(st: CtfState, x: int, y: int) -> int:
+    """The functional Bots with (x, y) in scanning range (bit n: Bot n), as `seen_mask` finds
+    them, from the turn's cache (`_SCAN`) where it holds them."""
+    sc = _SCAN
+    if sc[0] is st:
+        m = sc[1].get(x << 8 | y)
+        if m is not None:
+            return m
+    m = 0
+    r = st.tables.scanning_range
+    x0, x1, y0, y1 = x - r, x + r, y - r, y + r
+    for b in st._bots:
+        if not b.status and x0 <= b.x <= x1 and y0 <= b.y <= y1:
+            m |= 1 << b.num
+    if sc[0] is st:
+        sc[1][x << 8 | y] = m
+    return m
+
+
+def _scan_changed(st: CtfState) -> None:
+    """A Bot moved or became Wreckage: the turn's cached sightings are stale."""
+    sc = _SCAN
+    if sc[0] is st:
+        sc[1].clear()
+
+
 def seen_mask(st: CtfState, x: int, y: int, involved: int = 0) -> int:
     """Bots that see a happening at (x, y): those involved and every functional Bot in
     scanning range (CTF-21). Bit n stands for Bot n."""
-    m = involved
-    r = st.tables.scanning_range
-    x0, x1, y0, y1 = x - r, x + r, y - r, y + r
-    for b in st._bots:  # hot: every event asks; `not b.status` is `b.status == FUNCTIONAL`
-        if not b.status and x0 <= b.x <= x1 and y0 <= b.y <= y1:
-            m |= 1 << b.num
-    return m
+    return involved | _scan_at(st, x, y)
 
 
 def seen_pair(st: CtfState, x: int, y: int, x2: int, y2: int, involved: int = 0
               ) -> tuple[int, int]:
-    """seen_mask at (x, y) and at (x2, y2) in one pass: an event there that names a Bot here."""
-    m = m2 = involved
-    r = st.tables.scanning_range
-    x0, x1, y0, y1 = x - r, x + r, y - r, y + r
-    u0, u1, v0, v1 = x2 - r, x2 + r, y2 - r, y2 + r
-    for b in st._bots:
-        if not b.status:
-            bx, by = b.x, b.y
-            if x0 <= bx <= x1 and y0 <= by <= y1:
-                m |= 1 << b.num
-            if u0 <= bx <= u1 and v0 <= by <= v1:
-                m2 |= 1 << b.num
-    return m, m2
+    """seen_mask at (x, y) and at (x2, y2): an event there that names a Bot here."""
+    return involved | _scan_at(st, x, y), involved | _scan_at(st, x2, y2)
 
 
 class Sighted(tuple):
@@ -363,12 +383,7 @@ def seen_by(event: tuple, viewer: int) -> tuple | None:
 
 def log(st: CtfState, event: tuple, x: int, y: int, involved: int = 0) -> None:
     """Log an event at (x, y), seen by `involved` and every functional Bot in range of it."""
-    m = involved  # seen_mask(), inlined: this runs for every event
-    r = st.tables.scanning_range
-    x0, x1, y0, y1 = x - r, x + r, y - r, y + r
-    for b in st._bots:
-        if not b.status and x0 <= b.x <= x1 and y0 <= b.y <= y1:
-            m |= 1 << b.num
+    m = involved | _scan_at(st, x, y)  # seen_mask()
     ev = _new_tuple(Sighted, event)  # sighted(), inlined
     ev.seen = m
     st.log.append((m, ev))
@@ -434,7 +449,7 @@ def nearest_cp(st: CtfState, b: Bot, friendly: bool) -> CommandPost | None:
     best = None
     bd = 1 << 30
     for c in st._cps:
-        if c.operational and (c.team == b.team) == friendly:
+        if c.structure > 0 and (c.team == b.team) == friendly:  # c.operational
             d = distance(b.x, b.y, c.x, c.y)
             if d < bd:
                 best, bd = c, d
@@ -480,9 +495,22 @@ def _per_tables(t) -> tuple:
     _PER_TABLES[id(t)] = hit = (t, reach, band_of)  # holds the tables: the id stays theirs
     return hit
 
+_AP = attrgetter("ap")
+
+
 def process_turn(st: CtfState) -> list[tuple]:
     """Process the whole turn (every Bot's sheet or standing orders are in); return the events."""
+    global _SCAN
     st._unshare()  # the turn changes Bots, command posts and sectors (copy on write, state.py)
+    _SCAN = (st, {})
+    try:
+        return _process_turn(st)
+    finally:
+        if _SCAN[0] is st:
+            _SCAN = (None, None)
+
+
+def _process_turn(st: CtfState) -> list[tuple]:
     st.log = []
     t = st.tables
     orders: dict[int, tuple[int, ...]] = {}
@@ -557,7 +585,7 @@ def run_phase(st: CtfState, phase: int, orders: dict[int, tuple[int, ...]]) -> N
                     log_own(st, ("heatfx", b.num, f"weapon {i + 1} ({b.design.weapons[i][1].key}) "
                              f"{state} by heat (d6 {roll})"), b)
     rng.shuffle(active)  # equal AP: a fresh seeded shuffle (CTF-22)
-    active.sort(key=lambda b: -b.ap)
+    active.sort(key=_AP, reverse=True)  # by AP, most first; a stable sort keeps ties in order
     # the action order names every acting Bot: each viewer sees only the Bots it could see
     # the order lists every acting Bot; each viewer sees those its Bots could see (seen_by):
     # the acting Bots are all the functional ones, so their sectors tell who saw whom
@@ -619,9 +647,14 @@ def skip(st: CtfState, b: Bot, what: str, order: int, reason: str) -> None:
 
 
 def step_cost(st: CtfState, b: Bot, x: int, y: int, nx: int, ny: int, backward: bool) -> int:
-    c = st.tables.costs
-    cost = c["move"] + terrain_at(st, nx, ny).move_cost
-    climb = ground_at(st, nx, ny) - ground_at(st, x, y)
+    t = st.tables
+    c = t.costs
+    gmap = st.map
+    w = gmap.width
+    i = (ny - 1) * w + nx - 1  # terrain_at() and ground_at(), inlined
+    cost = c["move"] + t.terrain[gmap.terrain[i]].move_cost
+    ground = gmap.ground
+    climb = ground[i] - ground[(y - 1) * w + x - 1]
     if climb > 0:
         cost += c["climb_per_level"] * climb
     if backward:
@@ -655,24 +688,17 @@ def enter(st: CtfState, b: Bot, nx: int, ny: int, cost: int, heat: int, how: str
     mx = st.tables.heat["maximum"]
     b.heat = h if h < mx else mx
     b.entered += 1
-    # seen by the Bot and every functional Bot in range of where it left or where it came:
-    # seen_mask at both places in one pass (every event goes through the log_* functions)
-    m = 1 << b.num
-    r = st.tables.scanning_range
-    xa, xb, ya, yb = x0 - r, x0 + r, y0 - r, y0 + r
-    ua, ub, va, vb = nx - r, nx + r, ny - r, ny + r
-    for o in st._bots:
-        if not o.status:
-            ox, oy = o.x, o.y
-            if (xa <= ox <= xb and ya <= oy <= yb) or (ua <= ox <= ub and va <= oy <= vb):
-                m |= 1 << o.num
+    _scan_changed(st)  # the Bot stands elsewhere now
+    # seen by the Bot and every functional Bot in range of where it left or where it came
+    # (every event goes through the log_* functions)
+    m = 1 << b.num | _scan_at(st, x0, y0) | _scan_at(st, nx, ny)
     log_seen(st, ("move", b.num, how, x0, y0, nx, ny, b.facing, cost), m, None)
 
 
 def turn_bot(st: CtfState, b: Bot, steps: int, cost: int) -> None:
     old = b.facing
-    b.facing = right(b.facing, steps)
-    spend(b, cost)
+    b.facing = (old - 1 + steps) % 8 + 1  # right(), inlined
+    b.ap = b.ap - cost if b.ap > cost else 0  # spend(), inlined
     log(st, ("face", b.num, old, b.facing, cost), b.x, b.y, 1 << b.num)
 
 
@@ -974,7 +1000,7 @@ def fire(st: CtfState, b: Bot, i: int, target: Bot | CommandPost) -> None:
         if not target.status:
             e1 += 2 if target.posture == STANDING else 1
     else:
-        e1 += 2 if target.operational else 1  # cp_elevation()
+        e1 += 2 if target.structure > 0 else 1  # cp_elevation(); operational
     dx = tx - bx
     dy = ty - by
     if dx < 0:
@@ -984,27 +1010,16 @@ def fire(st: CtfState, b: Bot, i: int, target: Bot | CommandPost) -> None:
     d = dx if dx > dy else dy  # distance()
     path, blocked = _track(st, bx, by, e0, tx, ty, e1)
     # whoever sees the shot sees the firer; the target Bot is named only to those who see it
-    r = t.scanning_range
-    x0, x1, y0, y1 = bx - r, bx + r, by - r, by + r
     if is_bot:
         tcode = target.num
         involved = (1 << b.num) | (1 << tcode)
-        seen = at_target = involved  # seen_pair(), inlined
-        u0, u1, v0, v1 = tx - r, tx + r, ty - r, ty + r
-        for o in st._bots:
-            if not o.status:
-                ox, oy = o.x, o.y
-                if x0 <= ox <= x1 and y0 <= oy <= y1:
-                    seen |= 1 << o.num
-                if u0 <= ox <= u1 and v0 <= oy <= v1:
-                    at_target |= 1 << o.num
+        seen = involved | _scan_at(st, bx, by)  # seen_pair()
+        at_target = involved | _scan_at(st, tx, ty)
         named: tuple | None = ((2, at_target),)
     else:
         tcode = target.label
-        involved = seen = 1 << b.num  # seen_mask(), inlined
-        for o in st._bots:
-            if not o.status and x0 <= o.x <= x1 and y0 <= o.y <= y1:
-                seen |= 1 << o.num
+        involved = 1 << b.num
+        seen = involved | _scan_at(st, bx, by)  # seen_mask()
         named = None
     if blocked:
         log_seen(st, ("shot", b.num, tcode, i + 1, w.key, d, 0, 0, False, path, True),
@@ -1085,8 +1100,11 @@ def dodge_mod(st: CtfState, target: Bot) -> int:
     m = max(th["dodge_max"], th["dodge_per_5_ap"] * (target.ap // 5))
     if band.dodge == 1:
         m = -((-m) // 2)
-    spend(target, t.costs["dodge"])
-    add_heat(st, target, t.heat["dodge"])
+    cost = t.costs["dodge"]  # spend(), inlined
+    target.ap = target.ap - cost if target.ap > cost else 0
+    h = target.heat + t.heat["dodge"]  # add_heat(), inlined
+    mx = t.heat["maximum"]
+    target.heat = h if h < mx else mx
     return m
 
 
@@ -1145,7 +1163,9 @@ def hit_bot(st: CtfState, target: Bot, w: Weapon, angle: int, by: int,
         log_seen(st, event, seen, ((2, at_shooter),))
     else:
         log(st, event, target.x, target.y, 1 << target.num)
-    add_heat(st, target, t.heat["hit_energy"] if w.energy else t.heat["hit"])
+    h = target.heat + (t.heat["hit_energy"] if w.energy else t.heat["hit"])  # add_heat()
+    mx = t.heat["maximum"]
+    target.heat = h if h < mx else mx
     if first_internal >= 0 and target.internal[first_internal] > 0:
         strike_item(st, target, first_internal)
     if head_internal and target.pilot == 0:
@@ -1241,6 +1261,7 @@ def fall_check(st: CtfState, b: Bot, base: int, why: str) -> None:
 def wreck(st: CtfState, b: Bot, reason: str, pilot: int) -> None:
     """CTF-10/30: the bot becomes Wreckage where it stands."""
     b.status = WRECKED
+    _scan_changed(st)  # a Wreckage sees nothing
     b.pilot = pilot
     b.wreck_reason = reason
     log(st, ("wreck", b.num, reason), b.x, b.y, 1 << b.num)
@@ -1327,18 +1348,9 @@ def cp_fire(st: CtfState, c: CommandPost, reach: int | None = None) -> None:
             lo = th["minimum"]
             if chance < lo:
                 chance = lo
-            # seen_pair(), inlined: who sees the command post, who sees the target Bot
-            r = t.scanning_range
-            x0, x1, y0, y1 = cx - r, cx + r, cy - r, cy + r
-            u0, u1, v0, v1 = bx - r, bx + r, by - r, by + r
-            seen = at_target = 1 << num
-            for o in bots:
-                if not o.status:
-                    ox, oy = o.x, o.y
-                    if x0 <= ox <= x1 and y0 <= oy <= y1:
-                        seen |= 1 << o.num
-                    if u0 <= ox <= u1 and v0 <= oy <= v1:
-                        at_target |= 1 << o.num
+            # seen_pair(): who sees the command post, who sees the target Bot
+            seen = 1 << num | _scan_at(st, cx, cy)
+            at_target = 1 << num | _scan_at(st, bx, by)
             if dodge:  # seen at the target by it and every Bot in range: at_target
                 log_seen(st, ("dodge", num, dodge), at_target, None)
             roll = st.rng.randint(1, 100)

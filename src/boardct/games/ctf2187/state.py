@@ -386,27 +386,36 @@ class CtfState(State):
                 return []
             player = cur[0]
         out: list[tuple] = []  # a fresh list: callers may change it
-        for num in self.owed(player):
-            out.extend(self.sample_sheets(num))
+        if self.over is not None:
+            return out
+        samples = self._samples
+        for b in self._bots:  # owed(player), inlined
+            if b.status == FUNCTIONAL and b.sheet is None and b.player == player:
+                out += samples(b)
         return out
 
     def sample_sheets(self, num: int) -> list[tuple]:
         """The menu's sheets that Bot `num` may hand in now (see `legal_actions`), each once."""
-        b = self._bots[num - 1]
+        return list(self._samples(self._bots[num - 1]))
+
+    @staticmethod
+    def _samples(b: Bot) -> list[tuple]:
+        """`sample_sheets` of Bot `b`: the shared cached list (callers copy it)."""
+        num = b.num
         nw = len(b.design.weapons)
-        key = (num, nw, b.functional_engines() <= 4)
+        key = (num, nw, sum(b.engines) <= 4)  # functional_engines(), inlined
         cached = _SAMPLES.get(key)
         if cached is not None:
-            return list(cached)
+            return cached
         if len(_SAMPLES) > 4096:
             _SAMPLES.clear()
         out = [(MISSING, num)]
-        out += [(TURN, num, *orders) for orders in self.sample_plans(nw)]
+        out += [(TURN, num, *orders) for orders in CtfState.sample_plans(nw)]
         if key[2]:
             out.append((TURN, num, *EJECT_PLAN))
         out = list(dict.fromkeys(out))  # the first of any repeats, as the menu's ids number them
         _SAMPLES[key] = out
-        return list(out)
+        return out
 
     def menu_size(self) -> int:
         """Entries in each Bot's menu: `default`, the 11 fixed plans, one "weapon w" plan per
@@ -578,8 +587,10 @@ class CtfState(State):
             return [engine.sighted(("standing", b.num), mask)]
         b.sheet = b.standing if kind == MISSING else tuple(action[2:])
         events: list[tuple] = [engine.sighted(("sheet", b.num, kind), mask)]
-        if not any(o.status == FUNCTIONAL and o.sheet is None for o in self._bots):
-            events += engine.process_turn(self)
+        for o in self._bots:
+            if o.status == FUNCTIONAL and o.sheet is None:
+                return events  # a sheet is still owed
+        events += engine.process_turn(self)
         return events
 
     def parse(self, text: str, player: int | None = None) -> tuple:
