@@ -183,12 +183,18 @@ def static_heights(st: CtfState) -> tuple[int, ...]:
     return _map_tables(st)[2]
 
 
-def _static_track(st: CtfState, x0: int, y0: int, e0: int, x1: int, y1: int, e1: int,
-                  tracks: dict, static: tuple[int, ...]) -> tuple:
-    """The part of a fire track the map alone decides, cached per map (the map never changes):
-    (sector indices, (x, y, height) points, blocked) up to and including the first sector whose
-    ground and terrain block the shot, if any. Only the Bots and command posts on the way
-    (which move, fall and crumble) are left to check shot by shot."""
+_GEOMETRY: dict[tuple, tuple] = {}  # (width, track) -> (indices, points, heights), all maps
+_GEOMETRY_MAX = 20_000  # held at once (a few hundred bytes each)
+
+
+def _track_geometry(w: int, x0: int, y0: int, e0: int, x1: int, y1: int, e1: int) -> tuple:
+    """The whole track from firer to target on a map `w` wide, whatever the map holds: (sector
+    indices, (x, y, height) points, heights). Pure geometry, so shared by every map of that
+    width: a new game's map traces the same tracks between the same start sectors again."""
+    key = (w, x0, y0, e0, x1, y1, e1)
+    geom = _GEOMETRY.get(key)
+    if geom is not None:
+        return geom
     dx = x1 - x0
     dy = y1 - y0
     offs = _OFFSETS.get((dx, dy))
@@ -198,24 +204,35 @@ def _static_track(st: CtfState, x0: int, y0: int, e0: int, x1: int, y1: int, e1:
     hs = _HEIGHTS.get((n, e0, e1))
     if hs is None:
         hs = _track_heights(n, e0, e1)
-    w = st.map.width
     base = (y0 - 1) * w + x0 - 1
-    idx = []
-    pts = []
+    idx = tuple([base + oy * w + ox for ox, oy in offs])
+    pts = tuple([(x0 + ox, y0 + oy, h) for (ox, oy), h in zip(offs, hs, strict=True)])
+    if len(_GEOMETRY) >= _GEOMETRY_MAX:
+        _GEOMETRY.clear()
+    _GEOMETRY[key] = geom = (idx, pts, hs)
+    return geom
+
+
+def _static_track(st: CtfState, x0: int, y0: int, e0: int, x1: int, y1: int, e1: int,
+                  tracks: dict, static: tuple[int, ...]) -> tuple:
+    """The part of a fire track the map alone decides, cached per map (the map never changes):
+    (sector indices, (x, y, height) points, blocked) up to and including the first sector whose
+    ground and terrain block the shot, if any. Only the Bots and command posts on the way
+    (which move, fall and crumble) are left to check shot by shot."""
+    idx, pts, hs = _track_geometry(st.map.width, x0, y0, e0, x1, y1, e1)
     blocked = False
-    for (ox, oy), h in zip(offs, hs, strict=True):
-        i = base + oy * w + ox
-        idx.append(i)
-        pts.append((x0 + ox, y0 + oy, h))
-        if static[i] >= h:
+    for k, i in enumerate(idx):
+        if static[i] >= hs[k]:
             blocked = True
+            idx = idx[:k + 1]
+            pts = pts[:k + 1]
             break
     if _TRACKS_HELD[0] >= _TRACKS_MAX:  # a bound on memory, over all maps: start afresh
         for held in list(_STATIC.values()):
             held[3].clear()
         _TRACKS_HELD[0] = 0
     _TRACKS_HELD[0] += 1
-    entry = tracks[x0, y0, e0, x1, y1, e1] = (tuple(idx), tuple(pts), blocked)
+    entry = tracks[x0, y0, e0, x1, y1, e1] = (idx, pts, blocked)
     return entry
 
 
@@ -267,9 +284,10 @@ def in_scan(st: CtfState, b: Bot, other: Bot) -> bool:
 
 
 # While `process_turn` runs on a state: (state, {sector key: mask of the functional Bots with
-# that sector in scanning range}). Events happen again and again where the Bots stand, and
-# between two moves (`enter`) or two Wreckages (`wreck`), the only changes of where Bots
-# stand or whether they function, the answer stays the same; those two clear it. One
+# that sector in scanning range; -n: Bot n's nearest enemy}). Events happen again and again
+# where the Bots stand, and between two moves (`enter`) or two Wreckages (`wreck`), the only
+# changes of where Bots stand or whether they function, the answers stay the same; those two
+# clear them. One
 # tuple, read once per use: a turn processed in another thread at the same time finds
 # another state in it and works the masks out itself.
 _SCAN: tuple = (None, None)
@@ -415,8 +433,19 @@ def log_all(st: CtfState, event: tuple, named: tuple | None = None) -> None:
     st.log.append((m, sighted(event, m, named)))
 
 
+_NO_BOT = object()  # "not cached" (None is an answer: no enemy in range)
+
+
 def nearest_enemy(st: CtfState, b: Bot) -> Bot | None:
-    """The nearest functional enemy in scanning range (the first in Bot order of the nearest)."""
+    """The nearest functional enemy in scanning range (the first in Bot order of the nearest).
+    While a turn is processed the answer is kept in the turn's cache of sightings (`_SCAN`,
+    key -n for Bot n) until a Bot moves or falls to Wreckage: a Bot that faces its nearest
+    enemy and then fires at it asks twice."""
+    sc = _SCAN
+    if sc[0] is st:
+        best = sc[1].get(-b.num, _NO_BOT)
+        if best is not _NO_BOT:
+            return best
     best = None
     bd = st.tables.scanning_range + 1  # d < bd: in range, and nearer than any before
     x, y, team = b.x, b.y, b.team
@@ -431,6 +460,8 @@ def nearest_enemy(st: CtfState, b: Bot) -> Bot | None:
             d = dx if dx > dy else dy  # distance(), inlined
             if d < bd:
                 best, bd = o, d
+    if sc[0] is st:
+        sc[1][-b.num] = best
     return best
 
 
@@ -765,13 +796,18 @@ def do_move(st: CtfState, b: Bot, m: int, opt: int) -> None:
         if m == 11:
             target = opt
         else:
-            aim = aim_for(st, b, m)
+            if m == 13:  # face the nearest enemy: aim_for(), its commonest case inlined
+                o = nearest_enemy(st, b)
+                aim = None if o is None else (o.x, o.y)
+            else:
+                aim = aim_for(st, b, m)
             if aim is None:
                 skip(st, b, "move", m, "no such target in scanning range (CTF-21)")
                 return
-            if aim == (b.x, b.y):
+            ax, ay = aim
+            if ax == b.x and ay == b.y:
                 return
-            target = bearing(aim[0] - b.x, aim[1] - b.y)
+            target = bearing(ax - b.x, ay - b.y)
         steps = pivot_steps(b.facing, target)
         if steps == 0:
             return
@@ -788,7 +824,11 @@ def do_move(st: CtfState, b: Bot, m: int, opt: int) -> None:
     elif m == 3:
         turn_steps = -1
     elif 5 <= m <= 10:
-        aim = aim_for(st, b, m, opt)
+        if m == 6:  # toward the nearest enemy: aim_for(), its commonest case inlined
+            o = nearest_enemy(st, b)
+            aim = None if o is None else (o.x, o.y)
+        else:
+            aim = aim_for(st, b, m, opt)
         if aim is None:
             skip(st, b, "move", m, "no such target in scanning range (CTF-21)")
             return
