@@ -14,7 +14,8 @@ could see at the time. All chance is drawn from the state's seeded Rng as events
 
 from __future__ import annotations
 
-from operator import add, attrgetter
+from itertools import accumulate
+from operator import add, attrgetter, itemgetter
 from typing import TYPE_CHECKING
 
 from boardct.core.game import MESSAGE, RESUME, SUSPEND
@@ -283,40 +284,109 @@ def in_scan(st: CtfState, b: Bot, other: Bot) -> bool:
     return distance(b.x, b.y, other.x, other.y) <= st.tables.scanning_range
 
 
-# While `process_turn` runs on a state: (state, {sector key: mask of the functional Bots with
-# that sector in scanning range; -n: Bot n's nearest enemy}). Events happen again and again
-# where the Bots stand, and between two moves (`enter`) or two Wreckages (`wreck`), the only
-# changes of where Bots stand or whether they function, the answers stay the same; those two
-# clear them. One
-# tuple, read once per use: a turn processed in another thread at the same time finds
-# another state in it and works the masks out itself.
-_SCAN: tuple = (None, None)
+# While `process_turn` runs on a state: (state, {0: (columns, rows), -n: Bot n's nearest
+# enemy}). `columns[x]` holds the functional Bots whose scanning range reaches column x (bit
+# n: Bot n), `rows[y]` those whose range reaches row y, so the Bots that see (x, y) are
+# columns[x] & rows[y] (CTF-21's square range). They and the nearest enemies change only when
+# a Bot moves (`enter`: its bit leaves and joins a few columns and rows, `_scan_moved`) or
+# becomes Wreckage (`wreck`: made again, `_scan_changed`); the nearest enemies are forgotten
+# then. `process_turn` makes the lines at the start (`_scan_lines`). One tuple, read
+# once per use: a turn processed in another thread at the same time finds another state in
+# it and works the masks out itself.
+_SCAN: tuple = (None, None, None)  # the third: per team, its enemies in Bot order
+
+
+def _enemies(st: CtfState) -> tuple[tuple[Bot, ...], ...]:
+    """Per team (0..3, or up to the highest team a Bot has), the other teams' Bots in Bot
+    order: what nearest_enemy and cp_fire look through (teams never change; the Bot objects
+    are the turn's own)."""
+    bots = st._bots
+    teams = max(4, max((b.team for b in bots), default=0) + 1, len(st._cps) and
+                max(c.team for c in st._cps) + 1)
+    return tuple(tuple([b for b in bots if b.team != t]) for t in range(teams))
+
+
+def _scan_lines(st: CtfState) -> tuple[list[int], list[int]]:
+    """(columns, rows) of `_SCAN` for the Bots as they stand: each functional Bot adds its bit
+    to the columns x - r..x + r and the rows y - r..y + r (a running sum of +bit at the
+    start and -bit past the end: the bits are distinct, so the sums are the unions)."""
+    r = st.tables.scanning_range
+    gmap = st.map
+    w1, h1 = gmap.width + 1, gmap.height + 1
+    cols = [0] * (w1 + 1)
+    rows = [0] * (h1 + 1)
+    for b in st._bots:
+        if not b.status:
+            bit = 1 << b.num
+            x, y = b.x, b.y
+            lo, hi = x - r, x + r + 1
+            cols[lo if lo > 0 else 0] += bit
+            cols[hi if hi < w1 else w1] -= bit
+            lo, hi = y - r, y + r + 1
+            rows[lo if lo > 0 else 0] += bit
+            rows[hi if hi < h1 else h1] -= bit
+    return list(accumulate(cols)), list(accumulate(rows))
 
 
 def _scan_at(st: CtfState, x: int, y: int) -> int:
     """The functional Bots with (x, y) in scanning range (bit n: Bot n), as `seen_mask` finds
-    them, from the turn's cache (`_SCAN`) where it holds them."""
+    them: from the turn's cache (`_SCAN`) while a turn is processed, else Bot by Bot."""
     sc = _SCAN
     if sc[0] is st:
-        m = sc[1].get(x << 8 | y)
-        if m is not None:
-            return m
+        cols, rows = sc[1][0]
+        if 0 < x < len(cols) - 1 and 0 < y < len(rows) - 1:  # on the map
+            return cols[x] & rows[y]
     m = 0
     r = st.tables.scanning_range
     x0, x1, y0, y1 = x - r, x + r, y - r, y + r
     for b in st._bots:
         if not b.status and x0 <= b.x <= x1 and y0 <= b.y <= y1:
             m |= 1 << b.num
-    if sc[0] is st:
-        sc[1][x << 8 | y] = m
     return m
 
 
 def _scan_changed(st: CtfState) -> None:
-    """A Bot moved or became Wreckage: the turn's cached sightings are stale."""
+    """A Bot became Wreckage: the turn's columns and rows made again, nearest enemies
+    forgotten."""
     sc = _SCAN
     if sc[0] is st:
-        sc[1].clear()
+        cache = sc[1]
+        cache.clear()
+        cache[0] = _scan_lines(st)
+
+
+def _scan_moved(st: CtfState, b: Bot, x0: int, y0: int) -> None:
+    """Bot `b` moved from (x0, y0): its bit leaves the columns and rows now out of its reach
+    and joins those newly in it; nearest enemies forgotten."""
+    sc = _SCAN
+    if sc[0] is st:
+        cache = sc[1]
+        lines = cache[0]
+        cache.clear()
+        r = st.tables.scanning_range
+        bit = 1 << b.num
+        _shift(lines[0], x0, b.x, r, bit)
+        _shift(lines[1], y0, b.y, r, bit)
+        cache[0] = lines
+
+
+def _shift(line: list[int], old: int, new: int, r: int, bit: int) -> None:
+    """A Bot's reach along `line` (columns or rows, 1..len - 2) moved from old - r..old + r
+    to new - r..new + r: clear its bit where it no longer reaches, set it where it now does."""
+    if new == old:
+        return
+    n = len(line) - 2
+    if new > old:
+        gone = range(max(old - r, 1), min(old + r, new - r - 1, n) + 1)
+        come = range(max(new - r, old + r + 1, 1), min(new + r, n) + 1)
+    else:
+        gone = range(max(old - r, new + r + 1, 1), min(old + r, n) + 1)
+        come = range(max(new - r, 1), min(new + r, old - r - 1, n) + 1)
+    keep = ~bit
+    for i in gone:
+        line[i] &= keep
+    for i in come:
+        line[i] |= bit
 
 
 def seen_mask(st: CtfState, x: int, y: int, involved: int = 0) -> int:
@@ -401,7 +471,12 @@ def seen_by(event: tuple, viewer: int) -> tuple | None:
 
 def log(st: CtfState, event: tuple, x: int, y: int, involved: int = 0) -> None:
     """Log an event at (x, y), seen by `involved` and every functional Bot in range of it."""
-    m = involved | _scan_at(st, x, y)  # seen_mask()
+    sc = _SCAN  # seen_mask(): from the turn's lines (_scan_at, inlined: a Bot or CP's sector)
+    if sc[0] is st:
+        cols, rows = sc[1][0]
+        m = involved | cols[x] & rows[y]
+    else:
+        m = involved | _scan_at(st, x, y)
     ev = _new_tuple(Sighted, event)  # sighted(), inlined
     ev.seen = m
     st.log.append((m, ev))
@@ -442,14 +517,17 @@ def nearest_enemy(st: CtfState, b: Bot) -> Bot | None:
     key -n for Bot n) until a Bot moves or falls to Wreckage: a Bot that faces its nearest
     enemy and then fires at it asks twice."""
     sc = _SCAN
+    x, y, team = b.x, b.y, b.team
     if sc[0] is st:
         best = sc[1].get(-b.num, _NO_BOT)
         if best is not _NO_BOT:
             return best
+        others = sc[2][team]  # the enemies only
+    else:
+        others = st._bots
     best = None
     bd = st.tables.scanning_range + 1  # d < bd: in range, and nearer than any before
-    x, y, team = b.x, b.y, b.team
-    for o in st._bots:
+    for o in others:
         if o.team != team and not o.status:
             dx = o.x - x
             dy = o.y - y
@@ -533,12 +611,12 @@ def process_turn(st: CtfState) -> list[tuple]:
     """Process the whole turn (every Bot's sheet or standing orders are in); return the events."""
     global _SCAN
     st._unshare()  # the turn changes Bots, command posts and sectors (copy on write, state.py)
-    _SCAN = (st, {})
+    _SCAN = (st, {0: _scan_lines(st)}, _enemies(st))
     try:
         return _process_turn(st)
     finally:
         if _SCAN[0] is st:
-            _SCAN = (None, None)
+            _SCAN = (None, None, None)
 
 
 def _process_turn(st: CtfState) -> list[tuple]:
@@ -564,7 +642,10 @@ def _process_turn(st: CtfState) -> list[tuple]:
     if st.over is None and st.turn > st.turns:
         st.end("turn limit")
         log_all(st, ("end", "the turn limit was reached"))
-    return [e for _, e in st.log]
+    return list(map(_EVENT, st.log))
+
+
+_EVENT = itemgetter(1)  # (mask, event) -> event
 
 
 def run_phase(st: CtfState, phase: int, orders: dict[int, tuple[int, ...]]) -> None:
@@ -719,10 +800,15 @@ def enter(st: CtfState, b: Bot, nx: int, ny: int, cost: int, heat: int, how: str
     mx = st.tables.heat["maximum"]
     b.heat = h if h < mx else mx
     b.entered += 1
-    _scan_changed(st)  # the Bot stands elsewhere now
+    _scan_moved(st, b, x0, y0)  # the Bot stands elsewhere now
     # seen by the Bot and every functional Bot in range of where it left or where it came
     # (every event goes through the log_* functions)
-    m = 1 << b.num | _scan_at(st, x0, y0) | _scan_at(st, nx, ny)
+    sc = _SCAN  # _scan_at at both ends, inlined
+    if sc[0] is st:
+        cols, rows = sc[1][0]
+        m = 1 << b.num | cols[x0] & rows[y0] | cols[nx] & rows[ny]
+    else:
+        m = 1 << b.num | _scan_at(st, x0, y0) | _scan_at(st, nx, ny)
     log_seen(st, ("move", b.num, how, x0, y0, nx, ny, b.facing, cost), m, None)
 
 
@@ -1050,16 +1136,24 @@ def fire(st: CtfState, b: Bot, i: int, target: Bot | CommandPost) -> None:
     d = dx if dx > dy else dy  # distance()
     path, blocked = _track(st, bx, by, e0, tx, ty, e1)
     # whoever sees the shot sees the firer; the target Bot is named only to those who see it
+    sc = _SCAN  # seen_pair() / seen_mask(): _scan_at, inlined (Bots' and CPs' sectors)
+    if sc[0] is st:
+        cols, rows = sc[1][0]
+        at_firer = cols[bx] & rows[by]
+        at_tgt = cols[tx] & rows[ty]
+    else:
+        at_firer = _scan_at(st, bx, by)
+        at_tgt = _scan_at(st, tx, ty)
     if is_bot:
         tcode = target.num
         involved = (1 << b.num) | (1 << tcode)
-        seen = involved | _scan_at(st, bx, by)  # seen_pair()
-        at_target = involved | _scan_at(st, tx, ty)
+        seen = involved | at_firer
+        at_target = involved | at_tgt
         named: tuple | None = ((2, at_target),)
     else:
         tcode = target.label
         involved = 1 << b.num
-        seen = involved | _scan_at(st, bx, by)  # seen_mask()
+        seen = involved | at_firer
         named = None
     if blocked:
         log_seen(st, ("shot", b.num, tcode, i + 1, w.key, d, 0, 0, False, path, True),
@@ -1334,8 +1428,9 @@ def cp_fire(st: CtfState, c: CommandPost, reach: int | None = None) -> None:
         reach = _cp_reach(t)
     cands = []
     bots = st._bots
-    for b in bots:  # enemies in reach of some CP weapon, nearest first (ties: Bot order)
-        if b.team != team and not b.status:
+    sc = _SCAN
+    for b in sc[2][team] if sc[0] is st else bots:  # enemies in reach of some CP weapon,
+        if b.team != team and not b.status:  # nearest first (ties: Bot order)
             dx = b.x - cx
             dy = b.y - cy
             if dx < 0:
@@ -1389,8 +1484,14 @@ def cp_fire(st: CtfState, c: CommandPost, reach: int | None = None) -> None:
             if chance < lo:
                 chance = lo
             # seen_pair(): who sees the command post, who sees the target Bot
-            seen = 1 << num | _scan_at(st, cx, cy)
-            at_target = 1 << num | _scan_at(st, bx, by)
+            sc = _SCAN  # _scan_at, inlined
+            if sc[0] is st:
+                cols, rows = sc[1][0]
+                seen = 1 << num | cols[cx] & rows[cy]
+                at_target = 1 << num | cols[bx] & rows[by]
+            else:
+                seen = 1 << num | _scan_at(st, cx, cy)
+                at_target = 1 << num | _scan_at(st, bx, by)
             if dodge:  # seen at the target by it and every Bot in range: at_target
                 log_seen(st, ("dodge", num, dodge), at_target, None)
             roll = st.rng.randint(1, 100)
