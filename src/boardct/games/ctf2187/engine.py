@@ -15,7 +15,7 @@ could see at the time. All chance is drawn from the state's seeded Rng as events
 from __future__ import annotations
 
 from itertools import accumulate
-from operator import add, attrgetter, itemgetter
+from operator import add, attrgetter, ge, itemgetter
 from typing import TYPE_CHECKING
 
 from boardct.core.game import MESSAGE, RESUME, SUSPEND
@@ -222,12 +222,13 @@ def _static_track(st: CtfState, x0: int, y0: int, e0: int, x1: int, y1: int, e1:
     (which move, fall and crumble) are left to check shot by shot."""
     idx, pts, hs = _track_geometry(st.map.width, x0, y0, e0, x1, y1, e1)
     blocked = False
-    for k, i in enumerate(idx):
-        if static[i] >= hs[k]:
-            blocked = True
-            idx = idx[:k + 1]
-            pts = pts[:k + 1]
-            break
+    # per sector, whether the ground and terrain reach the projectile (at C speed)
+    reach = list(map(ge, map(static.__getitem__, idx), hs))
+    if True in reach:  # the first sector that does blocks the shot
+        k = reach.index(True)
+        blocked = True
+        idx = idx[:k + 1]
+        pts = pts[:k + 1]
     if _TRACKS_HELD[0] >= _TRACKS_MAX:  # a bound on memory, over all maps: start afresh
         for held in list(_STATIC.values()):
             held[3].clear()
@@ -252,11 +253,8 @@ def _track(st: CtfState, x0: int, y0: int, e0: int, x1: int, y1: int, e1: int
         entry = _static_track(st, x0, y0, e0, x1, y1, e1, tracks, mt[2])
     idx, pts, blocked = entry
     occ = st._occ
-    for i in idx:  # most tracks pass no Bot and no command post: done in one quick pass
-        if occ[i]:
-            break
-    else:
-        return pts, blocked
+    if not any(map(occ.__getitem__, idx)):  # most tracks pass no Bot and no command post:
+        return pts, blocked  # done in one pass at C speed
     ground = gmap.ground
     for k, i in enumerate(idx):
         o = occ[i]
