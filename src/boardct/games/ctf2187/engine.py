@@ -301,13 +301,12 @@ _SCAN: tuple = (None, None, None)  # the third: per team, its enemies in Bot ord
 
 
 def _enemies(st: CtfState) -> tuple[tuple[Bot, ...], ...]:
-    """Per team (0..3, or up to the highest team a Bot has), the other teams' Bots in Bot
-    order: what nearest_enemy and cp_fire look through (teams never change; the Bot objects
-    are the turn's own)."""
+    """Per team (0 up to the highest team of a Bot or command post), the other teams' Bots
+    in Bot order: what nearest_enemy and cp_fire look through (teams never change; the Bot
+    objects are the turn's own)."""
     bots = st._bots
-    teams = max(4, max((b.team for b in bots), default=0) + 1, len(st._cps) and
-                max(c.team for c in st._cps) + 1)
-    return tuple(tuple([b for b in bots if b.team != t]) for t in range(teams))
+    top = max([b.team for b in bots] + [c.team for c in st._cps], default=0)
+    return tuple([tuple([b for b in bots if b.team != t]) for t in range(top + 1)])
 
 
 def _scan_lines(st: CtfState) -> tuple[list[int], list[int]]:
