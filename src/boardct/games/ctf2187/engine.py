@@ -10,10 +10,18 @@ scanners covered the place it happened, CTF-15/CTF-21) and, where it names anoth
 Bots that could tell which Bot that was. `seen_by` turns an event into what a set of Bots saw
 (or None), so each player's report, view and event stream hold only what that player's Bots
 could see at the time. All chance is drawn from the state's seeded Rng as events occur.
+
+Speed (issue 21): while `process_turn` runs, who sees each sector and each Bot's nearest enemy
+are kept in the turn's cache (`_SCAN`); only `enter` (a move) and `wreck` change where Bots
+stand or whether they function, and they update it, so any other code that moved a Bot or
+wrecked one during a turn would have to do the same. Fire tracks' geometry is cached per map
+width, their map share per map (`_track`).
 """
 
 from __future__ import annotations
 
+from itertools import accumulate
+from operator import add, attrgetter, ge, itemgetter
 from typing import TYPE_CHECKING
 
 from boardct.core.game import MESSAGE, RESUME, SUSPEND
@@ -165,9 +173,10 @@ def _map_tables(st: CtfState) -> tuple:
     hit = _STATIC.get(id(gmap))
     if hit is not None and hit[0] is gmap and hit[1] is tables:
         return hit
-    terrain = tables.terrain
-    heights = tuple(g + terrain[t].elevation if terrain[t].blocks_fire else g
-                    for g, t in zip(gmap.ground, gmap.terrain, strict=True))
+    # per kind of terrain the height it adds, then ground + that sector by sector (at C speed:
+    # every new game has a new map)
+    adds = [t.elevation if t.blocks_fire else 0 for t in tables.terrain]
+    heights = tuple(map(add, gmap.ground, map(adds.__getitem__, gmap.terrain)))
     if len(_STATIC) > 256:
         _STATIC.clear()
         _TRACKS_HELD[0] = 0
@@ -181,12 +190,18 @@ def static_heights(st: CtfState) -> tuple[int, ...]:
     return _map_tables(st)[2]
 
 
-def _static_track(st: CtfState, x0: int, y0: int, e0: int, x1: int, y1: int, e1: int,
-                  tracks: dict, static: tuple[int, ...]) -> tuple:
-    """The part of a fire track the map alone decides, cached per map (the map never changes):
-    (sector indices, (x, y, height) points, blocked) up to and including the first sector whose
-    ground and terrain block the shot, if any. Only the Bots and command posts on the way
-    (which move, fall and crumble) are left to check shot by shot."""
+_GEOMETRY: dict[tuple, tuple] = {}  # (width, track) -> (indices, points, heights), all maps
+_GEOMETRY_MAX = 20_000  # held at once (a few hundred bytes each)
+
+
+def _track_geometry(w: int, x0: int, y0: int, e0: int, x1: int, y1: int, e1: int) -> tuple:
+    """The whole track from firer to target on a map `w` wide, whatever the map holds: (sector
+    indices, (x, y, height) points, heights). Pure geometry, so shared by every map of that
+    width: a new game's map traces the same tracks between the same start sectors again."""
+    key = (w, x0, y0, e0, x1, y1, e1)
+    geom = _GEOMETRY.get(key)
+    if geom is not None:
+        return geom
     dx = x1 - x0
     dy = y1 - y0
     offs = _OFFSETS.get((dx, dy))
@@ -196,24 +211,36 @@ def _static_track(st: CtfState, x0: int, y0: int, e0: int, x1: int, y1: int, e1:
     hs = _HEIGHTS.get((n, e0, e1))
     if hs is None:
         hs = _track_heights(n, e0, e1)
-    w = st.map.width
     base = (y0 - 1) * w + x0 - 1
-    idx = []
-    pts = []
+    idx = tuple([base + oy * w + ox for ox, oy in offs])
+    pts = tuple([(x0 + ox, y0 + oy, h) for (ox, oy), h in zip(offs, hs, strict=True)])
+    if len(_GEOMETRY) >= _GEOMETRY_MAX:
+        _GEOMETRY.clear()
+    _GEOMETRY[key] = geom = (idx, pts, hs)
+    return geom
+
+
+def _static_track(st: CtfState, x0: int, y0: int, e0: int, x1: int, y1: int, e1: int,
+                  tracks: dict, static: tuple[int, ...]) -> tuple:
+    """The part of a fire track the map alone decides, cached per map (the map never changes):
+    (sector indices, (x, y, height) points, blocked) up to and including the first sector whose
+    ground and terrain block the shot, if any. Only the Bots and command posts on the way
+    (which move, fall and crumble) are left to check shot by shot."""
+    idx, pts, hs = _track_geometry(st.map.width, x0, y0, e0, x1, y1, e1)
     blocked = False
-    for (ox, oy), h in zip(offs, hs, strict=True):
-        i = base + oy * w + ox
-        idx.append(i)
-        pts.append((x0 + ox, y0 + oy, h))
-        if static[i] >= h:
-            blocked = True
-            break
+    # per sector, whether the ground and terrain reach the projectile (at C speed)
+    reach = list(map(ge, map(static.__getitem__, idx), hs))
+    if True in reach:  # the first sector that does blocks the shot
+        k = reach.index(True)
+        blocked = True
+        idx = idx[:k + 1]
+        pts = pts[:k + 1]
     if _TRACKS_HELD[0] >= _TRACKS_MAX:  # a bound on memory, over all maps: start afresh
         for held in list(_STATIC.values()):
             held[3].clear()
         _TRACKS_HELD[0] = 0
     _TRACKS_HELD[0] += 1
-    entry = tracks[x0, y0, e0, x1, y1, e1] = (tuple(idx), tuple(pts), blocked)
+    entry = tracks[x0, y0, e0, x1, y1, e1] = (idx, pts, blocked)
     return entry
 
 
@@ -222,8 +249,9 @@ def _track(st: CtfState, x0: int, y0: int, e0: int, x1: int, y1: int, e1: int
     """`fire_track` as a tuple of points: the hot form the engine uses. The map's share of the
     track comes from a per-map cache; the sectors it passes are checked for Bots and command
     posts (`sector_height`, inlined)."""
-    mt = _STATIC.get(id(st.map))
-    if mt is None or mt[0] is not st.map or mt[1] is not st.tables:
+    gmap = st.map
+    mt = _STATIC.get(id(gmap))
+    if mt is None or mt[0] is not gmap or mt[1] is not st.tables:
         mt = _map_tables(st)
     tracks = mt[3]
     entry = tracks.get((x0, y0, e0, x1, y1, e1))
@@ -231,7 +259,9 @@ def _track(st: CtfState, x0: int, y0: int, e0: int, x1: int, y1: int, e1: int
         entry = _static_track(st, x0, y0, e0, x1, y1, e1, tracks, mt[2])
     idx, pts, blocked = entry
     occ = st._occ
-    ground = st.map.ground
+    if not any(map(occ.__getitem__, idx)):  # most tracks pass no Bot and no command post:
+        return pts, blocked  # done in one pass at C speed
+    ground = gmap.ground
     for k, i in enumerate(idx):
         o = occ[i]
         if o:
@@ -258,33 +288,120 @@ def in_scan(st: CtfState, b: Bot, other: Bot) -> bool:
     return distance(b.x, b.y, other.x, other.y) <= st.tables.scanning_range
 
 
-def seen_mask(st: CtfState, x: int, y: int, involved: int = 0) -> int:
-    """Bots that see a happening at (x, y): those involved and every functional Bot in
-    scanning range (CTF-21). Bit n stands for Bot n."""
-    m = involved
+# While `process_turn` runs on a state: (state, {0: (columns, rows), -n: Bot n's nearest
+# enemy}). `columns[x]` holds the functional Bots whose scanning range reaches column x (bit
+# n: Bot n), `rows[y]` those whose range reaches row y, so the Bots that see (x, y) are
+# columns[x] & rows[y] (CTF-21's square range). They and the nearest enemies change only when
+# a Bot moves (`enter`: its bit leaves and joins a few columns and rows, `_scan_moved`) or
+# becomes Wreckage (`wreck`: made again, `_scan_changed`); the nearest enemies are forgotten
+# then. `process_turn` makes the lines at the start (`_scan_lines`). One tuple, read
+# once per use: a turn processed in another thread at the same time finds another state in
+# it and works the masks out itself.
+_SCAN: tuple = (None, None, None)  # the third: per team, its enemies in Bot order
+
+
+def _enemies(st: CtfState) -> tuple[tuple[Bot, ...], ...]:
+    """Per team (0 up to the highest team of a Bot or command post), the other teams' Bots
+    in Bot order: what nearest_enemy and cp_fire look through (teams never change; the Bot
+    objects are the turn's own)."""
+    bots = st._bots
+    top = max([b.team for b in bots] + [c.team for c in st._cps], default=0)
+    return tuple([tuple([b for b in bots if b.team != t]) for t in range(top + 1)])
+
+
+def _scan_lines(st: CtfState) -> tuple[list[int], list[int]]:
+    """(columns, rows) of `_SCAN` for the Bots as they stand: each functional Bot adds its bit
+    to the columns x - r..x + r and the rows y - r..y + r (a running sum of +bit at the
+    start and -bit past the end: the bits are distinct, so the sums are the unions)."""
+    r = st.tables.scanning_range
+    gmap = st.map
+    w1, h1 = gmap.width + 1, gmap.height + 1
+    cols = [0] * (w1 + 1)
+    rows = [0] * (h1 + 1)
+    for b in st._bots:
+        if not b.status:
+            bit = 1 << b.num
+            x, y = b.x, b.y
+            lo, hi = x - r, x + r + 1
+            cols[lo if lo > 0 else 0] += bit
+            cols[hi if hi < w1 else w1] -= bit
+            lo, hi = y - r, y + r + 1
+            rows[lo if lo > 0 else 0] += bit
+            rows[hi if hi < h1 else h1] -= bit
+    return list(accumulate(cols)), list(accumulate(rows))
+
+
+def _scan_at(st: CtfState, x: int, y: int) -> int:
+    """The functional Bots with (x, y) in scanning range (bit n: Bot n), as `seen_mask` finds
+    them: from the turn's cache (`_SCAN`) while a turn is processed, else Bot by Bot."""
+    sc = _SCAN
+    if sc[0] is st:
+        cols, rows = sc[1][0]
+        if 0 < x < len(cols) - 1 and 0 < y < len(rows) - 1:  # on the map
+            return cols[x] & rows[y]
+    m = 0
     r = st.tables.scanning_range
     x0, x1, y0, y1 = x - r, x + r, y - r, y + r
-    for b in st._bots:  # hot: every event asks; `not b.status` is `b.status == FUNCTIONAL`
+    for b in st._bots:
         if not b.status and x0 <= b.x <= x1 and y0 <= b.y <= y1:
             m |= 1 << b.num
     return m
 
 
+def _scan_changed(st: CtfState) -> None:
+    """A Bot became Wreckage: the turn's columns and rows made again, nearest enemies
+    forgotten."""
+    sc = _SCAN
+    if sc[0] is st:
+        cache = sc[1]
+        cache.clear()
+        cache[0] = _scan_lines(st)
+
+
+def _scan_moved(st: CtfState, b: Bot, x0: int, y0: int) -> None:
+    """Bot `b` moved from (x0, y0): its bit leaves the columns and rows now out of its reach
+    and joins those newly in it; nearest enemies forgotten."""
+    sc = _SCAN
+    if sc[0] is st:
+        cache = sc[1]
+        lines = cache[0]
+        cache.clear()
+        r = st.tables.scanning_range
+        bit = 1 << b.num
+        _shift(lines[0], x0, b.x, r, bit)
+        _shift(lines[1], y0, b.y, r, bit)
+        cache[0] = lines
+
+
+def _shift(line: list[int], old: int, new: int, r: int, bit: int) -> None:
+    """A Bot's reach along `line` (columns or rows, 1..len - 2) moved from old - r..old + r
+    to new - r..new + r: clear its bit where it no longer reaches, set it where it now does."""
+    if new == old:
+        return
+    n = len(line) - 2
+    if new > old:
+        gone = range(max(old - r, 1), min(old + r, new - r - 1, n) + 1)
+        come = range(max(new - r, old + r + 1, 1), min(new + r, n) + 1)
+    else:
+        gone = range(max(old - r, new + r + 1, 1), min(old + r, n) + 1)
+        come = range(max(new - r, 1), min(new + r, old - r - 1, n) + 1)
+    keep = ~bit
+    for i in gone:
+        line[i] &= keep
+    for i in come:
+        line[i] |= bit
+
+
+def seen_mask(st: CtfState, x: int, y: int, involved: int = 0) -> int:
+    """Bots that see a happening at (x, y): those involved and every functional Bot in
+    scanning range (CTF-21). Bit n stands for Bot n."""
+    return involved | _scan_at(st, x, y)
+
+
 def seen_pair(st: CtfState, x: int, y: int, x2: int, y2: int, involved: int = 0
               ) -> tuple[int, int]:
-    """seen_mask at (x, y) and at (x2, y2) in one pass: an event there that names a Bot here."""
-    m = m2 = involved
-    r = st.tables.scanning_range
-    x0, x1, y0, y1 = x - r, x + r, y - r, y + r
-    u0, u1, v0, v1 = x2 - r, x2 + r, y2 - r, y2 + r
-    for b in st._bots:
-        if not b.status:
-            bx, by = b.x, b.y
-            if x0 <= bx <= x1 and y0 <= by <= y1:
-                m |= 1 << b.num
-            if u0 <= bx <= u1 and v0 <= by <= v1:
-                m2 |= 1 << b.num
-    return m, m2
+    """seen_mask at (x, y) and at (x2, y2): an event there that names a Bot here."""
+    return involved | _scan_at(st, x, y), involved | _scan_at(st, x2, y2)
 
 
 class Sighted(tuple):
@@ -302,8 +419,13 @@ class Sighted(tuple):
     named: tuple | None = None
 
 
+# `Sighted(event)` through tuple.__new__ directly: the same object, without type.__call__'s
+# detour (twice as quick; every event of every turn is made so)
+_new_tuple = tuple.__new__
+
+
 def sighted(event: tuple, seen: int, named: tuple | None = None) -> Sighted:
-    ev = Sighted(event)
+    ev = _new_tuple(Sighted, event)
     ev.seen = seen
     if named is not None:
         ev.named = named
@@ -352,13 +474,13 @@ def seen_by(event: tuple, viewer: int) -> tuple | None:
 
 def log(st: CtfState, event: tuple, x: int, y: int, involved: int = 0) -> None:
     """Log an event at (x, y), seen by `involved` and every functional Bot in range of it."""
-    m = involved  # seen_mask(), inlined: this runs for every event
-    r = st.tables.scanning_range
-    x0, x1, y0, y1 = x - r, x + r, y - r, y + r
-    for b in st._bots:
-        if not b.status and x0 <= b.x <= x1 and y0 <= b.y <= y1:
-            m |= 1 << b.num
-    ev = Sighted(event)  # sighted(), inlined
+    sc = _SCAN  # seen_mask(): from the turn's lines (_scan_at, inlined: a Bot or CP's sector)
+    if sc[0] is st:
+        cols, rows = sc[1][0]
+        m = involved | cols[x] & rows[y]
+    else:
+        m = involved | _scan_at(st, x, y)
+    ev = _new_tuple(Sighted, event)  # sighted(), inlined
     ev.seen = m
     st.log.append((m, ev))
 
@@ -369,14 +491,14 @@ def log_own(st: CtfState, event: tuple, b: Bot) -> None:
     posture, shots, hits, falls, Wreckage: CTF-38), not what it meant or how it fares inside
     (docs/ctf2187.md)."""
     m = 1 << b.num
-    ev = Sighted(event)
+    ev = _new_tuple(Sighted, event)
     ev.seen = m
     st.log.append((m, ev))
 
 
 def log_seen(st: CtfState, event: tuple, seen: int, named: tuple | None) -> None:
     """Log an event whose sighting the caller worked out (it names a second Bot)."""
-    ev = Sighted(event)  # sighted(), inlined
+    ev = _new_tuple(Sighted, event)  # sighted(), inlined
     ev.seen = seen
     if named is not None:
         ev.named = named
@@ -389,12 +511,26 @@ def log_all(st: CtfState, event: tuple, named: tuple | None = None) -> None:
     st.log.append((m, sighted(event, m, named)))
 
 
+_NO_BOT = object()  # "not cached" (None is an answer: no enemy in range)
+
+
 def nearest_enemy(st: CtfState, b: Bot) -> Bot | None:
-    """The nearest functional enemy in scanning range (the first in Bot order of the nearest)."""
+    """The nearest functional enemy in scanning range (the first in Bot order of the nearest).
+    While a turn is processed the answer is kept in the turn's cache of sightings (`_SCAN`,
+    key -n for Bot n) until a Bot moves or falls to Wreckage: a Bot that faces its nearest
+    enemy and then fires at it asks twice."""
+    sc = _SCAN
+    x, y, team = b.x, b.y, b.team
+    if sc[0] is st:
+        best = sc[1].get(-b.num, _NO_BOT)
+        if best is not _NO_BOT:
+            return best
+        others = sc[2][team]  # the enemies only
+    else:
+        others = st._bots
     best = None
     bd = st.tables.scanning_range + 1  # d < bd: in range, and nearer than any before
-    x, y, team = b.x, b.y, b.team
-    for o in st._bots:
+    for o in others:
         if o.team != team and not o.status:
             dx = o.x - x
             dy = o.y - y
@@ -405,6 +541,8 @@ def nearest_enemy(st: CtfState, b: Bot) -> Bot | None:
             d = dx if dx > dy else dy  # distance(), inlined
             if d < bd:
                 best, bd = o, d
+    if sc[0] is st:
+        sc[1][-b.num] = best
     return best
 
 
@@ -423,7 +561,7 @@ def nearest_cp(st: CtfState, b: Bot, friendly: bool) -> CommandPost | None:
     best = None
     bd = 1 << 30
     for c in st._cps:
-        if c.operational and (c.team == b.team) == friendly:
+        if c.structure > 0 and (c.team == b.team) == friendly:  # c.operational
             d = distance(b.x, b.y, c.x, c.y)
             if d < bd:
                 best, bd = c, d
@@ -469,9 +607,22 @@ def _per_tables(t) -> tuple:
     _PER_TABLES[id(t)] = hit = (t, reach, band_of)  # holds the tables: the id stays theirs
     return hit
 
+_AP = attrgetter("ap")
+
+
 def process_turn(st: CtfState) -> list[tuple]:
     """Process the whole turn (every Bot's sheet or standing orders are in); return the events."""
+    global _SCAN
     st._unshare()  # the turn changes Bots, command posts and sectors (copy on write, state.py)
+    _SCAN = (st, {0: _scan_lines(st)}, _enemies(st))
+    try:
+        return _process_turn(st)
+    finally:
+        if _SCAN[0] is st:
+            _SCAN = (None, None, None)
+
+
+def _process_turn(st: CtfState) -> list[tuple]:
     st.log = []
     t = st.tables
     orders: dict[int, tuple[int, ...]] = {}
@@ -494,7 +645,10 @@ def process_turn(st: CtfState) -> list[tuple]:
     if st.over is None and st.turn > st.turns:
         st.end("turn limit")
         log_all(st, ("end", "the turn limit was reached"))
-    return [e for _, e in st.log]
+    return list(map(_EVENT, st.log))
+
+
+_EVENT = itemgetter(1)  # (mask, event) -> event
 
 
 def run_phase(st: CtfState, phase: int, orders: dict[int, tuple[int, ...]]) -> None:
@@ -546,27 +700,31 @@ def run_phase(st: CtfState, phase: int, orders: dict[int, tuple[int, ...]]) -> N
                     log_own(st, ("heatfx", b.num, f"weapon {i + 1} ({b.design.weapons[i][1].key}) "
                              f"{state} by heat (d6 {roll})"), b)
     rng.shuffle(active)  # equal AP: a fresh seeded shuffle (CTF-22)
-    active.sort(key=lambda b: -b.ap)
+    active.sort(key=_AP, reverse=True)  # by AP, most first; a stable sort keeps ties in order
     # the action order names every acting Bot: each viewer sees only the Bots it could see
     # the order lists every acting Bot; each viewer sees those its Bots could see (seen_by):
     # the acting Bots are all the functional ones, so their sectors tell who saw whom
-    log_all(st, ("order", tuple(b.num for b in active)),
-            (t.scanning_range, tuple((b.x, b.y) for b in active)))
+    log_all(st, ("order", tuple([b.num for b in active])),
+            (t.scanning_range, tuple([(b.x, b.y) for b in active])))
+    base = (phase - 1) * 5
     for b in active:
-        if b.status != FUNCTIONAL:
+        if b.status:  # != FUNCTIONAL
             continue  # wrecked before its slot
         if b.fallen:
             log_own(st, ("skip", b.num, "orders", 0, "fell earlier this phase"), b)
             continue
         o = orders[b.num]
-        base = (phase - 1) * 5
-        do_move(st, b, o[base], o[base + 1])
-        if b.status != FUNCTIONAL:
-            continue
-        if b.fallen:
-            log_own(st, ("skip", b.num, "attack", o[base + 2], "fell this phase"), b)
-            continue
-        do_attack(st, b, o[base + 2], o[base + 3], o[base + 4])
+        m = o[base]
+        if m or b.posture == PRONE:  # do_move does nothing else for order 0
+            do_move(st, b, m, o[base + 1])
+            if b.status:
+                continue
+            if b.fallen:
+                log_own(st, ("skip", b.num, "attack", o[base + 2], "fell this phase"), b)
+                continue
+        a = o[base + 2]
+        if a:  # do_attack does nothing for attack order 0
+            do_attack(st, b, a, o[base + 3], o[base + 4])
     for c in st._cps:  # command posts fire last (CTF-13, CTF-34)
         if c.structure > 0:  # c.operational
             cp_fire(st, c, reach)
@@ -604,9 +762,14 @@ def skip(st: CtfState, b: Bot, what: str, order: int, reason: str) -> None:
 
 
 def step_cost(st: CtfState, b: Bot, x: int, y: int, nx: int, ny: int, backward: bool) -> int:
-    c = st.tables.costs
-    cost = c["move"] + terrain_at(st, nx, ny).move_cost
-    climb = ground_at(st, nx, ny) - ground_at(st, x, y)
+    t = st.tables
+    c = t.costs
+    gmap = st.map
+    w = gmap.width
+    i = (ny - 1) * w + nx - 1  # terrain_at() and ground_at(), inlined
+    cost = c["move"] + t.terrain[gmap.terrain[i]].move_cost
+    ground = gmap.ground
+    climb = ground[i] - ground[(y - 1) * w + x - 1]
     if climb > 0:
         cost += c["climb_per_level"] * climb
     if backward:
@@ -635,27 +798,27 @@ def enter(st: CtfState, b: Bot, nx: int, ny: int, cost: int, heat: int, how: str
     st._occ[(y0 - 1) * w + x0 - 1] = 0
     st._occ[(ny - 1) * w + nx - 1] = b.num
     b.x, b.y = nx, ny
-    spend(b, cost)
-    add_heat(st, b, heat)
+    b.ap = b.ap - cost if b.ap > cost else 0  # spend(), inlined
+    h = b.heat + heat  # add_heat(), inlined
+    mx = st.tables.heat["maximum"]
+    b.heat = h if h < mx else mx
     b.entered += 1
-    # seen by the Bot and every functional Bot in range of where it left or where it came:
-    # seen_mask at both places in one pass (every event goes through the log_* functions)
-    m = 1 << b.num
-    r = st.tables.scanning_range
-    xa, xb, ya, yb = x0 - r, x0 + r, y0 - r, y0 + r
-    ua, ub, va, vb = nx - r, nx + r, ny - r, ny + r
-    for o in st._bots:
-        if not o.status:
-            ox, oy = o.x, o.y
-            if (xa <= ox <= xb and ya <= oy <= yb) or (ua <= ox <= ub and va <= oy <= vb):
-                m |= 1 << o.num
+    _scan_moved(st, b, x0, y0)  # the Bot stands elsewhere now
+    # seen by the Bot and every functional Bot in range of where it left or where it came
+    # (every event goes through the log_* functions)
+    sc = _SCAN  # _scan_at at both ends, inlined
+    if sc[0] is st:
+        cols, rows = sc[1][0]
+        m = 1 << b.num | cols[x0] & rows[y0] | cols[nx] & rows[ny]
+    else:
+        m = 1 << b.num | _scan_at(st, x0, y0) | _scan_at(st, nx, ny)
     log_seen(st, ("move", b.num, how, x0, y0, nx, ny, b.facing, cost), m, None)
 
 
 def turn_bot(st: CtfState, b: Bot, steps: int, cost: int) -> None:
     old = b.facing
-    b.facing = right(b.facing, steps)
-    spend(b, cost)
+    b.facing = (old - 1 + steps) % 8 + 1  # right(), inlined
+    b.ap = b.ap - cost if b.ap > cost else 0  # spend(), inlined
     log(st, ("face", b.num, old, b.facing, cost), b.x, b.y, 1 << b.num)
 
 
@@ -722,13 +885,18 @@ def do_move(st: CtfState, b: Bot, m: int, opt: int) -> None:
         if m == 11:
             target = opt
         else:
-            aim = aim_for(st, b, m)
+            if m == 13:  # face the nearest enemy: aim_for(), its commonest case inlined
+                o = nearest_enemy(st, b)
+                aim = None if o is None else (o.x, o.y)
+            else:
+                aim = aim_for(st, b, m)
             if aim is None:
                 skip(st, b, "move", m, "no such target in scanning range (CTF-21)")
                 return
-            if aim == (b.x, b.y):
+            ax, ay = aim
+            if ax == b.x and ay == b.y:
                 return
-            target = bearing(aim[0] - b.x, aim[1] - b.y)
+            target = bearing(ax - b.x, ay - b.y)
         steps = pivot_steps(b.facing, target)
         if steps == 0:
             return
@@ -745,7 +913,11 @@ def do_move(st: CtfState, b: Bot, m: int, opt: int) -> None:
     elif m == 3:
         turn_steps = -1
     elif 5 <= m <= 10:
-        aim = aim_for(st, b, m, opt)
+        if m == 6:  # toward the nearest enemy: aim_for(), its commonest case inlined
+            o = nearest_enemy(st, b)
+            aim = None if o is None else (o.x, o.y)
+        else:
+            aim = aim_for(st, b, m, opt)
         if aim is None:
             skip(st, b, "move", m, "no such target in scanning range (CTF-21)")
             return
@@ -838,24 +1010,47 @@ def weapon_usable(st: CtfState, b: Bot, i: int, tx: int, ty: int) -> str:
     return ""
 
 
+_BY_DAMAGE: dict[int, tuple] = {}
+
+
+def _by_damage(design) -> tuple[tuple[int, tuple[int, ...], Weapon], ...]:
+    """A design's weapons that do damage as (index, arcs, weapon), most damaging first, ties
+    in weapon order: the first usable one is `best_weapon`'s pick. Made once per design (the
+    designs never change)."""
+    hit = _BY_DAMAGE.get(id(design))
+    if hit is not None and hit[0] is design:
+        return hit[1]
+    order = sorted(((i, WEAPON_ARCS[loc], w) for i, (loc, w) in enumerate(design.weapons)
+                    if w.damage > 0), key=lambda e: (-e[2].damage, e[0]))
+    if len(_BY_DAMAGE) > 256:
+        _BY_DAMAGE.clear()
+    _BY_DAMAGE[id(design)] = (design, tuple(order))  # holds the design: its id stays its own
+    return tuple(order)
+
+
 def best_weapon(st: CtfState, b: Bot, tx: int, ty: int) -> int:
     """CTF-36: the most damaging usable weapon (ties: lowest number); -1 if none. Usable as
-    `weapon_usable` says, its tests inlined with the arc and range worked out once."""
+    `weapon_usable` says, its tests inlined with the arc and range worked out once; the
+    weapons tried most damaging first (`_by_damage`), so the first usable one is the pick."""
     if b.shut:
         return -1
-    a = arc(b.facing, tx - b.x, ty - b.y)
-    d = distance(b.x, b.y, tx, ty)
-    best = -1
-    dmg = 0
+    bx, by = b.x, b.y
+    a = arc(b.facing, tx - bx, ty - by)
+    dx = tx - bx
+    dy = ty - by
+    if dx < 0:
+        dx = -dx
+    if dy < 0:
+        dy = -dy
+    d = dx if dx > dy else dy  # distance(), inlined
     states = b.weapons
     ap = b.ap
-    for i, (loc, w) in enumerate(b.design.weapons):
-        if w.damage > dmg:
-            s = states[i]
-            if (s != DESTROYED and a in WEAPON_ARCS[loc] and d <= w.maximum
-                    and (w.ap if s != DAMAGED else weapon_ap(w, True, st.tables)) <= ap):
-                best, dmg = i, w.damage
-    return best
+    for i, arcs, w in _by_damage(b.design):
+        s = states[i]
+        if (s != DESTROYED and a in arcs and d <= w.maximum
+                and (w.ap if s != DAMAGED else weapon_ap(w, True, st.tables)) <= ap):
+            return i
+    return -1
 
 
 def do_attack(st: CtfState, b: Bot, a: int, opt: int, wnum: int) -> None:
@@ -934,7 +1129,7 @@ def fire(st: CtfState, b: Bot, i: int, target: Bot | CommandPost) -> None:
         if not target.status:
             e1 += 2 if target.posture == STANDING else 1
     else:
-        e1 += 2 if target.operational else 1  # cp_elevation()
+        e1 += 2 if target.structure > 0 else 1  # cp_elevation(); operational
     dx = tx - bx
     dy = ty - by
     if dx < 0:
@@ -944,27 +1139,24 @@ def fire(st: CtfState, b: Bot, i: int, target: Bot | CommandPost) -> None:
     d = dx if dx > dy else dy  # distance()
     path, blocked = _track(st, bx, by, e0, tx, ty, e1)
     # whoever sees the shot sees the firer; the target Bot is named only to those who see it
-    r = t.scanning_range
-    x0, x1, y0, y1 = bx - r, bx + r, by - r, by + r
+    sc = _SCAN  # seen_pair() / seen_mask(): _scan_at, inlined (Bots' and CPs' sectors)
+    if sc[0] is st:
+        cols, rows = sc[1][0]
+        at_firer = cols[bx] & rows[by]
+        at_tgt = cols[tx] & rows[ty]
+    else:
+        at_firer = _scan_at(st, bx, by)
+        at_tgt = _scan_at(st, tx, ty)
     if is_bot:
         tcode = target.num
         involved = (1 << b.num) | (1 << tcode)
-        seen = at_target = involved  # seen_pair(), inlined
-        u0, u1, v0, v1 = tx - r, tx + r, ty - r, ty + r
-        for o in st._bots:
-            if not o.status:
-                ox, oy = o.x, o.y
-                if x0 <= ox <= x1 and y0 <= oy <= y1:
-                    seen |= 1 << o.num
-                if u0 <= ox <= u1 and v0 <= oy <= v1:
-                    at_target |= 1 << o.num
+        seen = involved | at_firer
+        at_target = involved | at_tgt
         named: tuple | None = ((2, at_target),)
     else:
         tcode = target.label
-        involved = seen = 1 << b.num  # seen_mask(), inlined
-        for o in st._bots:
-            if not o.status and x0 <= o.x <= x1 and y0 <= o.y <= y1:
-                seen |= 1 << o.num
+        involved = 1 << b.num
+        seen = involved | at_firer
         named = None
     if blocked:
         log_seen(st, ("shot", b.num, tcode, i + 1, w.key, d, 0, 0, False, path, True),
@@ -979,9 +1171,15 @@ def fire(st: CtfState, b: Bot, i: int, target: Bot | CommandPost) -> None:
         chance = th["far"]
     dodge = 0
     if is_bot:
-        chance += target_mods(st, target)
-        dodge = dodge_mod(st, target)
-        chance += dodge
+        tposture = target.posture  # target_mods(), inlined
+        chance += t.terrain[gmap.terrain[(ty - 1) * mw + tx - 1]].cover
+        if tposture != STANDING:
+            chance += th["target_kneeling_or_prone"]
+        chance += th["per_sector_target_moved"] * target.entered
+        if (tposture == STANDING and t.bands[target.band].dodge  # dodge_mod()'s own test
+                and target.ap >= th["dodge_min_ap"]):
+            dodge = dodge_mod(st, target)
+            chance += dodge
     else:
         chance += th["at_command_post"]
     if b.entered:
@@ -1000,8 +1198,8 @@ def fire(st: CtfState, b: Bot, i: int, target: Bot | CommandPost) -> None:
     lo = th["minimum"]
     if chance < lo:
         chance = lo
-    if dodge:
-        log(st, ("dodge", target.num, dodge), tx, ty, involved)
+    if dodge:  # seen at the target by those involved: at_target (nothing moved since)
+        log_seen(st, ("dodge", target.num, dodge), at_target, None)
     roll = st.rng.randint(1, 100)
     hit = roll <= chance
     log_seen(st, ("shot", b.num, tcode, i + 1, w.key, d, chance, roll, hit, path, False),
@@ -1012,7 +1210,8 @@ def fire(st: CtfState, b: Bot, i: int, target: Bot | CommandPost) -> None:
         target.last_by = b.num
         b.last_at = target.num
         a = arc(target.facing, bx - tx, by - ty)
-        applied = hit_bot(st, target, w, a, b.num)
+        # the hit is seen where the shot was: the same Bots stand where they stood
+        applied = hit_bot(st, target, w, a, b.num, (at_target, seen))
         b.vp += applied
     else:
         applied = hit_cp(st, target, w.damage, b.num)
@@ -1038,13 +1237,19 @@ def dodge_mod(st: CtfState, target: Bot) -> int:
     m = max(th["dodge_max"], th["dodge_per_5_ap"] * (target.ap // 5))
     if band.dodge == 1:
         m = -((-m) // 2)
-    spend(target, t.costs["dodge"])
-    add_heat(st, target, t.heat["dodge"])
+    cost = t.costs["dodge"]  # spend(), inlined
+    target.ap = target.ap - cost if target.ap > cost else 0
+    h = target.heat + t.heat["dodge"]  # add_heat(), inlined
+    mx = t.heat["maximum"]
+    target.heat = h if h < mx else mx
     return m
 
 
-def hit_bot(st: CtfState, target: Bot, w: Weapon, angle: int, by: int) -> int:
-    """Apply a hit (CTF-29, CTF-30); return the damage actually applied."""
+def hit_bot(st: CtfState, target: Bot, w: Weapon, angle: int, by: int,
+            masks: tuple[int, int] | None = None) -> int:
+    """Apply a hit (CTF-29, CTF-30); return the damage actually applied. `masks`: the hit
+    event's sighting when the caller has it (seen at the target and, for a Bot firing, at the
+    shooter; the shot was logged with the same Bots where they stand now)."""
     t = st.tables
     rng = st.rng
     roll = rng.randint(1, 20)
@@ -1083,14 +1288,21 @@ def hit_bot(st: CtfState, target: Bot, w: Weapon, angle: int, by: int) -> int:
         if remaining:
             cur = transfer(target, cur, rear)
     event = ("hit", target.num, by, roll, LOCATION_CODES[loc], tuple(events), applied, remaining)
-    if by > 0:  # the firing Bot is named only to those who see it
+    if masks is not None:
+        if by > 0:
+            log_seen(st, event, masks[0], ((2, masks[1]),))
+        else:
+            log_seen(st, event, masks[0], None)
+    elif by > 0:  # the firing Bot is named only to those who see it
         shooter = st._bots[by - 1]
         involved = (1 << target.num) | (1 << by)
         seen, at_shooter = seen_pair(st, target.x, target.y, shooter.x, shooter.y, involved)
         log_seen(st, event, seen, ((2, at_shooter),))
     else:
         log(st, event, target.x, target.y, 1 << target.num)
-    add_heat(st, target, t.heat["hit_energy"] if w.energy else t.heat["hit"])
+    h = target.heat + (t.heat["hit_energy"] if w.energy else t.heat["hit"])  # add_heat()
+    mx = t.heat["maximum"]
+    target.heat = h if h < mx else mx
     if first_internal >= 0 and target.internal[first_internal] > 0:
         strike_item(st, target, first_internal)
     if head_internal and target.pilot == 0:
@@ -1186,6 +1398,7 @@ def fall_check(st: CtfState, b: Bot, base: int, why: str) -> None:
 def wreck(st: CtfState, b: Bot, reason: str, pilot: int) -> None:
     """CTF-10/30: the bot becomes Wreckage where it stands."""
     b.status = WRECKED
+    _scan_changed(st)  # a Wreckage sees nothing
     b.pilot = pilot
     b.wreck_reason = reason
     log(st, ("wreck", b.num, reason), b.x, b.y, 1 << b.num)
@@ -1209,14 +1422,18 @@ def _cp_reach(t) -> int:
 
 def cp_fire(st: CtfState, c: CommandPost, reach: int | None = None) -> None:
     """CTF-34: each CP weapon fires at the nearest functional enemy bot in range with a clear
-    line of fire; normal to-hit, no heat, movement or wounds."""
+    line of fire; normal to-hit, no heat, movement or wounds. Hot (every command post, every
+    phase): to_hit_base, target_mods, seen_pair and the elevations inlined, dodge_mod called
+    only when the target can dodge (same order of changes, draws and events)."""
     t = st.tables
     cx, cy, team = c.x, c.y, c.team
     if reach is None:
         reach = _cp_reach(t)
     cands = []
-    for b in st._bots:  # enemies in reach of some CP weapon, nearest first (ties: Bot order)
-        if b.team != team and not b.status:
+    bots = st._bots
+    sc = _SCAN
+    for b in sc[2][team] if sc[0] is st else bots:  # enemies in reach of some CP weapon,
+        if b.team != team and not b.status:  # nearest first (ties: Bot order)
             dx = b.x - cx
             dy = b.y - cy
             if dx < 0:
@@ -1230,30 +1447,60 @@ def cp_fire(st: CtfState, c: CommandPost, reach: int | None = None) -> None:
         return  # nothing in reach: no track is traced
     cands.sort()
     th = t.to_hit
-    e0 = st.map.ground[(cy - 1) * st.map.width + cx - 1] + (2 if c.structure > 0 else 1)
+    gmap = st.map
+    ground, mw = gmap.ground, gmap.width
+    e0 = ground[(cy - 1) * mw + cx - 1] + (2 if c.structure > 0 else 1)
     for w in t.cp_weapons:  # e0: cp_elevation(), inlined
         for d, num in cands:
             if d > w.maximum:
                 break
-            b = st._bots[num - 1]
+            b = bots[num - 1]
             if b.status != FUNCTIONAL:
                 continue
             bx, by = b.x, b.y
-            e1 = st.map.ground[(by - 1) * st.map.width + bx - 1] + (
-                2 if b.posture == STANDING else 1)  # bot_elevation() of a functional Bot
+            bi = (by - 1) * mw + bx - 1
+            posture = b.posture
+            e1 = ground[bi] + (2 if posture == STANDING else 1)  # a functional Bot's
             path, blocked = _track(st, cx, cy, e0, bx, by, e1)
             if blocked:
                 continue
-            chance = to_hit_base(w, d, t) + target_mods(st, b)
-            dodge = dodge_mod(st, b)
-            chance = max(th["minimum"], min(th["maximum"], chance + dodge))
-            if dodge:
-                log(st, ("dodge", b.num, dodge), b.x, b.y, 1 << b.num)
+            opt = w.optimum  # to_hit_base(), inlined
+            if d <= opt:
+                chance = th["at_optimum"] + th["per_sector_closer"] * (opt - d)
+            elif d <= -(-(opt + w.maximum) // 2):
+                chance = th["beyond_optimum"]
+            else:
+                chance = th["far"]
+            chance += t.terrain[gmap.terrain[bi]].cover  # target_mods(), inlined
+            if posture != STANDING:
+                chance += th["target_kneeling_or_prone"]
+            chance += th["per_sector_target_moved"] * b.entered
+            dodge = 0
+            if (posture == STANDING and t.bands[b.band].dodge  # dodge_mod()'s own test
+                    and b.ap >= th["dodge_min_ap"]):
+                dodge = dodge_mod(st, b)
+            chance += dodge
+            hi = th["maximum"]
+            if chance > hi:
+                chance = hi
+            lo = th["minimum"]
+            if chance < lo:
+                chance = lo
+            # seen_pair(): who sees the command post, who sees the target Bot
+            sc = _SCAN  # _scan_at, inlined
+            if sc[0] is st:
+                cols, rows = sc[1][0]
+                seen = 1 << num | cols[cx] & rows[cy]
+                at_target = 1 << num | cols[bx] & rows[by]
+            else:
+                seen = 1 << num | _scan_at(st, cx, cy)
+                at_target = 1 << num | _scan_at(st, bx, by)
+            if dodge:  # seen at the target by it and every Bot in range: at_target
+                log_seen(st, ("dodge", num, dodge), at_target, None)
             roll = st.rng.randint(1, 100)
             hit = roll <= chance
-            seen, at_target = seen_pair(st, c.x, c.y, b.x, b.y, 1 << b.num)
-            log_seen(st, ("shot", c.label, b.num, 0, w.key, d, chance, roll, hit, path,
+            log_seen(st, ("shot", c.label, num, 0, w.key, d, chance, roll, hit, path,
                           False), seen, ((2, at_target),))
             if hit:
-                hit_bot(st, b, w, arc(b.facing, c.x - b.x, c.y - b.y), 0)
+                hit_bot(st, b, w, arc(b.facing, cx - bx, cy - by), 0, (at_target, 0))
             break

@@ -46,10 +46,21 @@ def side_value(facing: int, dx: int, dy: int) -> int:
     return dx * DX[f2] + dy * DY[f2]
 
 
+_BEARINGS: dict[tuple[int, int], int] = {}
+
+
 def bearing(dx: int, dy: int) -> int:
-    """The facing nearest in angle to the line (dx, dy) (CTF-19; never a tie on the grid)."""
-    deg = math.degrees(math.atan2(dx, dy))  # clockwise from +Y
-    return int(round(deg / 45.0)) % 8 + 1
+    """The facing nearest in angle to the line (dx, dy) (CTF-19; never a tie on the grid).
+    Made once per offset (a pure function of it: every move toward a Bot asks)."""
+    key = (dx, dy)
+    f = _BEARINGS.get(key)
+    if f is None:
+        deg = math.degrees(math.atan2(dx, dy))  # clockwise from +Y
+        f = int(round(deg / 45.0)) % 8 + 1
+        if len(_BEARINGS) > 65536:
+            _BEARINGS.clear()
+        _BEARINGS[key] = f
+    return f
 
 
 def pivot_steps(facing: int, target: int) -> int:

@@ -74,6 +74,12 @@ _SAMPLES: dict[tuple, list[tuple]] = {}  # sample sheets depend only on the key
 # (roster, sheet) pairs that passed CTF-37's check: it depends on nothing else, and search
 # hands in the same sample sheets again and again
 _SHEETS_PASSED: set[tuple] = set()
+# The very tuples that passed `_check_action`'s checks of the action alone (its shape and, for
+# a sheet, CTF-37 against the roster), by id: (action, roster). A tuple of ints never changes,
+# so the menu's sample sheets, handed in again and again, skip those checks (the checks that
+# depend on the state, the Bot's player and status, are made every time).
+_PASSED_BY_ID: dict[int, tuple] = {}
+_ROSTERS: dict[Roster, Roster] = {}  # one object per roster, so the cache above can use `is`
 
 
 def tables_for(directory: str) -> Tables:
@@ -248,8 +254,11 @@ class CtfState(State):
             st._occ[st.map.index(b.x, b.y)] = b.num
         for i, c in enumerate(st._cps):
             st._occ[st.map.index(c.x, c.y)] = -(i + 1)
-        st.roster = Roster(tuple(b.team for b in st._bots),
-                           tuple(len(b.design.weapons) for b in st._bots))
+        roster = Roster(tuple(b.team for b in st._bots),
+                        tuple(len(b.design.weapons) for b in st._bots))
+        if len(_ROSTERS) > 1024:
+            _ROSTERS.clear()
+        st.roster = _ROSTERS.setdefault(roster, roster)
         return st
 
     def clone(self) -> CtfState:
@@ -377,27 +386,36 @@ class CtfState(State):
                 return []
             player = cur[0]
         out: list[tuple] = []  # a fresh list: callers may change it
-        for num in self.owed(player):
-            out.extend(self.sample_sheets(num))
+        if self.over is not None:
+            return out
+        samples = self._samples
+        for b in self._bots:  # owed(player), inlined
+            if b.status == FUNCTIONAL and b.sheet is None and b.player == player:
+                out += samples(b)
         return out
 
     def sample_sheets(self, num: int) -> list[tuple]:
         """The menu's sheets that Bot `num` may hand in now (see `legal_actions`), each once."""
-        b = self._bots[num - 1]
+        return list(self._samples(self._bots[num - 1]))
+
+    @staticmethod
+    def _samples(b: Bot) -> list[tuple]:
+        """`sample_sheets` of Bot `b`: the shared cached list (callers copy it)."""
+        num = b.num
         nw = len(b.design.weapons)
-        key = (num, nw, b.functional_engines() <= 4)
+        key = (num, nw, sum(b.engines) <= 4)  # functional_engines(), inlined
         cached = _SAMPLES.get(key)
         if cached is not None:
-            return list(cached)
+            return cached
         if len(_SAMPLES) > 4096:
             _SAMPLES.clear()
         out = [(MISSING, num)]
-        out += [(TURN, num, *orders) for orders in self.sample_plans(nw)]
+        out += [(TURN, num, *orders) for orders in CtfState.sample_plans(nw)]
         if key[2]:
             out.append((TURN, num, *EJECT_PLAN))
         out = list(dict.fromkeys(out))  # the first of any repeats, as the menu's ids number them
         _SAMPLES[key] = out
-        return list(out)
+        return out
 
     def menu_size(self) -> int:
         """Entries in each Bot's menu: `default`, the 11 fixed plans, one "weapon w" plan per
@@ -513,6 +531,17 @@ class CtfState(State):
         return result
 
     def _check_action(self, action: Any, player: int | None) -> tuple[int, Bot, int]:
+        passed = _PASSED_BY_ID.get(id(action))
+        if passed is not None and passed[0] is action and passed[1] is self.roster:
+            b = self._bots[action[1] - 1]  # the action's own checks passed: see _PASSED_BY_ID
+            if player is None:
+                player = b.player
+            elif player != b.player:
+                raise IllegalAction("CTF-1", f"Bot {b.num} is commanded by Player "
+                                    f"{b.player + 1}, not Player {player + 1}")
+            if b.status != FUNCTIONAL:
+                raise IllegalAction("CTF-30", f"Bot {b.num} is Wreckage and takes no orders")
+            return action[0], b, player
         if (not isinstance(action, tuple) or len(action) < 2
                 or not (all(type(v) is int for v in action)  # the common case, quickly
                         or all(isinstance(v, int) and not isinstance(v, bool) for v in action))):
@@ -540,6 +569,10 @@ class CtfState(State):
             if len(_SHEETS_PASSED) > 16384:
                 _SHEETS_PASSED.clear()
             _SHEETS_PASSED.add((self.roster, action))
+        if type(action) is tuple:  # not a subclass: nothing about it can change
+            if len(_PASSED_BY_ID) > 16384:
+                _PASSED_BY_ID.clear()
+            _PASSED_BY_ID[id(action)] = (action, self.roster)
         return kind, b, player
 
     def apply(self, action: Any, player: int | None = None) -> list[tuple]:
@@ -554,8 +587,10 @@ class CtfState(State):
             return [engine.sighted(("standing", b.num), mask)]
         b.sheet = b.standing if kind == MISSING else tuple(action[2:])
         events: list[tuple] = [engine.sighted(("sheet", b.num, kind), mask)]
-        if not any(o.status == FUNCTIONAL and o.sheet is None for o in self._bots):
-            events += engine.process_turn(self)
+        for o in self._bots:
+            if o.status == FUNCTIONAL and o.sheet is None:
+                return events  # a sheet is still owed
+        events += engine.process_turn(self)
         return events
 
     def parse(self, text: str, player: int | None = None) -> tuple:
