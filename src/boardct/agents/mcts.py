@@ -308,31 +308,24 @@ class MCTSAgent(Agent):
         assert moves is not None
         cn, cw = node.cn, node.cw
         jitter = self._jitter
-        evaluate_all = s.game.evaluate_all
-        clone = s.clone
-        append = cw.append
-        best: State | None = None
-        best_v = -1.0
         start = len(cn)
-        # The loop is the search's hot spot (every child of every node expanded whole): one
-        # clone, move and evaluation each, the reward of `p` alone kept; the best child's
-        # rewards for all players are read once at the end.
-        for k in range(start, len(moves)):
-            child = clone()
-            child.apply(moves[k], p)
-            out = child.outcome
-            if out is not None:
-                v = out.returns[p]
-            else:
-                e = evaluate_all(child)[p]
-                v = 0.5 if e is None else 0.5 * (float(e) + 1.0)
+        # The search's hot spot (every child of every node expanded whole): the game scores
+        # the moves (`Game.score_moves`: clone, apply, evaluate, or a game's faster path
+        # that gives the same values); the best child's rewards for all players are read
+        # once at the end, from one more clone.
+        values = s.game.score_moves(s, p, moves[start:])
+        best_k = -1
+        best_v = -1.0
+        for k, v in enumerate(values, start):
             v += TIE_JITTER * jitter()
-            append(v)
+            cw.append(v)
             if v > best_v:
-                best, best_v = child, v
+                best_k, best_v = k, v
         cn.extend([1] * (len(moves) - start))
         node.n += len(moves) - start
-        assert best is not None
+        assert best_k >= 0
+        best = s.clone()
+        best.apply(moves[best_k], p)
         return _leaf_value(best)
 
     def _iterate_exact(self, root_state: State, root: Node, rng: Rng, c: float) -> None:
