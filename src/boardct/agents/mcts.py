@@ -313,19 +313,12 @@ class MCTSAgent(Agent):
         # the moves (`Game.score_moves`: clone, apply, evaluate, or a game's faster path
         # that gives the same values); the best child's rewards for all players are read
         # once at the end, from one more clone.
-        values = s.game.score_moves(s, p, moves[start:])
-        best_k = -1
-        best_v = -1.0
-        for k, v in enumerate(values, start):
-            v += TIE_JITTER * jitter()
-            cw.append(v)
-            if v > best_v:
-                best_k, best_v = k, v
-        cn.extend([1] * (len(moves) - start))
-        node.n += len(moves) - start
-        assert best_k >= 0
+        values = [v + TIE_JITTER * jitter() for v in s.game.score_moves(s, p, moves[start:])]
+        cw.extend(values)
+        cn.extend([1] * len(values))
+        node.n += len(values)
         best = s.clone()
-        best.apply(moves[best_k], p)
+        best.apply(moves[start + values.index(max(values))], p)  # the first best, as greedy
         return _leaf_value(best)
 
     def _iterate_exact(self, root_state: State, root: Node, rng: Rng, c: float) -> None:

@@ -12,17 +12,24 @@ from boardct.games.fff import position as posmod
 from boardct.games.fff.notation import shown
 from boardct.games.fff.pieces import (
     CLEAR,
+    FACING,
     FIELDS,
+    GHOST,
     K_ADD,
     K_CONVERT,
     K_HIT,
     K_REMOVE,
+    K_STEP,
+    K_TURN,
     NCODES,
+    NEXT,
     OWNER,
     SIZE,
     T_ADD,
     T_REMOVE,
+    TOKEN_A,
     TOKEN_KIND,
+    q_square,
 )
 from boardct.games.fff.rules import eliminated, play
 from boardct.games.fff.state import FFFState
@@ -36,12 +43,14 @@ FIELD_VALUE = 0.15
 # `score_moves` relies on that to give a quiet turn exactly its position's value.
 FIELD_COUNT = [0 if not c or not SIZE[c] else
                (1 if OWNER[c] == 0 else -1) * len(FIELDS[c]) for c in range(NCODES)]
-# Turn tokens whose effect `score_moves` cannot read from the turn alone: attacks that land
-# (capture, push, strip, convert: what they take depends on the board) and adding or removing
-# a clear field (which may destroy two pieces, FFF-14/26). A failed attack (`x`) changes
-# nothing.
+# Turn tokens whose effect `score_moves` does not read from the turn alone: attacks that land
+# (capture, push, strip, convert: what they take depends on the board) and removing a clear
+# field (the piece back in phase may destroy itself and another, FFF-14/26). A failed attack
+# (`x`) changes nothing. Adding a clear field last is read after a look at the square the
+# mover ends on (`_clear_destroys`).
 _UNREAD = frozenset(t for t, k in enumerate(TOKEN_KIND) if k in (K_HIT, K_CONVERT)) | {
-    T_ADD[CLEAR], T_REMOVE[CLEAR]}
+    T_REMOVE[CLEAR]}
+_ADD_CLEAR = T_ADD[CLEAR]
 _FIELD_DELTA = tuple(1 if k == K_ADD else -1 if k == K_REMOVE else 0 for k in TOKEN_KIND)
 
 
@@ -156,49 +165,89 @@ class FFFGame(Game):
         count = sum(map(FIELD_COUNT.__getitem__, state.main)) + sum(
             map(FIELD_COUNT.__getitem__, state.ghost))
         sign = 1 if me == 0 else -1  # a field of the mover's counts this way for Black
-        draw = bool(state.limit) and state.count + 1 >= state.limit
-        values: dict[int, float] = {}  # by change of the field count: at most three
-        main, ghost, pool, lost, cnt, limit = (state.main, state.ghost, state.pool, state.lost,
-                                               state.cnt, state.limit)
+        limit = state.limit
+        main, ghost, pool, lost, cnt = state.main, state.ghost, state.pool, state.lost, state.cnt
+        after_count = state.count + 1  # FFF-28's count after a turn that changes no count
+        boards: dict = {}  # an unread turn's part up to its last unread token: the board
+        values: dict = {}  # by (that part or None, change of the mover's field count after)
 
-        def played(action) -> float:
-            """A turn the tokens do not tell: played on copies of the lists (`rules.play`,
-            no events) and judged as `FFFState.apply` and `_judge` do."""
-            res = play(main, ghost, pool, lost, cnt, me, action)
-            after = res.cnt
-            black_out, white_out = eliminated(after)
-            if black_out or white_out:
-                return 0.5 if black_out and white_out else float(white_out if player == 0
-                                                                  else black_out)
-            if limit and (0 if after != cnt else state.count + 1) >= limit:
-                return 0.5
-            black = _squash(_material(after) + FIELD_VALUE * (
-                sum(map(FIELD_COUNT.__getitem__, res.main))
-                + sum(map(FIELD_COUNT.__getitem__, res.ghost))))
+        def value(part, d: int) -> float:
+            if part is None:  # no count changed, the fields by d
+                if limit and after_count >= limit:
+                    return 0.5
+                lead = mat + FIELD_VALUE * (count + sign * d)
+            else:
+                board = boards.get(part)
+                if board is None:
+                    # played on copies of the lists (`rules.play`, no events) and judged as
+                    # `FFFState.apply` and `_judge` do
+                    res = play(main, ghost, pool, lost, cnt, me, part)
+                    board = boards[part] = (res.cnt, sum(map(FIELD_COUNT.__getitem__, res.main))
+                                            + sum(map(FIELD_COUNT.__getitem__, res.ghost)))
+                after, fields = board
+                black_out, white_out = eliminated(after)
+                if black_out or white_out:
+                    return 0.5 if black_out and white_out else float(white_out if player == 0
+                                                                      else black_out)
+                if limit and (after_count if after == cnt else 0) >= limit:
+                    return 0.5
+                lead = _material(after) + FIELD_VALUE * (fields + sign * d)
+            black = _squash(lead)
             return 0.5 * ((black if player == 0 else -black) + 1.0)
 
         out: list[float] = []
         append = out.append
-        unread = _UNREAD.isdisjoint
+        disjoint = _UNREAD.isdisjoint
+        unread = _UNREAD
         delta = _FIELD_DELTA
         for action in moves:
-            if len(action) < 2:  # a pass
-                d = 0
-            elif unread(action[1:]):
-                d = delta[action[1]] + delta[action[-1]] if len(action) > 2 else delta[action[1]]
-            else:
-                append(played(action))
-                continue
-            v = values.get(d)
-            if v is None:
-                if draw:
-                    v = 0.5
+            n = len(action)
+            if n < 2:  # a pass
+                part, d = None, 0
+            elif disjoint(action[1:]):
+                if action[-1] == _ADD_CLEAR and _clear_destroys(main, ghost, me, action):
+                    part, d = action, 0
                 else:
-                    black = _squash(mat + FIELD_VALUE * (count + sign * d))
-                    v = 0.5 * ((black if player == 0 else -black) + 1.0)
-                values[d] = v
+                    part = None
+                    d = delta[action[1]] + delta[action[-1]] if n > 2 else delta[action[1]]
+            else:
+                # After its last unread token a turn only turns, steps and may add a field
+                # (not a clear one): turns alike up to there share one play.
+                j = n - 1
+                while action[j] not in unread:
+                    j -= 1
+                if j == n - 1 or action[-1] == _ADD_CLEAR:  # a clear field last: see above
+                    part, d = action, 0
+                else:
+                    part, d = action[:j + 1], delta[action[-1]]
+            key = (part, d)
+            v = values.get(key)
+            if v is None:
+                v = values[key] = value(part, d)
             append(v)
         return out
+
+
+def _clear_destroys(main: list[int], ghost: list[int], me: int, action: tuple) -> bool:
+    """Whether a turn without an attack that lands, ending by adding a clear field, destroys
+    its mover and another piece (FFF-14, FFF-26: an in-phase piece goes out of phase on a
+    square an out-of-phase piece holds). Follows the mover's facing and steps as `rules.play`
+    does; true also where it cannot tell (then the turn is played)."""
+    q = action[0]
+    sq = q_square(q)
+    if q & 1:
+        return True  # an out-of-phase piece selected: not in phase, played to be safe
+    code = main[sq] if main[sq] and OWNER[main[sq]] == me else 0
+    if not code or GHOST[code]:
+        return not code  # an out-of-phase mover stays out of phase: nothing destroyed
+    facing = FACING[code]
+    for tok in action[1:-1]:
+        kind = TOKEN_KIND[tok]
+        if kind == K_TURN:
+            facing = TOKEN_A[tok]
+        elif kind == K_STEP:
+            sq = NEXT[sq * 9 + facing]
+    return bool(ghost[sq])
 
 
 def _material(cnt: list[int]) -> float:
