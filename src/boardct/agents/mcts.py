@@ -56,6 +56,8 @@ import math
 import random as _random
 import time as _time
 from array import array
+from itertools import repeat
+from operator import add, truediv
 
 from boardct.agents.base import Agent, register
 from boardct.core.game import Action, State
@@ -374,15 +376,12 @@ class MCTSAgent(Agent):
                 path.append((node, k))
                 rewards = self._rollout(s, rng)
                 break
-            cw = node.cw
             explore = c * sqrt(log(node.n if node.n > 1 else 2))
-            best_i = 0
-            best_score = -1.0
-            for i in range(k):
-                n = cn[i]
-                score = cw[i] / n + explore / sqrt(n)
-                if score > best_score:
-                    best_i, best_score = i, score
+            # UCB1 of every child, mean plus exploration, `cw[i] / n + explore / sqrt(n)`, in
+            # C-speed maps (the same floats as the loop it replaced); the first best wins.
+            scores = list(map(add, map(truediv, node.cw, cn),
+                              map(truediv, repeat(explore, k), map(sqrt, cn))))
+            best_i = scores.index(max(scores))
             path.append((node, best_i))
             if moves is None:
                 # a pass through a node whose list was not kept (see `_moves`); one the search
