@@ -69,3 +69,65 @@ def test_fast_command_scores_sum_the_pair_terms_once_per_position(monkeypatch):
         check_equal(state)
     assert len(whole) == len(states)
     assert all(n < 20 for n in some)
+
+
+def test_search_key_tells_apart_every_legal_command_and_joins_transpositions():
+    # A command changes the position: its key differs from the position's. Two move orders
+    # that reach the same position give one key, the same legal commands and the same scores.
+    for state in positions(15, 9, "lstd"):
+        key = state.search_key()
+        player = state.current_players()[0]
+        for move in state.legal_actions(player):
+            child = state.clone()
+            child.apply(move, player)
+            assert child.search_key() != key
+    joined = 0
+    for state in positions(30, 10, "lstd", longest=200):
+        by_key: dict = {}
+        for a in state.legal_actions():
+            s1 = state.clone()
+            s1.apply(a)
+            if s1.is_over:
+                continue
+            for b in s1.legal_actions():
+                s2 = s1.clone()
+                s2.apply(b)
+                if s2.is_over:
+                    continue
+                other = by_key.setdefault(s2.search_key(), s2)
+                if other is not s2:
+                    joined += 1
+                    p = s2.current_players()[0]
+                    assert other.current_players() == s2.current_players()
+                    moves = s2.legal_actions(p)
+                    assert other.legal_actions(p) == moves
+                    assert FS.score_moves(other, p, moves) == FS.score_moves(s2, p, moves)
+        if joined > 20:
+            break
+    assert joined > 20
+
+
+def test_mcts_reuses_the_scores_of_a_transposition_and_chooses_as_without(monkeypatch):
+    from boardct.agents import make
+    from boardct.core.bench import mid_game_state
+
+    state = mid_game_state(FS, 1, FS.resolve_options({}))
+    player = state.current_players()[0]
+    calls = []
+    real = FS.score_moves.__func__
+
+    def counting(self, s, p, moves):
+        calls.append(1)
+        return real(self, s, p, moves)
+
+    with_cache = make("mcts:iters=3000,early=0,reuse=0", seed=3)
+    monkeypatch.setattr(type(FS), "score_moves", counting)
+    chosen = with_cache.select(state, player)
+    value, line = with_cache.report()
+    scored = len(calls)
+    monkeypatch.setattr(type(state), "search_key", lambda self: None)
+    calls.clear()
+    without = make("mcts:iters=3000,early=0,reuse=0", seed=3)
+    assert without.select(state, player) == chosen
+    assert without.report() == (value, line)
+    assert scored < len(calls)  # expansions of a transposition were not scored again

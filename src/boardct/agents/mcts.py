@@ -196,6 +196,8 @@ class MCTSAgent(Agent):
         self._last: tuple | None = None
         # The kept tree of the exact search: (setup, history at its root, root node).
         self._kept: tuple | None = None
+        # Move scores by position (`State.search_key`, player) within one exact search.
+        self._scored: dict = {}
 
     # -- budget --------------------------------------------------------------------------------
     def _run(self, step, decided) -> int:
@@ -282,6 +284,7 @@ class MCTSAgent(Agent):
             root.to = player
             root.moves = tried + [a for a in state.legal_actions(player) if a not in seen]
             root.m = len(root.moves)
+        self._scored = {}  # this search's move scores by position (see `_expand`)
         if self.prior > 0 and len(root.cn) < len(root.moves):
             s = state.clone()
             self._expand(s, root, player, 0)
@@ -291,6 +294,7 @@ class MCTSAgent(Agent):
         count = self._run(lambda: self._iterate_exact(state, root, rng, c),
                           lambda left: _decided_counts(cn, left))
         self.last_iterations = count
+        self._scored = {}
         moves = root.moves
         best_i = max(range(len(cn)), key=lambda i: (cn[i], root.cw[i] / cn[i]))
         best = moves[best_i]
@@ -315,7 +319,15 @@ class MCTSAgent(Agent):
         # the moves (`Game.score_moves`: clone, apply, evaluate, or a game's faster path
         # that gives the same values); the best child's rewards for all players are read
         # once at the end, from one more clone.
-        values = [v + TIE_JITTER * jitter() for v in s.game.score_moves(s, p, moves[start:])]
+        # A transposition (the same position by other moves: `State.search_key`) reuses the
+        # scores computed the first time: the same values, so the same search, for less.
+        key = s.search_key() if start == 0 else None
+        scores = self._scored.get((key, p)) if key is not None else None
+        if scores is None:
+            scores = s.game.score_moves(s, p, moves[start:])
+            if key is not None:
+                self._scored[(key, p)] = array("d", scores)
+        values = [v + TIE_JITTER * jitter() for v in scores]
         cw.extend(values)
         cn.extend([1] * len(values))
         node.n += len(values)

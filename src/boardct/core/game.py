@@ -8,7 +8,7 @@ screens call player 0 "Player 1".
 from __future__ import annotations
 
 import datetime as _dt
-from collections.abc import Iterator, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -521,6 +521,13 @@ class State:
     # -- copies, hidden information ------------------------------------------------------------
     def clone(self) -> State:
         raise NotImplementedError  # pragma: no cover
+
+    def search_key(self) -> Hashable | None:
+        """Optional: a value that two states share exactly when everything the rules and the
+        evaluation read is the same in both (the same position reached by other moves: a
+        transposition), so a search may reuse for one what it computed for the other (the
+        scores of its moves). None (the default): no key, nothing is reused."""
+        return None
 
     def determinize(self, player: int, seed: int) -> State:
         """A full state consistent with `player`'s view, unknowns resampled from `seed`.
