@@ -342,3 +342,25 @@ def test_report_and_tree_reuse_walk_through_nodes_that_keep_no_move_list():
     assert s.to_move == me
     assert agent.select(s, me) in s.legal_actions(me)
     assert agent.last_reused > 0
+
+
+@pytest.mark.parametrize("game_id,iters", [("fieldshift", 400), ("fff", 60)])
+def test_a_games_fast_move_scores_leave_the_search_unchanged(game_id, iters, monkeypatch):
+    # Issue 21, third round: `Game.score_moves` fast paths give the default's values, so the
+    # search chooses the same move with the same value and line as with the plain default
+    # (clone, move, evaluate each child) and no transposition reuse.
+    from boardct.core.game import Game
+
+    game = registry.get(game_id)
+    for seed in (1, 2):
+        state = mid_game_state(game, seed, game.resolve_options(dict(game.bench_options)))
+        player = state.current_players()[0]
+        fast = make(f"mcts:iters={iters},early=0,reuse=0", seed=seed)
+        chosen = fast.select(state, player)
+        report = fast.report()
+        with monkeypatch.context() as m:
+            m.setattr(type(game), "score_moves", Game.score_moves)
+            m.setattr(type(state), "search_key", lambda self: None)
+            plain = make(f"mcts:iters={iters},early=0,reuse=0", seed=seed)
+            assert plain.select(state, player) == chosen
+            assert plain.report() == report

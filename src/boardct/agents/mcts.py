@@ -27,7 +27,12 @@ Two searches share one agent, chosen by what the game declares:
 Common to both:
 - Expansion: a node at fewer than `prior` plies from the root (default: every node) is
   expanded whole when first reached, each child starting with one virtual visit worth its
-  evaluation (progressive bias), so the search starts where greedy ends and a move's
+  evaluation (progressive bias; in the exact search the children's values come from
+  `Game.score_moves`, whose default clones, moves and evaluates each child and which FieldShift
+  and FFF override with fast paths giving the same values: FFF reads most whole turns' effect
+  from their tokens, FieldShift updates the evaluation by what each command changed; a
+  position reached again by other moves within one search, found by `State.search_key`,
+  reuses its scores), so the search starts where greedy ends and a move's
   refutation is seen as soon as the move is looked at; the iteration backs up the best
   child's values, as descending to it would. Nodes beyond `prior` plies, and in the exact
   search nodes with more than `wide` moves (default 100: FFF's whole turns, some 900 a

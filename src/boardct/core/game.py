@@ -247,13 +247,6 @@ class Game:
         over many random positions (`default_score_moves`)."""
         return default_score_moves(state, player, moves)
 
-    def guess_moves(self, state: State, player: int, moves: Sequence[Action]) -> list[float] | None:
-        """Optional: a cheap order of `moves` for `player`, higher first, read from the moves
-        alone (no move applied), for a search that can afford the exact `score_moves` of only
-        a few of a very wide node's moves. The numbers only order the moves; None (the
-        default): the game has no such order."""
-        return None
-
     def load_file(self, path: str) -> State | None:
         """Load a save file of a format particular to this game; None if not of that format."""
         return None
