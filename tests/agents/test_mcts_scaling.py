@@ -364,3 +364,27 @@ def test_a_games_fast_move_scores_leave_the_search_unchanged(game_id, iters, mon
             plain = make(f"mcts:iters={iters},early=0,reuse=0", seed=seed)
             assert plain.select(state, player) == chosen
             assert plain.report() == report
+
+
+def test_a_search_in_another_game_does_not_hold_the_last_search_tree(monkeypatch):
+    # The last tree is dropped when a search starts (all but a reused subtree): held to the
+    # end it doubled the peak memory of `bench --agent`, which searches one game after another.
+    game = registry.get("fieldshift")
+    opts = game.resolve_options({})
+    agent = make("mcts:iters=200,early=0", seed=1)
+    first = mid_game_state(game, 1, opts)
+    agent.select(first, first.current_players()[0])
+    old_root = agent._kept[2]
+    seen = []
+    real = type(game).score_moves
+
+    def watching(self, s, p, moves):
+        held = [agent._kept, agent._last]
+        seen.append(not any(h is not None and old_root in h for h in held))
+        return real(self, s, p, moves)
+
+    monkeypatch.setattr(type(game), "score_moves", watching)
+    second = mid_game_state(game, 2, opts)
+    agent.select(second, second.current_players()[0])
+    assert seen and all(seen)
+    assert agent._kept[2] is not old_root
