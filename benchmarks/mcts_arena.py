@@ -23,6 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import mcts_main3  # noqa: E402, F401  (main's agent before branch mcts3: `--old mcts_main3`)
 import mcts_old  # noqa: E402  (the copy of the old agent beside this script)
 
 from boardct.agents.base import register  # noqa: E402

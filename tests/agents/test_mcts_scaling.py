@@ -342,3 +342,49 @@ def test_report_and_tree_reuse_walk_through_nodes_that_keep_no_move_list():
     assert s.to_move == me
     assert agent.select(s, me) in s.legal_actions(me)
     assert agent.last_reused > 0
+
+
+@pytest.mark.parametrize("game_id,iters", [("fieldshift", 400), ("fff", 60)])
+def test_a_games_fast_move_scores_leave_the_search_unchanged(game_id, iters, monkeypatch):
+    # Issue 21, third round: `Game.score_moves` fast paths give the default's values, so the
+    # search chooses the same move with the same value and line as with the plain default
+    # (clone, move, evaluate each child) and no transposition reuse.
+    from boardct.core.game import Game
+
+    game = registry.get(game_id)
+    for seed in (1, 2):
+        state = mid_game_state(game, seed, game.resolve_options(dict(game.bench_options)))
+        player = state.current_players()[0]
+        fast = make(f"mcts:iters={iters},early=0,reuse=0", seed=seed)
+        chosen = fast.select(state, player)
+        report = fast.report()
+        with monkeypatch.context() as m:
+            m.setattr(type(game), "score_moves", Game.score_moves)
+            m.setattr(type(state), "search_key", lambda self: None)
+            plain = make(f"mcts:iters={iters},early=0,reuse=0", seed=seed)
+            assert plain.select(state, player) == chosen
+            assert plain.report() == report
+
+
+def test_a_search_in_another_game_does_not_hold_the_last_search_tree(monkeypatch):
+    # The last tree is dropped when a search starts (all but a reused subtree): held to the
+    # end it doubled the peak memory of `bench --agent`, which searches one game after another.
+    game = registry.get("fieldshift")
+    opts = game.resolve_options({})
+    agent = make("mcts:iters=200,early=0", seed=1)
+    first = mid_game_state(game, 1, opts)
+    agent.select(first, first.current_players()[0])
+    old_root = agent._kept[2]
+    seen = []
+    real = type(game).score_moves
+
+    def watching(self, s, p, moves):
+        held = [agent._kept, agent._last]
+        seen.append(not any(h is not None and old_root in h for h in held))
+        return real(self, s, p, moves)
+
+    monkeypatch.setattr(type(game), "score_moves", watching)
+    second = mid_game_state(game, 2, opts)
+    agent.select(second, second.current_players()[0])
+    assert seen and all(seen)
+    assert agent._kept[2] is not old_root

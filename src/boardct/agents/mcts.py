@@ -27,7 +27,12 @@ Two searches share one agent, chosen by what the game declares:
 Common to both:
 - Expansion: a node at fewer than `prior` plies from the root (default: every node) is
   expanded whole when first reached, each child starting with one virtual visit worth its
-  evaluation (progressive bias), so the search starts where greedy ends and a move's
+  evaluation (progressive bias; in the exact search the children's values come from
+  `Game.score_moves`, whose default clones, moves and evaluates each child and which FieldShift
+  and FFF override with fast paths giving the same values: FFF reads most whole turns' effect
+  from their tokens, FieldShift updates the evaluation by what each command changed; a
+  position reached again by other moves within one search, found by `State.search_key`,
+  reuses its scores), so the search starts where greedy ends and a move's
   refutation is seen as soon as the move is looked at; the iteration backs up the best
   child's values, as descending to it would. Nodes beyond `prior` plies, and in the exact
   search nodes with more than `wide` moves (default 100: FFF's whole turns, some 900 a
@@ -56,6 +61,8 @@ import math
 import random as _random
 import time as _time
 from array import array
+from itertools import repeat
+from operator import add, truediv
 
 from boardct.agents.base import Agent, register
 from boardct.core.game import Action, State
@@ -194,6 +201,8 @@ class MCTSAgent(Agent):
         self._last: tuple | None = None
         # The kept tree of the exact search: (setup, history at its root, root node).
         self._kept: tuple | None = None
+        # Move scores by position (`State.search_key`, player) within one exact search.
+        self._scored: dict = {}
 
     # -- budget --------------------------------------------------------------------------------
     def _run(self, step, decided) -> int:
@@ -267,6 +276,9 @@ class MCTSAgent(Agent):
 
     def _select_exact(self, state: State, player: int) -> Action:
         root = self._reused_root(state)
+        # The last search's tree, but for `root`, can go now: held until the end of this
+        # search it doubled the peak memory of a search after one in another game.
+        self._kept = self._last = None
         if root is None or root.to == UNSEEN:
             root = Node()
             self.last_reused = 0
@@ -280,6 +292,7 @@ class MCTSAgent(Agent):
             root.to = player
             root.moves = tried + [a for a in state.legal_actions(player) if a not in seen]
             root.m = len(root.moves)
+        self._scored = {}  # this search's move scores by position (see `_expand`)
         if self.prior > 0 and len(root.cn) < len(root.moves):
             s = state.clone()
             self._expand(s, root, player, 0)
@@ -289,6 +302,7 @@ class MCTSAgent(Agent):
         count = self._run(lambda: self._iterate_exact(state, root, rng, c),
                           lambda left: _decided_counts(cn, left))
         self.last_iterations = count
+        self._scored = {}
         moves = root.moves
         best_i = max(range(len(cn)), key=lambda i: (cn[i], root.cw[i] / cn[i]))
         best = moves[best_i]
@@ -308,31 +322,25 @@ class MCTSAgent(Agent):
         assert moves is not None
         cn, cw = node.cn, node.cw
         jitter = self._jitter
-        evaluate_all = s.game.evaluate_all
-        clone = s.clone
-        append = cw.append
-        best: State | None = None
-        best_v = -1.0
         start = len(cn)
-        # The loop is the search's hot spot (every child of every node expanded whole): one
-        # clone, move and evaluation each, the reward of `p` alone kept; the best child's
-        # rewards for all players are read once at the end.
-        for k in range(start, len(moves)):
-            child = clone()
-            child.apply(moves[k], p)
-            out = child.outcome
-            if out is not None:
-                v = out.returns[p]
-            else:
-                e = evaluate_all(child)[p]
-                v = 0.5 if e is None else 0.5 * (float(e) + 1.0)
-            v += TIE_JITTER * jitter()
-            append(v)
-            if v > best_v:
-                best, best_v = child, v
-        cn.extend([1] * (len(moves) - start))
-        node.n += len(moves) - start
-        assert best is not None
+        # The search's hot spot (every child of every node expanded whole): the game scores
+        # the moves (`Game.score_moves`: clone, apply, evaluate, or a game's faster path
+        # that gives the same values); the best child's rewards for all players are read
+        # once at the end, from one more clone.
+        # A transposition (the same position by other moves: `State.search_key`) reuses the
+        # scores computed the first time: the same values, so the same search, for less.
+        key = s.search_key() if start == 0 else None
+        scores = self._scored.get((key, p)) if key is not None else None
+        if scores is None:
+            scores = s.game.score_moves(s, p, moves[start:])
+            if key is not None:
+                self._scored[(key, p)] = array("d", scores)
+        values = [v + TIE_JITTER * jitter() for v in scores]
+        cw.extend(values)
+        cn.extend([1] * len(values))
+        node.n += len(values)
+        best = s.clone()
+        best.apply(moves[start + values.index(max(values))], p)  # the first best, as greedy
         return _leaf_value(best)
 
     def _iterate_exact(self, root_state: State, root: Node, rng: Rng, c: float) -> None:
@@ -388,15 +396,12 @@ class MCTSAgent(Agent):
                 path.append((node, k))
                 rewards = self._rollout(s, rng)
                 break
-            cw = node.cw
             explore = c * sqrt(log(node.n if node.n > 1 else 2))
-            best_i = 0
-            best_score = -1.0
-            for i in range(k):
-                n = cn[i]
-                score = cw[i] / n + explore / sqrt(n)
-                if score > best_score:
-                    best_i, best_score = i, score
+            # UCB1 of every child, mean plus exploration, `cw[i] / n + explore / sqrt(n)`, in
+            # C-speed maps (the same floats as the loop it replaced); the first best wins.
+            scores = list(map(add, map(truediv, node.cw, cn),
+                              map(truediv, repeat(explore, k), map(sqrt, cn))))
+            best_i = scores.index(max(scores))
             path.append((node, best_i))
             if moves is None:
                 # a pass through a node whose list was not kept (see `_moves`); one the search

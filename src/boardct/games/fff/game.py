@@ -6,17 +6,52 @@ from pathlib import Path
 from typing import Any
 
 from boardct.core.errors import OptionError
-from boardct.core.game import Game, Option, Setup
+from boardct.core.game import Game, Option, Setup, default_score_moves
 from boardct.core.inputs import InputError, looks_like_path, read_text
 from boardct.games.fff import position as posmod
 from boardct.games.fff.notation import shown
-from boardct.games.fff.pieces import FIELDS, NCODES, OWNER, SIZE
+from boardct.games.fff.pieces import (
+    CLEAR,
+    FACING,
+    FIELDS,
+    GHOST,
+    K_ADD,
+    K_CONVERT,
+    K_HIT,
+    K_REMOVE,
+    K_STEP,
+    K_TURN,
+    NCODES,
+    NEXT,
+    OWNER,
+    SIZE,
+    T_ADD,
+    T_REMOVE,
+    TOKEN_A,
+    TOKEN_KIND,
+    q_square,
+)
+from boardct.games.fff.rules import eliminated, play
 from boardct.games.fff.state import FFFState
 
 SIZE_VALUE = (0.0, 1.0, 1.6, 2.4)
-# What each piece code's fields add to Black's lead: 0.15 a field, negative for White's pieces.
-FIELD_SCORE = [0.0 if not c or not SIZE[c] else
-               (0.15 if OWNER[c] == 0 else -0.15) * len(FIELDS[c]) for c in range(NCODES)]
+# What a field adds to Black's lead (a White piece's field takes it away).
+FIELD_VALUE = 0.15
+# Per piece code, its fields counted for Black: +1 a field of a Black piece, -1 of a White one.
+# The evaluation sums these as integers and weighs the sum once, so the value does not depend
+# on where the pieces stand (a float sum would, in its last bits, by the order of squares):
+# `score_moves` relies on that to give a quiet turn exactly its position's value.
+FIELD_COUNT = [0 if not c or not SIZE[c] else
+               (1 if OWNER[c] == 0 else -1) * len(FIELDS[c]) for c in range(NCODES)]
+# Turn tokens whose effect `score_moves` does not read from the turn alone: attacks that land
+# (capture, push, strip, convert: what they take depends on the board) and removing a clear
+# field (the piece back in phase may destroy itself and another, FFF-14/26). A failed attack
+# (`x`) changes nothing. Adding a clear field last is read after a look at the square the
+# mover ends on (`_clear_destroys`).
+_UNREAD = frozenset(t for t, k in enumerate(TOKEN_KIND) if k in (K_HIT, K_CONVERT)) | {
+    T_REMOVE[CLEAR]}
+_ADD_CLEAR = T_ADD[CLEAR]
+_FIELD_DELTA = tuple(1 if k == K_ADD else -1 if k == K_REMOVE else 0 for k in TOKEN_KIND)
 
 
 # A turn limit of fifty times the default is already a game longer than anyone plays; it keeps
@@ -113,14 +148,110 @@ class FFFGame(Game):
         black = _black_value(state)
         return [black, -black]
 
+    def score_moves(self, state: FFFState, player: int,  # type: ignore[override]
+                    moves) -> list[float]:
+        """`Game.score_moves` with the same values, most turns read from their tokens: a turn
+        without an attack that lands and without a clear field changes no piece count and
+        only the mover's fields (one less for a removal first, one more for an addition
+        last), so its value is the position's with that field count, or a draw when it
+        reaches the turn limit (FFF-28). The others (captures and the like, a few in ten)
+        are played on copies of the board (`rules.play`, without the state around it) and
+        judged as `apply` judges them. Tested equal to the default over many
+        positions (tests/fff/test_fff_score_moves.py)."""
+        if state.part is not None or state.result is not None:
+            return default_score_moves(state, player, moves)
+        me = state.turn
+        mat = _material(state.cnt)
+        count = sum(map(FIELD_COUNT.__getitem__, state.main)) + sum(
+            map(FIELD_COUNT.__getitem__, state.ghost))
+        sign = 1 if me == 0 else -1  # a field of the mover's counts this way for Black
+        limit = state.limit
+        main, ghost, pool, lost, cnt = state.main, state.ghost, state.pool, state.lost, state.cnt
+        after_count = state.count + 1  # FFF-28's count after a turn that changes no count
+        boards: dict = {}  # an unread turn's part up to its last unread token: the board
+        values: dict = {}  # by (that part or None, change of the mover's field count after)
 
-def _black_value(state: FFFState) -> float:
-    """`evaluate` for Black; White's is its negative. Written for speed: search calls it at
-    every leaf."""
-    out = state.outcome
-    if out is not None:
-        return out.returns[0] * 2.0 - 1.0
-    cnt = state.cnt
+        def value(part, d: int) -> float:
+            if part is None:  # no count changed, the fields by d
+                if limit and after_count >= limit:
+                    return 0.5
+                lead = mat + FIELD_VALUE * (count + sign * d)
+            else:
+                board = boards.get(part)
+                if board is None:
+                    # played on copies of the lists (`rules.play`, no events) and judged as
+                    # `FFFState.apply` and `_judge` do
+                    res = play(main, ghost, pool, lost, cnt, me, part)
+                    board = boards[part] = (res.cnt, sum(map(FIELD_COUNT.__getitem__, res.main))
+                                            + sum(map(FIELD_COUNT.__getitem__, res.ghost)))
+                after, fields = board
+                black_out, white_out = eliminated(after)
+                if black_out or white_out:
+                    return 0.5 if black_out and white_out else float(white_out if player == 0
+                                                                      else black_out)
+                if limit and (after_count if after == cnt else 0) >= limit:
+                    return 0.5
+                lead = _material(after) + FIELD_VALUE * (fields + sign * d)
+            black = _squash(lead)
+            return 0.5 * ((black if player == 0 else -black) + 1.0)
+
+        out: list[float] = []
+        append = out.append
+        disjoint = _UNREAD.isdisjoint
+        unread = _UNREAD
+        delta = _FIELD_DELTA
+        for action in moves:
+            n = len(action)
+            if n < 2:  # a pass
+                part, d = None, 0
+            elif disjoint(action[1:]):
+                if action[-1] == _ADD_CLEAR and _clear_destroys(main, ghost, me, action):
+                    part, d = action, 0
+                else:
+                    part = None
+                    d = delta[action[1]] + delta[action[-1]] if n > 2 else delta[action[1]]
+            else:
+                # After its last unread token a turn only turns, steps and may add a field
+                # (not a clear one): turns alike up to there share one play.
+                j = n - 1
+                while action[j] not in unread:
+                    j -= 1
+                if j == n - 1 or action[-1] == _ADD_CLEAR:  # a clear field last: see above
+                    part, d = action, 0
+                else:
+                    part, d = action[:j + 1], delta[action[-1]]
+            key = (part, d)
+            v = values.get(key)
+            if v is None:
+                v = values[key] = value(part, d)
+            append(v)
+        return out
+
+
+def _clear_destroys(main: list[int], ghost: list[int], me: int, action: tuple) -> bool:
+    """Whether a turn without an attack that lands, ending by adding a clear field, destroys
+    its mover and another piece (FFF-14, FFF-26: an in-phase piece goes out of phase on a
+    square an out-of-phase piece holds). Follows the mover's facing and steps as `rules.play`
+    does; true also where it cannot tell (then the turn is played)."""
+    q = action[0]
+    sq = q_square(q)
+    if q & 1:
+        return True  # an out-of-phase piece selected: not in phase, played to be safe
+    code = main[sq] if main[sq] and OWNER[main[sq]] == me else 0
+    if not code or GHOST[code]:
+        return not code  # an out-of-phase mover stays out of phase: nothing destroyed
+    facing = FACING[code]
+    for tok in action[1:-1]:
+        kind = TOKEN_KIND[tok]
+        if kind == K_TURN:
+            facing = TOKEN_A[tok]
+        elif kind == K_STEP:
+            sq = NEXT[sq * 9 + facing]
+    return bool(ghost[sq])
+
+
+def _material(cnt: list[int]) -> float:
+    """Black's material lead: sizes weighted, a size down to its last piece weighs heavily."""
     lead = 0.0
     for i in (0, 1, 2):
         black, white = cnt[i], cnt[i + 3]
@@ -129,14 +260,23 @@ def _black_value(state: FFFState) -> float:
             lead -= 1.5
         if white == 1:
             lead += 1.5
-    fields = FIELD_SCORE
-    for c in state.main:
-        if c:
-            lead += fields[c]
-    for c in state.ghost:
-        if c:
-            lead += fields[c]
+    return lead
+
+
+def _squash(lead: float) -> float:
     return max(-0.99, min(0.99, lead / (abs(lead) + 4.0)))
+
+
+def _black_value(state: FFFState) -> float:
+    """`evaluate` for Black; White's is its negative. Written for speed: search calls it at
+    every leaf."""
+    out = state.outcome
+    if out is not None:
+        return out.returns[0] * 2.0 - 1.0
+    count = FIELD_COUNT
+    fields = sum(map(count.__getitem__, state.main)) + sum(map(count.__getitem__, state.ghost))
+    return _squash(_material(state.cnt) + FIELD_VALUE * fields)
+
 
 FFF = FFFGame()
 FFFState.game = FFF

@@ -13,6 +13,8 @@ which it was set; a bleed timer set on its owner's own turn starts at 6 and show
 
 from __future__ import annotations
 
+from array import array
+
 from boardct.core.errors import BoardctError, IllegalAction
 from boardct.core.game import MESSAGE, RESUME, SUSPEND, Breach, Event, Outcome, Setup, State
 from boardct.games.fieldshift import encoding as enc
@@ -111,6 +113,8 @@ _LSTD_AT = ((0, 10, 0, 10 + TECHNICIAN, MEDIC, _HIT_PAIRS[1]),
 _REACH_LSTD = IN_RANGE[LSTD]
 _SEATS = ((0,), (1,))  # current_players() answers, made once: a playout asks every action
 _NO_BLEED = [0] * 10  # a side's bleed timers when nobody bleeds
+# Per side's first index (0 or 10) and 10-bit mask of its operators: their indices.
+_SIDE_OPS = {b: tuple(tuple(b + n for n in bits) for bits in BITS) for b in (0, 10)}
 # Per player, where `_end_turn` finds what it counts down: skill and support freshness and
 # cooldowns, the medbay counter, the medbay, and the player's first operator; then the other
 # player, their watch and their first Technician.
@@ -191,6 +195,18 @@ class FieldShiftState(State):
         s.act = self.act
         s.res = self.res
         return s
+
+    def search_key(self) -> tuple:
+        """Every slot the rules and the evaluation read, as one tuple (not the history but for
+        its last command, which decides whether a second switch is offered: FS-5 `_lstd`).
+        MCTS reuses a position's move scores when a transposition reaches it again (a quarter
+        of a 10,000-iteration search's expansions)."""
+        h = self._hist
+        return (self.cur, self.turn, self.clock, self.pending, self.violations, self.ruleset,
+                self.mode, self.limit, self._outcome, None if h is None else h[2],
+                self.act, self.res,
+                array("i", self.vit + self.loc + self.bleed + self.skl + self.stamp
+                      + self.pv).tobytes())
 
     # ---------------------------------------------------------------- queries
     def current_players(self) -> tuple[int, ...]:
@@ -982,8 +998,10 @@ class FieldShiftState(State):
             pv[medctr] = 0
             amount = 1 + max(0, c - 3)
             vit = self.vit
-            for n in BITS[(self.res >> b) & 1023]:  # alive in reserve, in order
-                i = b + n
+            reserve = _SIDE_OPS[b][(self.res >> b) & 1023]  # alive in reserve, in order
+            # most often all of them are at full vitality: one C-speed look says so
+            for i in (reserve if reserve and min(map(vit.__getitem__, reserve)) < VITALITY
+                      else ()):
                 if vit[i] < VITALITY:
                     vit[i] = min(VITALITY, vit[i] + amount)
                     events.append(("heal", i, vit[i]))
