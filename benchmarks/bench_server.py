@@ -57,13 +57,26 @@ class Stats:
 
 
 def process_cpu(pid: int | None) -> float | None:
-    """CPU seconds (user + system) the process `pid` has used, from /proc on Linux; None
-    elsewhere or when unknown (the figure is then not printed)."""
+    """CPU seconds (user + system) the process `pid` and its children (the worker processes
+    of `--workers N`, the agents' pool) have used, from /proc on Linux; None elsewhere or when
+    unknown (the figure is then not printed)."""
     if pid is None:
         return None
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        tick = os.sysconf("SC_CLK_TCK")
+        stats = {}
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                except OSError:  # gone meanwhile
+                    continue
+                stats[int(entry.name)] = (int(fields[1]), int(fields[11]) + int(fields[12]))
+        tree, total = {pid}, 0
+        for _ in range(3):  # the server, its workers, their pools
+            tree |= {q for q, (parent, _) in stats.items() if parent in tree}
+        total = sum(stats[q][1] for q in tree if q in stats)
+        return total / tick if pid in stats else None
     except (OSError, ValueError, IndexError, AttributeError):
         return None
 
