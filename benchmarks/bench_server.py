@@ -72,11 +72,10 @@ def process_cpu(pid: int | None) -> float | None:
                 except OSError:  # gone meanwhile
                     continue
                 stats[int(entry.name)] = (int(fields[1]), int(fields[11]) + int(fields[12]))
-        tree, total = {pid}, 0
+        tree = {pid}
         for _ in range(3):  # the server, its workers, their pools
             tree |= {q for q, (parent, _) in stats.items() if parent in tree}
-        total = sum(stats[q][1] for q in tree if q in stats)
-        return total / tick if pid in stats else None
+        return sum(stats[q][1] for q in tree if q in stats) / tick if pid in stats else None
     except (OSError, ValueError, IndexError, AttributeError):
         return None
 

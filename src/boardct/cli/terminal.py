@@ -869,7 +869,8 @@ class Session:
             else:
                 lines = tell(pending, self.eyes(self.viewer()))
                 if self.state.is_over:  # the result is said once, under the final board
-                    lines = [ln for ln in lines if ln != self.end_line()]
+                    end = self.end_line()
+                    lines = [ln for ln in lines if ln != end]
                 self.say(lines)
             pending = []
             self.show_board()

@@ -13,6 +13,9 @@ const DY = [0, 1, 1, 0, -1, -1, -1, 0, 1];
 const FACING_WORD = ["", "N", "NE", "E", "SE", "S", "SW", "W", "NW"];
 const TEAM_INDEX = (team) => Math.max(0, "ABCD".indexOf(team));
 
+// a spectator's view: no seat (view(None)); it owns no bot, every bot it sees is just a bot
+const watching = (view) => view.player === null || view.player === undefined;
+
 function xy(sector) {
   const m = /^(\d+)-(\d+)$/.exec(sector || "");
   return m ? [Number(m[1]), Number(m[2])] : null;
@@ -70,14 +73,12 @@ function render(view) {
     const f = b.facing || 0;
     if (f) g.append(s("line", { x1: cx, y1: cy, x2: cx + DX[f] * 15, y2: cy - DY[f] * 15, stroke: "#111", "stroke-width": 3 }));
     g.append(s("text", { x: cx, y: cy + 4, "text-anchor": "middle", "font-size": 10, "font-weight": 700, fill: SIDE_TEXT[t], text: String(b.bot) }));
-    const whose = mine ? "your bot" : view.player === null || view.player === undefined ? "bot" : "enemy bot";
+    const whose = mine ? "your bot" : watching(view) ? "bot" : "enemy bot";
     g.append(s("title", { text: `${whose} ${b.bot} (team ${b.team}, ${b.design}) at ${b.sector}, facing ${FACING_WORD[f] || "?"}, ${b.posture}, ${b.state}` }));
     svg.append(g);
   };
-  // a spectator's bots (every bot, once the game is over) belong to nobody watching
-  const watching = view.player === null || view.player === undefined;
   for (const c of view.contacts || []) bot(c, false);
-  for (const b of view.bots || []) bot(b, !watching);
+  for (const b of view.bots || []) bot(b, !watching(view)); // a spectator's (after the end: all)
   return svg;
 }
 
@@ -134,8 +135,7 @@ function sheetForm(view, b, ctx) {
 
 function panel(view, ctx) {
   const out = el("div", { class: "ctf-panel" });
-  const watching = view.player === null || view.player === undefined;
-  const legend = !watching
+  const legend = !watching(view)
     ? ["coloured squares are what your bots see (terrain, elevation in the corner); grey is out of sight; ",
       "framed letters are command posts; shapes with a line are bots (the line points where they face), yours outlined thick."]
     : view.over
