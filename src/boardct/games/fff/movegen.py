@@ -17,8 +17,8 @@ text, is kept (FFF-31). The result equal to the untouched position is the action
 
 from __future__ import annotations
 
-from itertools import chain, compress, islice, product, starmap
-from operator import add
+from itertools import chain, compress, islice, product, repeat, starmap
+from operator import add, ne
 
 from boardct.games.fff.pieces import (
     ADDABLE,
@@ -295,6 +295,7 @@ _STEP1 = (T_STEP,)
 _HIT1 = tuple((T_HIT[d],) for d in range(9))
 _CONV1 = tuple(tuple((T_CONVERT[d][e],) for d in range(9)) for e in range(9))
 _ADD1 = tuple((T_ADD[c],) for c in range(7))
+_NO_ADDS = ((), False)  # a search's layout (see `_removal`) when no field may be added
 _R9 = tuple(range(9))
 _OTHERS = tuple(tuple(d for d in range(9) if d != f) for f in range(9))
 _R64 = range(64)
@@ -321,22 +322,47 @@ def legal_turns(main, ghost, pool, lost, cnt, me) -> list[tuple[int, ...]]:
     by content, so asking again for an unchanged position (a front end listing moves, then
     parsing one; a search revisiting a node; several callers sharing a state) copies the
     list instead of building it. Comparing the content costs about 1 us, nothing that has
-    to be kept in step with the state's changes."""
+    to be kept in step with the state's changes. A new position is searched piece by piece,
+    a piece's turns taken from the last position searched for that side when nothing they
+    depend on changed (`_turns`, `_PIECES`)."""
     key = (*main, *ghost, *pool, *lost, *cnt)
     last = _LAST[me]
     if last is not None and last[0] == key:
         return list(last[1])
-    out = fresh_turns(main, ghost, pool, lost, cnt, me)
+    new: dict = {}
+    out = _turns(main, ghost, pool, lost, cnt, me, _PIECES[me], new)
+    _PIECES[me] = (main[:], ghost[:], new)
     _LAST[me] = (key, tuple(out))
     return out
 
 
 # (position content, its turns) for the last position asked of `legal_turns`, per side to move.
 _LAST: list[tuple[tuple[int, ...], tuple[tuple[int, ...], ...]] | None] = [None, None]
+# Per side to move, the last position `legal_turns` searched: its boards and, per piece whose
+# turns changed only itself, what they depend on and the turns (see `_turns`). Only that one
+# position is kept: the next search for the side replaces it.
+_PIECES: list[tuple[list[int], list[int], dict] | None] = [None, None]
+
+# _AROUND[sq]: the square and its (up to) eight neighbours.
+_AROUND = tuple(frozenset(x for x in range(64)
+                          if max(abs(x % 8 - sq % 8), abs(x // 8 - sq // 8)) <= 1)
+                for sq in range(64))
+# _POOLS[code]: 127 << 7 * s for each pool slot s (0: 2-pip, 1: 3-pip) the piece may take a
+# field of, with its removal or without: the bits of the pool colours its turns depend on.
+_POOLS = [0] * NCODES
+for _c in range(1, NCODES):
+    for _s in (ADDABLE[FACE0[_c]], ADDABLE[FACE0[without_outer(_c)]] if NFIELDS[_c] else -1):
+        if _s >= 0:
+            _POOLS[_c] |= 127 << 7 * _s
 
 
 def fresh_turns(main, ghost, pool, lost, cnt, me) -> list[tuple[int, ...]]:
-    """`legal_turns` without its memory of the last position: the turns built now.
+    """`legal_turns` without any memory: the turns built now, every piece searched."""
+    return _turns(main, ghost, pool, lost, cnt, me, None, None)
+
+
+def _turns(main, ghost, pool, lost, cnt, me, old, new) -> list[tuple[int, ...]]:
+    """The turns of the position, built piece by piece in generate's order.
 
     `generate` files every candidate in one dict by result key. Here most candidates need no
     key: while only the mover changed, candidates of one piece cannot meet another piece's,
@@ -346,14 +372,29 @@ def fresh_turns(main, ghost, pool, lost, cnt, me) -> list[tuple[int, ...]]:
     at most as many points needed) unless that search could not reach the node (an
     out-of-phase piece stands still). So those are appended directly, in generate's order, and
     only results that changed other pieces (attacks, destruction) go through a dict, which
-    keeps the first position and the best text as `generate`'s `offer` does."""
+    keeps the first position and the best text as `generate`'s `offer` does.
+
+    Memory of pieces (`old`: (main, ghost, pieces) of an earlier position of this side, or
+    None; `new`: the dict to fill for this position, or None for no memory). A piece whose
+    turns changed only itself (nothing went through the dict) depends on its code and square,
+    on which pool colours of the sizes it may take are left, and on the boards only where its
+    searches looked: its own square (a piece sharing it) and the square ahead of each node
+    they expanded, so within one square of the squares they expanded (`_fast_search`'s
+    `expanded`). Ghosts count there too: going out of phase on a ghost's square destroys
+    both (FFF-26). Lost and piece counts matter only once an attack did something, and then
+    the turns went through the dict. So such a piece of this position whose code and pool
+    colours are as in `old`, with no square changed near where it looked, has `old`'s turns:
+    the same tuples, in the same order."""
     out: list[tuple[int, ...]] = [()]
     bidx: dict = {}
+    nboff = 0
 
     def boffer(key, toks):
-        i = bidx.get(key)
-        if i is None:
-            bidx[key] = len(out)
+        nonlocal nboff
+        nboff += 1
+        n = len(out)
+        i = bidx.setdefault(key, n)  # one hash of the board, not two
+        if i == n:
             out.append(toks)
         else:
             old = out[i]
@@ -361,7 +402,10 @@ def fresh_turns(main, ghost, pool, lost, cnt, me) -> list[tuple[int, ...]]:
                 out[i] = toks
 
     gsq = list(compress(_R64, ghost))
-    adds_base = (_adds(pool, 0), _adds(pool, 1))
+    mask0 = sum(compress(_COLOUR_BITS, pool[0::2]))
+    mask1 = sum(compress(_COLOUR_BITS, pool[1::2]))
+    adds_base = (_ADDS_AND_CLEAR[mask0], _ADDS_AND_CLEAR[mask1])
+    pmask = mask0 | mask1 << 7
     base_m = main[:]  # the mover is lifted off these and put back, piece by piece
     base_g = ghost[:]
     # Own pieces in the order a1, a1~, b1, ... (square, then in-phase before out-of-phase).
@@ -370,33 +414,146 @@ def fresh_turns(main, ghost, pool, lost, cnt, me) -> list[tuple[int, ...]]:
     if gsq:
         pieces += [g * 2 + 1 for g in gsq if OWNER[ghost[g]] == me]
         pieces.sort()
+    if old is not None:
+        # The squares whose content changed since `old`, and the squares next to them.
+        changed = set(compress(_R64, map(ne, main, old[0])))
+        if ghost != old[1]:
+            changed.update(compress(_R64, map(ne, ghost, old[1])))
+        near = set().union(*map(_AROUND.__getitem__, changed))
+        old_get = old[2].get
     for k in pieces:
         sq0 = k >> 1
+        code0 = ghost[sq0] if k & 1 else main[sq0]
+        if new is not None:
+            pkey = pmask & _POOLS[code0]
+            if old is not None:
+                e = old_get(k)
+                if (e is not None and e[0] == code0 and sq0 not in changed
+                        and near.isdisjoint(e[2]) and (e[3] is None or near.isdisjoint(e[3]))):
+                    if e[1] == pkey:
+                        out.extend(e[4])
+                        new[k] = e
+                        continue
+                    if e[6] is not None:  # only the pool changed: new additions
+                        e = _regrow(e, k, pkey, gsq)
+                        if e is not None:
+                            out.extend(e[4])
+                            new[k] = e
+                            continue
+            n0 = len(out)
+            b0 = nboff
         if k & 1:
-            code0 = ghost[sq0]
             base_g[sq0] = 0
         else:
-            code0 = main[sq0]
             base_m[sq0] = 0
         q = _QK[k]
         head = (q,)
-        seen1, simple = _fast_search(me, sq0, code0, code0, head, base_m, base_g, pool, lost,
-                                     cnt, out, boffer, None, -1, gsq, adds_base)
+        seen1, simple, exp1, _ = _fast_search(me, sq0, code0, code0, head, base_m, base_g,
+                                              pool, lost, cnt, out, boffer, None, -1, gsq,
+                                              adds_base)
+        n1 = len(out)
+        exp2 = None
+        lay2 = _NO_ADDS
         if NFIELDS[code0]:
-            _removal(me, sq0, code0, q, base_m, base_g, pool, lost, cnt, out, boffer, gsq,
-                     adds_base, seen1, simple)
+            exp2, lay2 = _removal(me, sq0, code0, q, base_m, base_g, pool, lost, cnt, out,
+                                  boffer, gsq, adds_base, seen1, simple)
         if k & 1:
             base_g[sq0] = code0
         else:
             base_m[sq0] = code0
+        if new is not None and nboff == b0:
+            new[k] = (code0, pkey, exp1, exp2, out[n0:], n1 - n0, lay2)
     return out
 
 
+def _regrow(e, k, pkey, gsq):
+    """The memory entry `e` of piece `k` (see `_turns`) for a position that differs from
+    its own, where the piece looked, only in which pool colours the piece may take (`pkey`):
+    the same nodes, with the additions the pool now allows. None when that cannot be told
+    without searching again: clear may now be added where an out-of-phase piece stands
+    near (FFF-26).
+
+    The turns of a piece that changed only itself come in blocks (`_fast_search`): the
+    first search's start with each addition, then each node followed by the node with each
+    addition; the removal search the same without the start's block, its additions leaving
+    out the removed colour when every node is one the first search reached. So a colour's
+    turns are every (1 + additions)th tuple from its place: a slice, reused; a colour newly
+    allowed is one `map` over the nodes."""
+    code0, okey, exp1, exp2, turns, n1, (a2, excl) = e
+    s0 = ADDABLE[FACE0[code0]]
+    if s0 >= 0:
+        a1 = _ADDS_BY_MASK[okey >> 7 * s0 & 127]
+        b1 = _ADDS_BY_MASK[pkey >> 7 * s0 & 127]
+    else:
+        a1 = b1 = ()
+    b2 = ()
+    clear1 = _ADD1[CLEAR]
+    destroys = bool(b1) and b1[-1] is clear1 and not GHOST[code0]
+    if NFIELDS[code0]:
+        c1 = _WITHOUT_OUTER[code0]
+        s1 = ADDABLE[FACE0[c1]]
+        if s1 >= 0:
+            rel = RELEASE[code0][-1]  # the removed field goes back to the pool first
+            m = pkey >> 7 * s1 & 127
+            if rel & 1 == s1:
+                m |= 1 << (rel >> 1)
+            b2 = _ADDS_BY_MASK[m]
+            if excl:
+                gone = _ADD1[FIELDS[code0][-1]]
+                b2 = tuple(a for a in b2 if a is not gone)
+            destroys = destroys or (bool(b2) and b2[-1] is clear1 and not GHOST[c1])
+    if b1 == a1 and b2 == a2:  # the colours that changed are none this piece may take
+        return (code0, pkey, exp1, exp2, turns, n1, e[6])
+    sq0 = k >> 1
+    if destroys:
+        for g in gsq:
+            if g == sq0:
+                if not k & 1:  # another piece's square, not the out-of-phase mover's own
+                    return None
+            elif not exp1.isdisjoint(_AROUND[g]) or (exp2 and not exp2.isdisjoint(_AROUND[g])):
+                return None
+    new = _reblock(turns[:n1], a1, b1, (_QK[k],))
+    m1 = len(new)
+    if n1 < len(turns):
+        new += _reblock(turns[n1:], a2, b2, None)
+    return (code0, pkey, exp1, exp2, new, m1, (b2, excl))
+
+
+def _reblock(part, was, now, head):
+    """One search's turns (`part`, each node followed by its additions `was`, after the
+    start's additions when `head` is given) with the additions `now` instead: every column
+    moved by one slice assignment, a new colour's column one `map` over the nodes."""
+    k = len(was)
+    step = k + 1
+    body = part[k:] if head is not None else part
+    nodes = body[::step]
+    if not now:
+        return nodes
+    step2 = len(now) + 1
+    lead = len(now) if head is not None else 0
+    res: list = [None] * (lead + len(nodes) * step2)
+    res[lead::step2] = nodes
+    for i, a in enumerate(now, 1):
+        if a in was:
+            j = was.index(a)
+            res[lead + i::step2] = body[1 + j::step]
+            if head is not None:
+                res[i - 1] = part[j]
+        else:
+            res[lead + i::step2] = map(add, nodes, repeat(a))
+            if head is not None:
+                res[i - 1] = head + a
+    return res
+
+
 def _removal(me, sq0, code0, q, base_m, base_g, pool, lost, cnt, out, boffer, gsq,
-             adds_base, seen1, simple) -> None:
+             adds_base, seen1, simple):
     """The turns of one piece, lifted off `base_m`/`base_g`, that start by removing its
     outermost field (`seen1`: the nodes of its turns without the removal; `simple`: that
-    search met no attack that does anything and no destruction)."""
+    search met no attack that does anything and no destruction). Returns the squares its
+    search expanded (None when it searched nothing the first search had not) and, when
+    every node's turns came with the same additions, those and whether they leave out the
+    removed colour (None otherwise): what `_regrow` needs."""
     rem = FIELDS[code0][-1]
     c1 = _WITHOUT_OUTER[code0]
     head = (q, T_REMOVE[rem])
@@ -413,14 +570,14 @@ def _removal(me, sq0, code0, q, base_m, base_g, pool, lost, cnt, out, boffer, gs
         toks = [head + v[1:] for v in seen1.values()]
         if slot < 0:
             out.extend(toks)
-            return
+            return None, _NO_ADDS
         adds, clear_av = adds_base[slot] if pool[released] else _adds(pool1, slot)
         if not (clear_av and not GHOST[c1] and _ghost_in_reach(gsq, base_g, sq0,
                                                                 POINTS[c1])):
             gone = _ADD1[rem]
-            out.extend(starmap(add, product(toks, ((),) + tuple(a for a in adds
-                                                                if a is not gone))))
-            return
+            kept = tuple(a for a in adds if a is not gone)
+            out.extend(starmap(add, product(toks, ((),) + kept)))
+            return None, (kept, True)
     if GHOST[code0] and not GHOST[c1] and base_m[sq0]:
         m = base_m[:]
         lo, cn, pl = lost[:], cnt[:], pool1[:]
@@ -429,10 +586,10 @@ def _removal(me, sq0, code0, q, base_m, base_g, pool, lost, cnt, out, boffer, gs
         leave(c1, pl, lo, cn)
         leave(other, pl, lo, cn)
         boffer((tuple(m), tuple(base_g), tuple(lo)), head)
-        return
+        return None, None
     # The released field changes which additions are open only if its size was used up.
-    _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out,
-                 boffer, seen1, rem, gsq, adds_base if pool[released] else None)
+    return _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out,
+                        boffer, seen1, rem, gsq, adds_base if pool[released] else None)[2:]
 
 
 def _ghost_in_reach(gsq, base_g, sq0, reach) -> bool:
@@ -507,6 +664,20 @@ def _attack(me, face0, f, sq, t, occ, env, prefix, envs, interned, base_m, lost,
     return True
 
 
+# (head, start node) -> {node: turn tuple} for the eight turns on the start square: the same
+# tuples for every search from there, built once (at most 128 selections x 8 removals x 9
+# facings of them).
+_START_TURNS: dict = {}
+
+
+def _start_turns(head, start) -> dict:
+    f0 = start % 9
+    base = start - f0
+    turns = {base + d: head + _TURN1[d] for d in _OTHERS[f0]}
+    _START_TURNS[(head, start)] = turns
+    return turns
+
+
 def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out, boffer,
                  seen1, rem, gsq, adds_base):
     """`_search` for one piece and removal choice, appending mover-only results to `out`.
@@ -523,19 +694,18 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
     turn1 = _TURN1
     points = POINTS[c1]
     hit = False  # an attack that does something was met
+    turns0 = _START_TURNS.get((head, start))
+    if turns0 is None:
+        turns0 = _start_turns(head, start)
     if GHOST[c1]:
         # Out of phase: no step, no attack (FFF-14); the turns from the start are all.
         if points:
-            base = start - f0
-            for d in _OTHERS[f0]:
-                visited[base + d] = head + turn1[d]
+            visited.update(turns0)
         points = 0
+        expanded = ()
     else:
         # The start, alone on its square: its eight turns are new.
-        nxt = {}
-        base = start - f0
-        for d in _OTHERS[f0]:
-            nxt[base + d] = head + turn1[d]
+        nxt = turns0.copy()
         expanded = {sq0}  # squares (eid * 64 + sq) whose nine facings are all visited
         layer = [(start, head)]
     for _depth in range(points):
@@ -635,9 +805,9 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
             if _attack(me, face0, f, sq, t, occ, env, prefix, envs, interned, base_m, lost,
                        visited, nxt):
                 hit = True
+        expanded.update(newly)
         if not nxt:
             break
-        expanded.update(newly)
         visited.update(nxt)
         layer = nxt.items()  # a view of the finished layer (a new dict is built next)
 
@@ -650,7 +820,7 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
         if seen1 is None:
             next(values)  # the start, unchanged: the pass
         out.extend(values)
-        return visited, not hit
+        return visited, not hit, expanded, _NO_ADDS
     ghost_m = GHOST[face0]
     clear_av = False
     if slot >= 0:
@@ -671,7 +841,7 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
         out.extend(map(first.__add__, adds_all))
         # Each node, then the node with each addition: one C-level pass (`t + ()` is `t`).
         out.extend(starmap(add, product(values, ((),) + adds_all)))
-        return visited, not hit
+        return visited, not hit, expanded, None
     if len(envs) == 1 and not special:
         # The removal search: a node the first search reached loses the removed colour's
         # addition (the first search has that result in fewer tokens).
@@ -681,12 +851,13 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
         if not known or len(known) == len(visited):  # one kind of node: one C-level pass
             out.extend(starmap(add, product(visited.values(),
                                             suf_norem if known else suf_all)))
-        else:
-            # Per node, in order, its suffixes: (turn,) x suffixes, flattened, concatenated.
-            sufs = map((suf_all, suf_norem).__getitem__, map(known.__contains__, visited))
-            out.extend(starmap(add, chain.from_iterable(map(product, zip(visited.values()),
-                                                            sufs))))
-        return visited, not hit
+            return visited, not hit, expanded, ((adds_norem, True) if known
+                                                 else (adds_all, False))
+        # Per node, in order, its suffixes: (turn,) x suffixes, flattened, concatenated.
+        sufs = map((suf_all, suf_norem).__getitem__, map(known.__contains__, visited))
+        out.extend(starmap(add, chain.from_iterable(map(product, zip(visited.values()),
+                                                        sufs))))
+        return visited, not hit, expanded, None
     if special:  # the clear addition is looked at node by node below
         adds_all = adds_all[:-1]
         adds_norem = adds_norem[:-1] if rem != CLEAR else adds_norem
@@ -753,7 +924,7 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
                 else:
                     fm[sq] = mc2
                     boffer((tuple(fm), base_g_t, tuple(l_env)), toks2)
-    return visited, False
+    return visited, False, expanded, None
 
 
 def result_key(main0, ghost0, lost0, sq0, slot0, code0, main, ghost, lost, sq, code,
