@@ -18,11 +18,12 @@ text, is kept (FFF-31). The result equal to the untouched position is the action
 from __future__ import annotations
 
 from itertools import chain, compress, islice, product, repeat, starmap
-from operator import add, ne
+from operator import add, ge, ne
 
 from boardct.games.fff.pieces import (
     ADDABLE,
     CLEAR,
+    DEFENCE,
     FACE0,
     FIELDS,
     GHOST,
@@ -297,6 +298,7 @@ _CONV1 = tuple(tuple((T_CONVERT[d][e],) for d in range(9)) for e in range(9))
 _ADD1 = tuple((T_ADD[c],) for c in range(7))
 _NO_ADDS = ((), False)  # a search's layout (see `_removal`) when no field may be added
 _R9 = tuple(range(9))
+_AFTER = 64 * 9  # nodes from here on stand on a board an attack changed (see `_search`)
 _OTHERS = tuple(tuple(d for d in range(9) if d != f) for f in range(9))
 _R64 = range(64)
 _QK = tuple(qcode(k >> 1, k & 1 == 1) for k in range(128))  # piece k = sq * 2 + out of phase
@@ -304,6 +306,7 @@ _WITHOUT_OUTER = tuple(without_outer(c) if NFIELDS[c] else c for c in range(NCOD
 _ADDS_BY_MASK = [tuple(_ADD1[c] for c in range(7) if m >> c & 1) for m in range(128)]
 _ADDS_AND_CLEAR = tuple((_ADDS_BY_MASK[m], m >= 64) for m in range(128))
 _COLOUR_BITS = tuple(1 << c for c in range(7))
+_POOL_BITS = tuple(1 << (i // 2 + 7 * (i % 2)) for i in range(14))  # pool[colour * 2 + slot]
 
 
 def _adds(pool, slot):
@@ -331,7 +334,7 @@ def legal_turns(main, ghost, pool, lost, cnt, me) -> list[tuple[int, ...]]:
         return list(last[1])
     new: dict = {}
     out = _turns(main, ghost, pool, lost, cnt, me, _PIECES[me], new)
-    _PIECES[me] = (main[:], ghost[:], new)
+    _PIECES[me] = (main[:], set(compress(_R64, ghost)), new)
     _LAST[me] = (key, tuple(out))
     return out
 
@@ -341,7 +344,7 @@ _LAST: list[tuple[tuple[int, ...], tuple[tuple[int, ...], ...]] | None] = [None,
 # Per side to move, the last position `legal_turns` searched: its boards and, per piece whose
 # turns changed only itself, what they depend on and the turns (see `_turns`). Only that one
 # position is kept: the next search for the side replaces it.
-_PIECES: list[tuple[list[int], list[int], dict] | None] = [None, None]
+_PIECES: list[tuple[list[int], set[int], dict] | None] = [None, None]
 
 # _AROUND[sq]: the square and its (up to) eight neighbours.
 _AROUND = tuple(frozenset(x for x in range(64)
@@ -354,6 +357,13 @@ for _c in range(1, NCODES):
     for _s in (ADDABLE[FACE0[_c]], ADDABLE[FACE0[without_outer(_c)]] if NFIELDS[_c] else -1):
         if _s >= 0:
             _POOLS[_c] |= 127 << 7 * _s
+
+
+# _SEEN[me][code]: what a search by `me`'s piece tells apart of an in-phase piece: nothing
+# there (0), an own piece (1: it blocks, whatever it is), an enemy by its defence (2 + defence:
+# it blocks, and an attack on it does something or not by its defence alone, FFF-8, FFF-22).
+_SEEN = [[0 if not c else 1 if OWNER[c] == me else 2 + DEFENCE[c] for c in range(NCODES)]
+         for me in (0, 1)]
 
 
 def fresh_turns(main, ghost, pool, lost, cnt, me) -> list[tuple[int, ...]]:
@@ -402,10 +412,8 @@ def _turns(main, ghost, pool, lost, cnt, me, old, new) -> list[tuple[int, ...]]:
                 out[i] = toks
 
     gsq = list(compress(_R64, ghost))
-    mask0 = sum(compress(_COLOUR_BITS, pool[0::2]))
-    mask1 = sum(compress(_COLOUR_BITS, pool[1::2]))
-    adds_base = (_ADDS_AND_CLEAR[mask0], _ADDS_AND_CLEAR[mask1])
-    pmask = mask0 | mask1 << 7
+    pmask = sum(compress(_POOL_BITS, pool))  # bit colour + 7 * slot: that field is left
+    adds_base = (_ADDS_AND_CLEAR[pmask & 127], _ADDS_AND_CLEAR[pmask >> 7])
     base_m = main[:]  # the mover is lifted off these and put back, piece by piece
     base_g = ghost[:]
     # Own pieces in the order a1, a1~, b1, ... (square, then in-phase before out-of-phase).
@@ -415,10 +423,12 @@ def _turns(main, ghost, pool, lost, cnt, me, old, new) -> list[tuple[int, ...]]:
         pieces += [g * 2 + 1 for g in gsq if OWNER[ghost[g]] == me]
         pieces.sort()
     if old is not None:
-        # The squares whose content changed since `old`, and the squares next to them.
-        changed = set(compress(_R64, map(ne, main, old[0])))
-        if ghost != old[1]:
-            changed.update(compress(_R64, map(ne, ghost, old[1])))
+        # The squares whose content changed since `old` as a search sees it (`_SEEN`; an
+        # out-of-phase piece or none), and the squares next to them.
+        om = old[0]
+        seen = _SEEN[me]
+        changed = {sq for sq in compress(_R64, map(ne, main, om)) if seen[main[sq]] != seen[om[sq]]}
+        changed.update(old[1].symmetric_difference(gsq))
         near = set().union(*map(_AROUND.__getitem__, changed))
         old_get = old[2].get
     for k in pieces:
@@ -428,16 +438,15 @@ def _turns(main, ghost, pool, lost, cnt, me, old, new) -> list[tuple[int, ...]]:
             pkey = pmask & _POOLS[code0]
             if old is not None:
                 e = old_get(k)
-                if (e is not None and e[0] == code0 and sq0 not in changed
-                        and near.isdisjoint(e[2]) and (e[3] is None or near.isdisjoint(e[3]))):
+                if e is not None and e[0] == code0 and near.isdisjoint(e[2]):
                     if e[1] == pkey:
-                        out.extend(e[4])
+                        out.extend(e[3])
                         new[k] = e
                         continue
-                    if e[6] is not None:  # only the pool changed: new additions
+                    if e[5] is not None:  # only the pool changed: new additions
                         e = _regrow(e, k, pkey, gsq)
                         if e is not None:
-                            out.extend(e[4])
+                            out.extend(e[3])
                             new[k] = e
                             continue
             n0 = len(out)
@@ -462,7 +471,7 @@ def _turns(main, ghost, pool, lost, cnt, me, old, new) -> list[tuple[int, ...]]:
         else:
             base_m[sq0] = code0
         if new is not None and nboff == b0:
-            new[k] = (code0, pkey, exp1, exp2, out[n0:], n1 - n0, lay2)
+            new[k] = (code0, pkey, exp1 | exp2 if exp2 else exp1, out[n0:], n1 - n0, lay2)
     return out
 
 
@@ -479,7 +488,7 @@ def _regrow(e, k, pkey, gsq):
     out the removed colour when every node is one the first search reached. So a colour's
     turns are every (1 + additions)th tuple from its place: a slice, reused; a colour newly
     allowed is one `map` over the nodes."""
-    code0, okey, exp1, exp2, turns, n1, (a2, excl) = e
+    code0, okey, deps, turns, n1, (a2, excl) = e
     s0 = ADDABLE[FACE0[code0]]
     if s0 >= 0:
         a1 = _ADDS_BY_MASK[okey >> 7 * s0 & 127]
@@ -503,20 +512,20 @@ def _regrow(e, k, pkey, gsq):
                 b2 = tuple(a for a in b2 if a is not gone)
             destroys = destroys or (bool(b2) and b2[-1] is clear1 and not GHOST[c1])
     if b1 == a1 and b2 == a2:  # the colours that changed are none this piece may take
-        return (code0, pkey, exp1, exp2, turns, n1, e[6])
+        return (code0, pkey, deps, turns, n1, e[5])
     sq0 = k >> 1
     if destroys:
         for g in gsq:
             if g == sq0:
                 if not k & 1:  # another piece's square, not the out-of-phase mover's own
                     return None
-            elif not exp1.isdisjoint(_AROUND[g]) or (exp2 and not exp2.isdisjoint(_AROUND[g])):
+            elif not deps.isdisjoint(_AROUND[g]):
                 return None
     new = _reblock(turns[:n1], a1, b1, (_QK[k],))
     m1 = len(new)
     if n1 < len(turns):
         new += _reblock(turns[n1:], a2, b2, None)
-    return (code0, pkey, exp1, exp2, new, m1, (b2, excl))
+    return (code0, pkey, deps, new, m1, (b2, excl))
 
 
 def _reblock(part, was, now, head):
@@ -567,7 +576,15 @@ def _removal(me, sq0, code0, q, base_m, base_g, pool, lost, cnt, out, boffer, gs
         # inserted. Every node is one the first search reached: no addition of the removed
         # colour (the first search has that result in fewer tokens).
         slot = ADDABLE[FACE0[c1]]
-        toks = [head + v[1:] for v in seen1.values()]
+        # The start, its eight turns (shared tuples), then the rest in the first search's
+        # order, which starts the same way.
+        start = sq0 * 9 + (c1 - FACE0[c1]) // 6
+        turns0 = _START_TURNS.get((head, start))
+        if turns0 is None:
+            turns0 = _start_turns(head, start)
+        toks = [head]
+        toks += turns0.values()
+        toks += [head + v[1:] for v in islice(seen1.values(), 9, None)]
         if slot < 0:
             out.extend(toks)
             return None, _NO_ADDS
@@ -702,7 +719,7 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
         if points:
             visited.update(turns0)
         points = 0
-        expanded = ()
+        expanded = {sq0}  # it reads no square but its own (see `_turns`)
     else:
         # The start, alone on its square: its eight turns are new.
         nxt = turns0.copy()
@@ -858,11 +875,44 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
         out.extend(starmap(add, chain.from_iterable(map(product, zip(visited.values()),
                                                         sufs))))
         return visited, not hit, expanded, None
-    if special:  # the clear addition is looked at node by node below
-        adds_all = adds_all[:-1]
-        adds_norem = adds_norem[:-1] if rem != CLEAR else adds_norem
+    base_g_t = tuple(base_g)
+    if not special:
+        # Attacks did something: the nodes after one file their results in the dict, one by
+        # one; the runs of nodes between them (the board before any attack) go in bulk as
+        # above, in the same order.
+        keys = list(visited)
+        vals = list(visited.values())
+        n = len(keys)
+        cuts = list(compress(range(n), map(ge, keys, repeat(_AFTER))))
+        cuts.append(n)
+        lo = 0
+        for hi in cuts:
+            if lo < hi:
+                if seen1 is None:
+                    if lo == 0:  # the start, unchanged: the pass, but additions to it count
+                        if slot >= 0:
+                            out.extend(map(head.__add__, adds_all))
+                        lo = 1
+                    if slot < 0:
+                        out.extend(islice(vals, lo, hi))
+                    else:
+                        out.extend(starmap(add, product(islice(vals, lo, hi),
+                                                        ((),) + adds_all)))
+                elif slot < 0:
+                    out.extend(islice(vals, lo, hi))
+                else:
+                    sufs = map((((),) + adds_all, ((),) + adds_norem).__getitem__,
+                               map(seen1.__contains__, islice(keys, lo, hi)))
+                    out.extend(starmap(add, chain.from_iterable(
+                        map(product, zip(islice(vals, lo, hi)), sufs))))
+            if hi < n:
+                _attacked(keys[hi], vals[hi], face0, envs, base_g, base_g_t, slot, boffer)
+            lo = hi + 1
+        return visited, False, expanded, None
+    # The clear addition is looked at node by node.
+    adds_all = adds_all[:-1]
+    adds_norem = adds_norem[:-1] if rem != CLEAR else adds_norem
     append = out.append
-    base_g_t = None
     for node, toks in visited.items():
         rest = node // 9
         if rest < 64:  # nothing changed but the mover
@@ -873,58 +923,61 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
             else:
                 append(toks)
                 in1 = node in seen1
-            if slot < 0:
-                continue
             out.extend(map(toks.__add__, adds_norem if in1 else adds_all))
-            if special:
-                if base_g[rest]:
-                    # FFF-26: going out of phase on a shared square destroys both.
-                    mc2 = WITH_FIELD[CLEAR][face0 + 6 * (node % 9)]
-                    fm = base_m[:]
-                    fg = base_g[:]
-                    lo, cn, pl = lost[:], cnt[:], pool1[:]
-                    other = fg[rest]
-                    fg[rest] = 0
-                    leave(mc2, pl, lo, cn)
-                    leave(other, pl, lo, cn)
-                    boffer((tuple(fm), tuple(fg), tuple(lo)), toks + clear1)
-                elif not (rem == CLEAR and in1):  # else: the no-removal search has it
-                    append(toks + clear1)
-            continue
-        mc = face0 + 6 * (node % 9)
-        sq = rest % 64
-        m_env, p_env, l_env, c_env, over = envs[rest // 64]
-        if base_g_t is None:
-            base_g_t = tuple(base_g)
-        fm = m_env[:]
-        fm[sq] = mc
-        boffer((tuple(fm), base_g_t, tuple(l_env)), toks)
-        if over or slot < 0:
-            continue
-        for col in range(7):
-            if p_env[col * 2 + slot] <= 0:
-                continue
-            mc2 = WITH_FIELD[col][mc]
-            toks2 = toks + _ADD1[col]
-            if col == CLEAR and not GHOST[mc] and base_g[sq]:
-                fm = m_env[:]
+            if base_g[rest]:
+                # FFF-26: going out of phase on a shared square destroys both.
+                mc2 = WITH_FIELD[CLEAR][face0 + 6 * (node % 9)]
+                fm = base_m[:]
                 fg = base_g[:]
-                lo, cn, pl = l_env[:], c_env[:], p_env[:]
-                other = fg[sq]
-                fg[sq] = 0
+                lo, cn, pl = lost[:], cnt[:], pool1[:]
+                other = fg[rest]
+                fg[rest] = 0
                 leave(mc2, pl, lo, cn)
                 leave(other, pl, lo, cn)
-                boffer((tuple(fm), tuple(fg), tuple(lo)), toks2)
-            else:
-                fm = m_env[:]
-                if GHOST[mc2]:
-                    fg = base_g[:]
-                    fg[sq] = mc2
-                    boffer((tuple(fm), tuple(fg), tuple(l_env)), toks2)
-                else:
-                    fm[sq] = mc2
-                    boffer((tuple(fm), base_g_t, tuple(l_env)), toks2)
+                boffer((tuple(fm), tuple(fg), tuple(lo)), toks + clear1)
+            elif not (rem == CLEAR and in1):  # else: the no-removal search has it
+                append(toks + clear1)
+            continue
+        _attacked(node, toks, face0, envs, base_g, base_g_t, slot, boffer)
     return visited, False, expanded, None
+
+
+def _attacked(node, toks, face0, envs, base_g, base_g_t, slot, boffer) -> None:
+    """The results of a node after an attack did something (`node` >= _AFTER): the mover
+    placed on the board the attacks left, with no addition and each one the pool allows,
+    filed by the whole position (another piece's turn may give the same one)."""
+    rest = node // 9
+    mc = face0 + 6 * (node % 9)
+    sq = rest % 64
+    m_env, p_env, l_env, c_env, over = envs[rest // 64]
+    fm = m_env[:]
+    fm[sq] = mc
+    boffer((tuple(fm), base_g_t, tuple(l_env)), toks)
+    if over or slot < 0:
+        return
+    for col in range(7):
+        if p_env[col * 2 + slot] <= 0:
+            continue
+        mc2 = WITH_FIELD[col][mc]
+        toks2 = toks + _ADD1[col]
+        if col == CLEAR and not GHOST[mc] and base_g[sq]:
+            fm = m_env[:]
+            fg = base_g[:]
+            lo, cn, pl = l_env[:], c_env[:], p_env[:]
+            other = fg[sq]
+            fg[sq] = 0
+            leave(mc2, pl, lo, cn)
+            leave(other, pl, lo, cn)
+            boffer((tuple(fm), tuple(fg), tuple(lo)), toks2)
+        else:
+            fm = m_env[:]
+            if GHOST[mc2]:
+                fg = base_g[:]
+                fg[sq] = mc2
+                boffer((tuple(fm), tuple(fg), tuple(l_env)), toks2)
+            else:
+                fm[sq] = mc2
+                boffer((tuple(fm), base_g_t, tuple(l_env)), toks2)
 
 
 def result_key(main0, ghost0, lost0, sq0, slot0, code0, main, ghost, lost, sq, code,
