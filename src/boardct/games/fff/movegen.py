@@ -296,7 +296,6 @@ _STEP1 = (T_STEP,)
 _HIT1 = tuple((T_HIT[d],) for d in range(9))
 _CONV1 = tuple(tuple((T_CONVERT[d][e],) for d in range(9)) for e in range(9))
 _ADD1 = tuple((T_ADD[c],) for c in range(7))
-_NO_ADDS = ((), False)  # a search's layout (see `_removal`) when no field may be added
 _R9 = tuple(range(9))
 _AFTER = 64 * 9  # nodes from here on stand on a board an attack changed (see `_search`)
 _OTHERS = tuple(tuple(d for d in range(9) if d != f) for f in range(9))
@@ -462,7 +461,7 @@ def _turns(main, ghost, pool, lost, cnt, me, old, new) -> list[tuple[int, ...]]:
                                               adds_base)
         n1 = len(out)
         exp2 = None
-        lay2 = _NO_ADDS
+        lay2: tuple | None = ()
         if NFIELDS[code0]:
             exp2, lay2 = _removal(me, sq0, code0, q, base_m, base_g, pool, lost, cnt, out,
                                   boffer, gsq, adds_base, seen1, simple)
@@ -488,7 +487,7 @@ def _regrow(e, k, pkey, gsq):
     out the removed colour when every node is one the first search reached. So a colour's
     turns are every (1 + additions)th tuple from its place: a slice, reused; a colour newly
     allowed is one `map` over the nodes."""
-    code0, okey, deps, turns, n1, (a2, excl) = e
+    code0, okey, deps, turns, n1, a2 = e
     s0 = ADDABLE[FACE0[code0]]
     if s0 >= 0:
         a1 = _ADDS_BY_MASK[okey >> 7 * s0 & 127]
@@ -502,14 +501,10 @@ def _regrow(e, k, pkey, gsq):
         c1 = _WITHOUT_OUTER[code0]
         s1 = ADDABLE[FACE0[c1]]
         if s1 >= 0:
-            rel = RELEASE[code0][-1]  # the removed field goes back to the pool first
-            m = pkey >> 7 * s1 & 127
-            if rel & 1 == s1:
-                m |= 1 << (rel >> 1)
-            b2 = _ADDS_BY_MASK[m]
-            if excl:
-                gone = _ADD1[FIELDS[code0][-1]]
-                b2 = tuple(a for a in b2 if a is not gone)
+            # Every node is one the first search reached: all but the removed colour (which
+            # the removal gives back to the pool, so its count does not matter).
+            gone = _ADD1[FIELDS[code0][-1]]
+            b2 = tuple(a for a in _ADDS_BY_MASK[pkey >> 7 * s1 & 127] if a is not gone)
             destroys = destroys or (bool(b2) and b2[-1] is clear1 and not GHOST[c1])
     if b1 == a1 and b2 == a2:  # the colours that changed are none this piece may take
         return (code0, pkey, deps, turns, n1, e[5])
@@ -525,7 +520,7 @@ def _regrow(e, k, pkey, gsq):
     m1 = len(new)
     if n1 < len(turns):
         new += _reblock(turns[n1:], a2, b2, None)
-    return (code0, pkey, deps, new, m1, (b2, excl))
+    return (code0, pkey, deps, new, m1, b2)
 
 
 def _reblock(part, was, now, head):
@@ -561,8 +556,8 @@ def _removal(me, sq0, code0, q, base_m, base_g, pool, lost, cnt, out, boffer, gs
     outermost field (`seen1`: the nodes of its turns without the removal; `simple`: that
     search met no attack that does anything and no destruction). Returns the squares its
     search expanded (None when it searched nothing the first search had not) and, when
-    every node's turns came with the same additions, those and whether they leave out the
-    removed colour (None otherwise): what `_regrow` needs."""
+    every node is one the first search reached, the additions each came with (all but the
+    removed colour; None otherwise): what `_regrow` needs."""
     rem = FIELDS[code0][-1]
     c1 = _WITHOUT_OUTER[code0]
     head = (q, T_REMOVE[rem])
@@ -587,14 +582,14 @@ def _removal(me, sq0, code0, q, base_m, base_g, pool, lost, cnt, out, boffer, gs
         toks += [head + v[1:] for v in islice(seen1.values(), 9, None)]
         if slot < 0:
             out.extend(toks)
-            return None, _NO_ADDS
+            return None, ()
         adds, clear_av = adds_base[slot] if pool[released] else _adds(pool1, slot)
         if not (clear_av and not GHOST[c1] and _ghost_in_reach(gsq, base_g, sq0,
                                                                 POINTS[c1])):
             gone = _ADD1[rem]
             kept = tuple(a for a in adds if a is not gone)
             out.extend(starmap(add, product(toks, ((),) + kept)))
-            return None, (kept, True)
+            return None, kept
     if GHOST[code0] and not GHOST[c1] and base_m[sq0]:
         m = base_m[:]
         lo, cn, pl = lost[:], cnt[:], pool1[:]
@@ -837,7 +832,7 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
         if seen1 is None:
             next(values)  # the start, unchanged: the pass
         out.extend(values)
-        return visited, not hit, expanded, _NO_ADDS
+        return visited, not hit, expanded, ()
     ghost_m = GHOST[face0]
     clear_av = False
     if slot >= 0:
@@ -868,8 +863,8 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
         if not known or len(known) == len(visited):  # one kind of node: one C-level pass
             out.extend(starmap(add, product(visited.values(),
                                             suf_norem if known else suf_all)))
-            return visited, not hit, expanded, ((adds_norem, True) if known
-                                                 else (adds_all, False))
+            # (The start is a node of both searches, so `known` is never empty.)
+            return visited, not hit, expanded, adds_norem if known else None
         # Per node, in order, its suffixes: (turn,) x suffixes, flattened, concatenated.
         sufs = map((suf_all, suf_norem).__getitem__, map(known.__contains__, visited))
         out.extend(starmap(add, chain.from_iterable(map(product, zip(visited.values()),
