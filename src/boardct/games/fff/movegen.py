@@ -706,6 +706,7 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
     turn1 = _TURN1
     points = POINTS[c1]
     hit = False  # an attack that does something was met
+    env_from = -1
     turns0 = _START_TURNS.get((head, start))
     if turns0 is None:
         turns0 = _start_turns(head, start)
@@ -820,6 +821,8 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
         expanded.update(newly)
         if not nxt:
             break
+        if env_from < 0 and len(envs) > 1:
+            env_from = len(visited)  # no node before this one stands after an attack
         visited.update(nxt)
         layer = nxt.items()  # a view of the finished layer (a new dict is built next)
 
@@ -865,6 +868,14 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
                                             suf_norem if known else suf_all)))
             # (The start is a node of both searches, so `known` is never empty.)
             return visited, not hit, expanded, adds_norem if known else None
+        nk = len(known)
+        if known.issuperset(islice(visited, nk)):
+            # The known nodes come first (an out-of-phase piece back in phase: the start
+            # and its turns, then the squares it steps to): two C-level passes.
+            values = iter(visited.values())
+            out.extend(starmap(add, product(islice(values, nk), suf_norem)))
+            out.extend(starmap(add, product(values, suf_all)))
+            return visited, not hit, expanded, None
         # Per node, in order, its suffixes: (turn,) x suffixes, flattened, concatenated.
         sufs = map((suf_all, suf_norem).__getitem__, map(known.__contains__, visited))
         out.extend(starmap(add, chain.from_iterable(map(product, zip(visited.values()),
@@ -878,7 +889,8 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
         keys = list(visited)
         vals = list(visited.values())
         n = len(keys)
-        cuts = list(compress(range(n), map(ge, keys, repeat(_AFTER))))
+        cuts = list(compress(range(env_from, n),
+                             map(ge, islice(keys, env_from, None), repeat(_AFTER))))
         cuts.append(n)
         lo = 0
         for hi in cuts:
