@@ -303,14 +303,19 @@ _R64 = range(64)
 _QK = tuple(qcode(k >> 1, k & 1 == 1) for k in range(128))  # piece k = sq * 2 + out of phase
 _WITHOUT_OUTER = tuple(without_outer(c) if NFIELDS[c] else c for c in range(NCODES))
 _ADDS_BY_MASK = [tuple(_ADD1[c] for c in range(7) if m >> c & 1) for m in range(128)]
-_ADDS_AND_CLEAR = tuple((_ADDS_BY_MASK[m], m >= 64) for m in range(128))
+_ADDS_AND_CLEAR = tuple((_ADDS_BY_MASK[m], m >= 64, m) for m in range(128))
+# For `_reblock`: _MASK_COLOURS[m] the colours of mask m in order; _RANK[m][c] the place of
+# colour c among them (-1: not there).
+_MASK_COLOURS = tuple(tuple(c for c in range(7) if m >> c & 1) for m in range(128))
+_RANK = tuple(tuple(_MASK_COLOURS[m].index(c) if m >> c & 1 else -1 for c in range(7))
+              for m in range(128))
 _COLOUR_BITS = tuple(1 << c for c in range(7))
 _POOL_BITS = tuple(1 << (i // 2 + 7 * (i % 2)) for i in range(14))  # pool[colour * 2 + slot]
 
 
 def _adds(pool, slot):
     """The additions a piece taking fields of size `slot` may make (one-token tuples, colour
-    order, clear last), and whether clear is among them."""
+    order, clear last), whether clear is among them, and their colours as a bit mask."""
     # pool[slot::2]: the colours' counts of that size, in colour order (never below 0).
     return _ADDS_AND_CLEAR[sum(compress(_COLOUR_BITS, pool[slot::2]))]
 
@@ -461,7 +466,7 @@ def _turns(main, ghost, pool, lost, cnt, me, old, new) -> list[tuple[int, ...]]:
                                               adds_base)
         n1 = len(out)
         exp2 = None
-        lay2: tuple | None = ()
+        lay2: int | None = 0
         if NFIELDS[code0]:
             exp2, lay2 = _removal(me, sq0, code0, q, base_m, base_g, pool, lost, cnt, out,
                                   boffer, gsq, adds_base, seen1, simple)
@@ -484,30 +489,26 @@ def _regrow(e, k, pkey, gsq):
     The turns of a piece that changed only itself come in blocks (`_fast_search`): the
     first search's start with each addition, then each node followed by the node with each
     addition; the removal search the same without the start's block, its additions leaving
-    out the removed colour when every node is one the first search reached. So a colour's
-    turns are every (1 + additions)th tuple from its place: a slice, reused; a colour newly
-    allowed is one `map` over the nodes."""
-    code0, okey, deps, turns, n1, a2 = e
+    out the removed colour when every node is one the first search reached (the layout
+    `_turns` keeps). So a colour's turns are every (1 + additions)th tuple from its place: a
+    slice, reused; a colour newly allowed is one `map` over the nodes."""
+    code0, okey, deps, turns, n1, was2 = e
     s0 = ADDABLE[FACE0[code0]]
+    was1 = now1 = now2 = 0
     if s0 >= 0:
-        a1 = _ADDS_BY_MASK[okey >> 7 * s0 & 127]
-        b1 = _ADDS_BY_MASK[pkey >> 7 * s0 & 127]
-    else:
-        a1 = b1 = ()
-    b2 = ()
-    clear1 = _ADD1[CLEAR]
-    destroys = bool(b1) and b1[-1] is clear1 and not GHOST[code0]
+        was1 = okey >> 7 * s0 & 127
+        now1 = pkey >> 7 * s0 & 127
+    destroys = now1 >= 64 and not GHOST[code0]  # 64: clear's bit
     if NFIELDS[code0]:
         c1 = _WITHOUT_OUTER[code0]
         s1 = ADDABLE[FACE0[c1]]
         if s1 >= 0:
             # Every node is one the first search reached: all but the removed colour (which
             # the removal gives back to the pool, so its count does not matter).
-            gone = _ADD1[FIELDS[code0][-1]]
-            b2 = tuple(a for a in _ADDS_BY_MASK[pkey >> 7 * s1 & 127] if a is not gone)
-            destroys = destroys or (bool(b2) and b2[-1] is clear1 and not GHOST[c1])
-    if b1 == a1 and b2 == a2:  # the colours that changed are none this piece may take
-        return (code0, pkey, deps, turns, n1, e[5])
+            now2 = pkey >> 7 * s1 & 127 & ~(1 << FIELDS[code0][-1])
+            destroys = destroys or (now2 >= 64 and not GHOST[c1])
+    if now1 == was1 and now2 == was2:  # the colours that changed are none this piece takes
+        return (code0, pkey, deps, turns, n1, was2)
     sq0 = k >> 1
     if destroys:
         for g in gsq:
@@ -516,37 +517,42 @@ def _regrow(e, k, pkey, gsq):
                     return None
             elif not deps.isdisjoint(_AROUND[g]):
                 return None
-    new = _reblock(turns[:n1], a1, b1, (_QK[k],))
+    new = _reblock(turns, 0, n1, was1, now1, (_QK[k],))
     m1 = len(new)
     if n1 < len(turns):
-        new += _reblock(turns[n1:], a2, b2, None)
-    return (code0, pkey, deps, new, m1, b2)
+        new += _reblock(turns, n1, len(turns), was2, now2, None)
+    return (code0, pkey, deps, new, m1, now2)
 
 
-def _reblock(part, was, now, head):
-    """One search's turns (`part`, each node followed by its additions `was`, after the
-    start's additions when `head` is given) with the additions `now` instead: every column
-    moved by one slice assignment, a new colour's column one `map` over the nodes."""
-    k = len(was)
-    step = k + 1
-    body = part[k:] if head is not None else part
-    nodes = body[::step]
-    if not now:
+def _reblock(turns, lo, hi, was, now, head):
+    """One search's turns, `turns[lo:hi]` (each node followed by its additions of the
+    colours in mask `was`, after the start's additions when `head` is given), with the
+    colours `now` instead: each kept column moved by one slice assignment, a new colour's
+    column one `map` over the nodes."""
+    rank = _RANK[was]
+    step = len(_MASK_COLOURS[was]) + 1
+    first = lo + step - 1 if head is not None else lo  # the first node
+    nodes = turns[first:hi:step]
+    cols = _MASK_COLOURS[now]
+    if not cols:
         return nodes
-    step2 = len(now) + 1
-    lead = len(now) if head is not None else 0
+    step2 = len(cols) + 1
+    lead = len(cols) if head is not None else 0
     res: list = [None] * (lead + len(nodes) * step2)
     res[lead::step2] = nodes
-    for i, a in enumerate(now, 1):
-        if a in was:
-            j = was.index(a)
-            res[lead + i::step2] = body[1 + j::step]
+    i = lead
+    for c in cols:
+        i += 1
+        j = rank[c]
+        if j >= 0:
+            res[i::step2] = turns[first + 1 + j:hi:step]
             if head is not None:
-                res[i - 1] = part[j]
+                res[i - lead - 1] = turns[lo + j]
         else:
-            res[lead + i::step2] = map(add, nodes, repeat(a))
+            a = _ADD1[c]
+            res[i::step2] = map(add, nodes, repeat(a))
             if head is not None:
-                res[i - 1] = head + a
+                res[i - lead - 1] = head + a
     return res
 
 
@@ -582,13 +588,12 @@ def _removal(me, sq0, code0, q, base_m, base_g, pool, lost, cnt, out, boffer, gs
         toks += [head + v[1:] for v in islice(seen1.values(), 9, None)]
         if slot < 0:
             out.extend(toks)
-            return None, ()
-        adds, clear_av = adds_base[slot] if pool[released] else _adds(pool1, slot)
+            return None, 0
+        _, clear_av, amask = adds_base[slot] if pool[released] else _adds(pool1, slot)
         if not (clear_av and not GHOST[c1] and _ghost_in_reach(gsq, base_g, sq0,
                                                                 POINTS[c1])):
-            gone = _ADD1[rem]
-            kept = tuple(a for a in adds if a is not gone)
-            out.extend(starmap(add, product(toks, ((),) + kept)))
+            kept = amask & ~(1 << rem)
+            out.extend(starmap(add, product(toks, ((),) + _ADDS_BY_MASK[kept])))
             return None, kept
     if GHOST[code0] and not GHOST[c1] and base_m[sq0]:
         m = base_m[:]
@@ -835,15 +840,16 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
         if seen1 is None:
             next(values)  # the start, unchanged: the pass
         out.extend(values)
-        return visited, not hit, expanded, ()
+        return visited, not hit, expanded, 0
     ghost_m = GHOST[face0]
     clear_av = False
     if slot >= 0:
-        adds_all, clear_av = adds_base[slot] if adds_base is not None else _adds(pool1, slot)
+        adds_all, clear_av, amask = (adds_base[slot] if adds_base is not None
+                                     else _adds(pool1, slot))
         adds_norem = adds_all
         if rem >= 0:
-            gone = _ADD1[rem]
-            adds_norem = tuple(a for a in adds_all if a is not gone)
+            amask &= ~(1 << rem)
+            adds_norem = _ADDS_BY_MASK[amask]
         clear1 = _ADD1[CLEAR]
     # Going out of phase on a square where an out-of-phase piece stands destroys both
     # (FFF-26): only then does a node's addition need its square looked at.
@@ -867,7 +873,7 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
             out.extend(starmap(add, product(visited.values(),
                                             suf_norem if known else suf_all)))
             # (The start is a node of both searches, so `known` is never empty.)
-            return visited, not hit, expanded, adds_norem if known else None
+            return visited, not hit, expanded, amask if known else None
         nk = len(known)
         if known.issuperset(islice(visited, nk)):
             # The known nodes come first (an out-of-phase piece back in phase: the start
