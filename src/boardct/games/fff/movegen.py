@@ -682,15 +682,18 @@ def _attack(me, face0, f, sq, t, occ, env, prefix, envs, interned, base_m, lost,
 
 
 # (head, start node) -> {node: turn tuple} for the eight turns on the start square: the same
-# tuples for every search from there, built once (at most 128 selections x 8 removals x 9
-# facings of them).
+# tuples for every search from there, built once. At most _START_KEPT of them (about 1 KB
+# each; there are 128 selections x 8 removal choices x 9 facings), emptied when full.
 _START_TURNS: dict = {}
+_START_KEPT = 2048
 
 
 def _start_turns(head, start) -> dict:
     f0 = start % 9
     base = start - f0
     turns = {base + d: head + _TURN1[d] for d in _OTHERS[f0]}
+    if len(_START_TURNS) >= _START_KEPT:
+        _START_TURNS.clear()
     _START_TURNS[(head, start)] = turns
     return turns
 
