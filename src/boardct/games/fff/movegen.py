@@ -345,9 +345,11 @@ def legal_turns(main, ghost, pool, lost, cnt, me) -> list[tuple[int, ...]]:
 
 # (position content, its turns) for the last position asked of `legal_turns`, per side to move.
 _LAST: list[tuple[tuple[int, ...], tuple[tuple[int, ...], ...]] | None] = [None, None]
-# Per side to move, the last position `legal_turns` searched: its boards and, per piece whose
-# turns changed only itself, what they depend on and the turns (see `_turns`). Only that one
-# position is kept: the next search for the side replaces it.
+# Per side to move, the last position `legal_turns` searched: its main board, its
+# out-of-phase squares and, per piece whose turns changed only itself, what they depend on and
+# the turns (see `_turns`). Only that one position is kept: the next search for the side
+# replaces it, so what it reuses is what the side's previous position had (in a game, the
+# position two turns before).
 _PIECES: list[tuple[list[int], set[int], dict] | None] = [None, None]
 
 # _AROUND[sq]: the square and its (up to) eight neighbours.
@@ -388,17 +390,22 @@ def _turns(main, ghost, pool, lost, cnt, me, old, new) -> list[tuple[int, ...]]:
     only results that changed other pieces (attacks, destruction) go through a dict, which
     keeps the first position and the best text as `generate`'s `offer` does.
 
-    Memory of pieces (`old`: (main, ghost, pieces) of an earlier position of this side, or
-    None; `new`: the dict to fill for this position, or None for no memory). A piece whose
-    turns changed only itself (nothing went through the dict) depends on its code and square,
+    Memory of pieces (`old`: an earlier position of this side as `legal_turns` keeps it in
+    `_PIECES`: its main board, its out-of-phase squares, and its pieces' entries; `new`: the
+    dict to fill with this position's entries; both None for no memory). The turns of a piece
+    that changed only itself (nothing went through the dict) depend on its code and square,
     on which pool colours of the sizes it may take are left, and on the boards only where its
-    searches looked: its own square (a piece sharing it) and the square ahead of each node
-    they expanded, so within one square of the squares they expanded (`_fast_search`'s
-    `expanded`). Ghosts count there too: going out of phase on a ghost's square destroys
-    both (FFF-26). Lost and piece counts matter only once an attack did something, and then
-    the turns went through the dict. So such a piece of this position whose code and pool
-    colours are as in `old`, with no square changed near where it looked, has `old`'s turns:
-    the same tuples, in the same order."""
+    searches looked: its own square and the square ahead of each node they expanded, so
+    within one square of the squares they expanded (`_fast_search`'s `expanded`). There a
+    search tells apart only an empty square, an own piece, an enemy by its defence (`_SEEN`:
+    an attack that does something went through the dict), and whether an out-of-phase piece
+    stands there (going out of phase on its square destroys both, FFF-26). Lost and piece
+    counts matter only once an attack did something. So a piece whose code is as in `old`,
+    with no such change within one square of where it looked, has `old`'s turns, the same
+    tuples in the same order; if only its pool colours changed, `_regrow` gives them the new
+    additions. Entry: (code, pool colours it depends on, squares it looked around, turns,
+    how many of them the first search gave, the removal search's additions as a colour mask
+    or None when they differ from node to node)."""
     out: list[tuple[int, ...]] = [()]
     bidx: dict = {}
     nboff = 0
@@ -704,7 +711,9 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
     `seen1`: the first (no-removal) search's visited nodes, when this is the removal search
     (`rem` the removed colour); `gsq` the squares with an out-of-phase piece; `adds_base` what
     `_adds(pool1, slot)` gives for slots 0 and 1, when known (None: work it out). Returns this
-    search's visited nodes."""
+    search's visited nodes (node -> turn), `simple` for `_removal` (no attack did anything), the
+    squares it expanded (what it looked at, for `_turns`' memory), and for the removal search
+    the colour mask of the additions every node came with (None when they differ)."""
     envs = [(base_m, pool1, lost, cnt, False)]
     interned: dict = {}
     face0 = FACE0[c1]
