@@ -145,19 +145,24 @@ def test_generic_bench_runs():
 
 def test_the_bench_times_the_turn_search_not_the_memory_of_the_last_answer(monkeypatch):
     """FFF answers a position asked again from memory (about 3 us, for people who list the
-    moves and then type one); `boardct bench`'s legal_actions figure must be the search
-    (about 0.1 ms, some 800 turns): every timed call asks about a position not just asked."""
+    moves and then type one); `boardct bench`'s legal_actions figure must be the search: every
+    timed call asks about a position not just asked, so each runs the generator (`_turns`),
+    which may reuse only pieces of the side's previous position, never the position asked."""
     from boardct.core import bench
     from boardct.games.fff import movegen
 
     searches = [0]
-    search = movegen.fresh_turns
+    same = [0]
+    search = movegen._turns
 
-    def counted(*args):
+    def counted(main, ghost, pool, lost, cnt, me, old, new):
         searches[0] += 1
-        return search(*args)
+        if old is not None and old[0] == main and old[1] == {s for s in range(64) if ghost[s]}:
+            same[0] += 1
+        return search(main, ghost, pool, lost, cnt, me, old, new)
 
-    monkeypatch.setattr(movegen, "fresh_turns", counted)
+    monkeypatch.setattr(movegen, "_turns", counted)
     mid = bench.mid_game_state(GAME, 1, GAME.resolve_options(GAME.bench_options))
     bench._first_ask_us(mid, 1, min_seconds=0.0)
     assert searches[0] >= 1000 * bench.FIRST_ASKS - bench.FIRST_ASKS  # each timed call searched
+    assert same[0] == 0
