@@ -52,6 +52,13 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from boardct.games.hills.layout import Layout
 
+# Per kind of squad and hex: (neighbour hex, move code, code of the attack on the enemy squad
+# of kind 0 there; + kind for the others) for each neighbour on the map, in direction order
+# (actions.py: 1000 + kind * 100 + direction * 10 a move, 2000 + ... + target an attack).
+_STEPS: tuple[tuple[tuple[tuple[int, int, int], ...], ...], ...] = tuple(
+    tuple(tuple((t, 1000 + k * 100 + d * 10, 2000 + k * 100 + d * 10) for d, t in pairs)
+          for pairs in NEIGHBOUR_PAIRS)
+    for k in range(3))
 _SEATS = ((0,), (1,))  # current_players() answers, made once: a playout asks every action
 # A squad's standing in the current turn (BSH-7, BSH-34).
 FRESH = 0  # has not acted
@@ -225,32 +232,30 @@ class HillsState(State):
             e0, e1, e2, o0, o1, o2 = pos
             own_hq = HQ[1]
         k = sq % 3
-        mech = k == MECH
         rev, tiles = self.rev, self.tiles
-        base_a = 2000 + k * 100
-        base_m = 1000 + k * 100
         found = False
-        for d, t in NEIGHBOUR_PAIRS[pos[sq]]:
+        # (neighbour, move code, attack code on enemy squad 0) of this kind of squad on this
+        # hex, made once for the map: the inner loop only compares
+        for t, move, attack in _STEPS[k][pos[sq]]:
             if t == e0 or t == e1 or t == e2:  # noqa: SIM109 - `in (e0, e1, e2)` builds a tuple per hex
                 if acts is None:
                     return True
                 found = True
-                a = base_a + d * 10
                 if t == e0:
-                    acts.append(a)
+                    acts.append(attack)
                 if t == e1:
-                    acts.append(a + 1)
+                    acts.append(attack + 1)
                 if t == e2:
-                    acts.append(a + 2)
+                    acts.append(attack + 2)
                 continue
             if t != own_hq and (t == o0 or t == o1 or t == o2):  # noqa: SIM109 - as above
                 continue
-            if mech and rev[t] and tiles[t] == MOUNTAIN:
+            if k == MECH and rev[t] and tiles[t] == MOUNTAIN:
                 continue
             if acts is None:
                 return True
             found = True
-            acts.append(base_m + d * 10)
+            acts.append(move)
         return found
 
     def _boost_eligible(self, sq: int) -> bool:

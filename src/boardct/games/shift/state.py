@@ -355,6 +355,11 @@ class ShiftState(ShiftNotation, ShiftText, State):
                 d = 1 - self.mover
                 lit = self.lit[d]
                 acts = DEFENCES[self.gear[d]][lit if lit < 3 else 3]
+            elif not self.skip_shift[self.mover]:
+                # the shift phase (the one phase left): a mover free to shift has both
+                # neighbouring gears (NEIGHBOURS: two for every gear), so never one option;
+                # only a skipped shift phase can leave a single attack or a lone pass
+                return
             else:
                 acts = self.legal_actions()
             if len(acts) != 1:
