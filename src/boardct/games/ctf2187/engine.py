@@ -165,10 +165,11 @@ def _track_heights(n: int, e0: int, e1: int) -> tuple[int, ...]:
 
 
 def _map_tables(st: CtfState) -> tuple:
-    """(map, tables, static heights, track cache) for the state's map, made once per map and
-    shared by its states and their clones: the map and tables never change. The static heights
-    are, per sector, the height its ground and terrain alone put in a fire track's way (CTF-11);
-    the track cache (see `_static_track`) fills lazily as shots are traced."""
+    """(map, tables, static heights, track cache, cooling) for the state's map, made once per
+    map and shared by its states and their clones: the map and tables never change. The static
+    heights are, per sector, the height its ground and terrain alone put in a fire track's way
+    (CTF-11); the track cache (see `_static_track`) fills lazily as shots are traced; the
+    cooling is, per sector, what its terrain adds to a Bot's (CTF-24)."""
     gmap, tables = st.map, st.tables
     hit = _STATIC.get(id(gmap))
     if hit is not None and hit[0] is gmap and hit[1] is tables:
@@ -177,10 +178,12 @@ def _map_tables(st: CtfState) -> tuple:
     # every new game has a new map)
     adds = [t.elevation if t.blocks_fire else 0 for t in tables.terrain]
     heights = tuple(map(add, gmap.ground, map(adds.__getitem__, gmap.terrain)))
+    cooling = tuple(map([t.cooling for t in tables.terrain].__getitem__, gmap.terrain))
     if len(_STATIC) > 256:
         _STATIC.clear()
         _TRACKS_HELD[0] = 0
-    _STATIC[id(gmap)] = hit = (gmap, tables, heights, {})  # holds the map: its id stays its own
+    # holds the map: its id stays its own
+    _STATIC[id(gmap)] = hit = (gmap, tables, heights, {}, cooling)
     return hit
 
 
@@ -247,21 +250,25 @@ def _static_track(st: CtfState, x0: int, y0: int, e0: int, x1: int, y1: int, e1:
 def _track(st: CtfState, x0: int, y0: int, e0: int, x1: int, y1: int, e1: int
            ) -> tuple[tuple[tuple[int, int, int], ...], bool]:
     """`fire_track` as a tuple of points: the hot form the engine uses. The map's share of the
-    track comes from a per-map cache; the sectors it passes are checked for Bots and command
-    posts (`sector_height`, inlined)."""
-    gmap = st.map
-    mt = _STATIC.get(id(gmap))
-    if mt is None or mt[0] is not gmap or mt[1] is not st.tables:
-        mt = _map_tables(st)
-    tracks = mt[3]
+    track comes from a per-map cache (while a turn is processed the turn holds the map's
+    cache, `_SCAN`); the sectors it passes are checked for Bots and command posts
+    (`sector_height`, inlined)."""
+    sc = _SCAN
+    if sc[0] is st:
+        tracks = sc[3]
+    else:
+        mt = _STATIC.get(id(st.map))
+        if mt is None or mt[0] is not st.map or mt[1] is not st.tables:
+            mt = _map_tables(st)
+        tracks = mt[3]
     entry = tracks.get((x0, y0, e0, x1, y1, e1))
     if entry is None:
-        entry = _static_track(st, x0, y0, e0, x1, y1, e1, tracks, mt[2])
+        entry = _static_track(st, x0, y0, e0, x1, y1, e1, tracks, _map_tables(st)[2])
     idx, pts, blocked = entry
     occ = st._occ
     if not any(map(occ.__getitem__, idx)):  # most tracks pass no Bot and no command post:
         return pts, blocked  # done in one pass at C speed
-    ground = gmap.ground
+    ground = st.map.ground
     for k, i in enumerate(idx):
         o = occ[i]
         if o:
@@ -288,16 +295,20 @@ def in_scan(st: CtfState, b: Bot, other: Bot) -> bool:
     return distance(b.x, b.y, other.x, other.y) <= st.tables.scanning_range
 
 
-# While `process_turn` runs on a state: (state, {0: (columns, rows), -n: Bot n's nearest
-# enemy}). `columns[x]` holds the functional Bots whose scanning range reaches column x (bit
-# n: Bot n), `rows[y]` those whose range reaches row y, so the Bots that see (x, y) are
-# columns[x] & rows[y] (CTF-21's square range). They and the nearest enemies change only when
-# a Bot moves (`enter`: its bit leaves and joins a few columns and rows, `_scan_moved`) or
-# becomes Wreckage (`wreck`: made again, `_scan_changed`); the nearest enemies are forgotten
-# then. `process_turn` makes the lines at the start (`_scan_lines`). One tuple, read
-# once per use: a turn processed in another thread at the same time finds another state in
-# it and works the masks out itself.
-_SCAN: tuple = (None, None, None)  # the third: per team, its enemies in Bot order
+# While `process_turn` runs on a state: (state, [columns, rows], enemies, tracks, nearest).
+# `columns[x]` holds the functional Bots whose scanning range reaches column x (bit n: Bot n),
+# `rows[y]` those whose range reaches row y, so the Bots that see (x, y) are
+# columns[x] & rows[y] (CTF-21's square range). `enemies[t]`: team t's enemies in Bot order
+# (teams never change). `tracks`: the map's track cache (`_map_tables`). `nearest[n]`: Bot n's
+# nearest enemy (`nearest_enemy`), or _NO_BOT when not worked out. The lines and the nearest
+# enemies change only when a Bot moves (`enter`: its bit leaves and joins a column or a row,
+# and the nearest enemies of the Bot and of its enemies are forgotten, `_scan_moved`) or
+# becomes Wreckage (`wreck`: the lines made again and every nearest enemy forgotten,
+# `_scan_changed`). `process_turn` makes them at the start. One tuple, read once per use: a
+# turn processed in another thread at the same time finds another state in it and works the
+# masks out itself.
+_SCAN: tuple = (None, None, None, None, None)
+_NO_BOT = object()  # "not worked out" (None is an answer: no enemy in range)
 
 
 def _enemies(st: CtfState) -> tuple[tuple[Bot, ...], ...]:
@@ -336,7 +347,7 @@ def _scan_at(st: CtfState, x: int, y: int) -> int:
     them: from the turn's cache (`_SCAN`) while a turn is processed, else Bot by Bot."""
     sc = _SCAN
     if sc[0] is st:
-        cols, rows = sc[1][0]
+        cols, rows = sc[1]
         if 0 < x < len(cols) - 1 and 0 < y < len(rows) - 1:  # on the map
             return cols[x] & rows[y]
     m = 0
@@ -353,24 +364,54 @@ def _scan_changed(st: CtfState) -> None:
     forgotten."""
     sc = _SCAN
     if sc[0] is st:
-        cache = sc[1]
-        cache.clear()
-        cache[0] = _scan_lines(st)
+        sc[1][:] = _scan_lines(st)
+        near = sc[4]
+        near[:] = [_NO_BOT] * len(near)
 
 
 def _scan_moved(st: CtfState, b: Bot, x0: int, y0: int) -> None:
     """Bot `b` moved from (x0, y0): its bit leaves the columns and rows now out of its reach
-    and joins those newly in it; nearest enemies forgotten."""
+    and joins those newly in it (`_shift`; a step of one sector, the move a Bot makes, shifts
+    one column and one row at each end, done here); its nearest enemy and its enemies' are
+    forgotten (its teammates' enemies did not move)."""
     sc = _SCAN
     if sc[0] is st:
-        cache = sc[1]
-        lines = cache[0]
-        cache.clear()
+        cols, rows = sc[1]
         r = st.tables.scanning_range
         bit = 1 << b.num
-        _shift(lines[0], x0, b.x, r, bit)
-        _shift(lines[1], y0, b.y, r, bit)
-        cache[0] = lines
+        x, y = b.x, b.y
+        if x == x0 + 1:
+            n = len(cols) - 2
+            if x0 - r >= 1:
+                cols[x0 - r] &= ~bit
+            if x + r <= n:
+                cols[x + r] |= bit
+        elif x == x0 - 1:
+            n = len(cols) - 2
+            if x0 + r <= n:
+                cols[x0 + r] &= ~bit
+            if x - r >= 1:
+                cols[x - r] |= bit
+        elif x != x0:
+            _shift(cols, x0, x, r, bit)
+        if y == y0 + 1:
+            n = len(rows) - 2
+            if y0 - r >= 1:
+                rows[y0 - r] &= ~bit
+            if y + r <= n:
+                rows[y + r] |= bit
+        elif y == y0 - 1:
+            n = len(rows) - 2
+            if y0 + r <= n:
+                rows[y0 + r] &= ~bit
+            if y - r >= 1:
+                rows[y - r] |= bit
+        elif y != y0:
+            _shift(rows, y0, y, r, bit)
+        near = sc[4]
+        near[b.num] = _NO_BOT
+        for o in sc[2][b.team]:
+            near[o.num] = _NO_BOT
 
 
 def _shift(line: list[int], old: int, new: int, r: int, bit: int) -> None:
@@ -476,7 +517,7 @@ def log(st: CtfState, event: tuple, x: int, y: int, involved: int = 0) -> None:
     """Log an event at (x, y), seen by `involved` and every functional Bot in range of it."""
     sc = _SCAN  # seen_mask(): from the turn's lines (_scan_at, inlined: a Bot or CP's sector)
     if sc[0] is st:
-        cols, rows = sc[1][0]
+        cols, rows = sc[1]
         m = involved | cols[x] & rows[y]
     else:
         m = involved | _scan_at(st, x, y)
@@ -511,18 +552,15 @@ def log_all(st: CtfState, event: tuple, named: tuple | None = None) -> None:
     st.log.append((m, sighted(event, m, named)))
 
 
-_NO_BOT = object()  # "not cached" (None is an answer: no enemy in range)
-
-
 def nearest_enemy(st: CtfState, b: Bot) -> Bot | None:
     """The nearest functional enemy in scanning range (the first in Bot order of the nearest).
-    While a turn is processed the answer is kept in the turn's cache of sightings (`_SCAN`,
-    key -n for Bot n) until a Bot moves or falls to Wreckage: a Bot that faces its nearest
-    enemy and then fires at it asks twice."""
+    While a turn is processed the answer is kept in the turn's cache (`_SCAN`, nearest[n] for
+    Bot n) until the Bot or one of its enemies moves, or a Bot falls to Wreckage: a Bot that
+    faces its nearest enemy and then fires at it asks twice."""
     sc = _SCAN
     x, y, team = b.x, b.y, b.team
     if sc[0] is st:
-        best = sc[1].get(-b.num, _NO_BOT)
+        best = sc[4][b.num]
         if best is not _NO_BOT:
             return best
         others = sc[2][team]  # the enemies only
@@ -542,7 +580,7 @@ def nearest_enemy(st: CtfState, b: Bot) -> Bot | None:
             if d < bd:
                 best, bd = o, d
     if sc[0] is st:
-        sc[1][-b.num] = best
+        sc[4][b.num] = best
     return best
 
 
@@ -594,17 +632,20 @@ _PER_TABLES: dict[int, tuple] = {}
 
 
 def _per_tables(t) -> tuple:
-    """(tables, command posts' reach, heat band per heat level) for a set of tables, made once
-    (the tables never change): the reach is the longest maximum range of the command posts'
-    weapons; the band table gives `t.band(heat)` for heat 0..maximum by index."""
+    """(tables, command posts' reach, heat band per heat level, per band whether it has an
+    effect) for a set of tables, made once (the tables never change): the reach is the longest
+    maximum range of the command posts' weapons; the band table gives `t.band(heat)` for heat
+    0..maximum by index; a band without effect (AP lost, shutdown, wound, weapon damage)
+    skips their tests."""
     hit = _PER_TABLES.get(id(t))
     if hit is not None and hit[0] is t:
         return hit
     reach = max((w.maximum for w in t.cp_weapons), default=-1)
     band_of = tuple(t.band(h) for h in range(max(t.heat["maximum"], 0) + 1))
+    effects = tuple(bool(b.ap or b.shutdown or b.wound or b.weapon_damage) for b in t.bands)
     if len(_PER_TABLES) > 64:
         _PER_TABLES.clear()
-    _PER_TABLES[id(t)] = hit = (t, reach, band_of)  # holds the tables: the id stays theirs
+    _PER_TABLES[id(t)] = hit = (t, reach, band_of, effects)  # holds the tables: the id stays
     return hit
 
 _AP = attrgetter("ap")
@@ -614,12 +655,13 @@ def process_turn(st: CtfState) -> list[tuple]:
     """Process the whole turn (every Bot's sheet or standing orders are in); return the events."""
     global _SCAN
     st._unshare()  # the turn changes Bots, command posts and sectors (copy on write, state.py)
-    _SCAN = (st, {0: _scan_lines(st)}, _enemies(st))
+    _SCAN = (st, list(_scan_lines(st)), _enemies(st), _map_tables(st)[3],
+             [_NO_BOT] * (len(st._bots) + 1))
     try:
         return _process_turn(st)
     finally:
         if _SCAN[0] is st:
-            _SCAN = (None, None, None)
+            _SCAN = (None, None, None, None, None)
 
 
 def _process_turn(st: CtfState) -> list[tuple]:
@@ -655,27 +697,34 @@ def run_phase(st: CtfState, phase: int, orders: dict[int, tuple[int, ...]]) -> N
     t = st.tables
     rng = st.rng
     log_all(st, ("phase", st.turn, phase))
-    active = [b for b in st._bots if b.status == FUNCTIONAL]
+    active = [b for b in st._bots if not b.status]  # the functional Bots
     cooling = t.heat["cooling"]
     per_engines = t.heat["engines_per_cooling"]
-    terrain, cells, w = t.terrain, st.map.terrain, st.map.width
+    cool_at, w = _map_tables(st)[4], st.map.width
     bands = t.bands
-    _, reach, band_of = _per_tables(t)
+    _, reach, band_of, effects = _per_tables(t)
     top = len(band_of)
+    append = st.log.append
     for b in active:  # cooling then heat adjustments (CTF-13, CTF-24, CTF-25)
         b.entered = 0
         b.sprinted = False
         b.fallen = False
         b.shut = False
-        cool = (cooling + sum(b.engines) // per_engines
-                + terrain[cells[(b.y - 1) * w + b.x - 1]].cooling)
         heat = b.heat
-        b.cooled = cool if cool < heat else heat
-        b.heat = heat = heat - b.cooled
+        cool = cooling + sum(b.engines) // per_engines + cool_at[(b.y - 1) * w + b.x - 1]
+        if cool > heat:
+            cool = heat
+        b.cooled = cool
+        b.heat = heat = heat - cool
         b.band = bi = band_of[heat] if 0 <= heat < top else t.band(heat)
+        if bi or cool:  # log_own(), inlined
+            m = 1 << b.num
+            ev = _new_tuple(Sighted, ("cool", b.num, cool, heat, bi))
+            ev.seen = m
+            append((m, ev))
+        if not effects[bi]:
+            continue
         band = bands[bi]
-        if bi or b.cooled:
-            log_own(st, ("cool", b.num, b.cooled, b.heat, bi), b)
         if band.ap:
             lost = min(band.ap, b.ap)
             spend(b, band.ap)
@@ -808,7 +857,7 @@ def enter(st: CtfState, b: Bot, nx: int, ny: int, cost: int, heat: int, how: str
     # (every event goes through the log_* functions)
     sc = _SCAN  # _scan_at at both ends, inlined
     if sc[0] is st:
-        cols, rows = sc[1][0]
+        cols, rows = sc[1]
         m = 1 << b.num | cols[x0] & rows[y0] | cols[nx] & rows[ny]
     else:
         m = 1 << b.num | _scan_at(st, x0, y0) | _scan_at(st, nx, ny)
@@ -1141,7 +1190,7 @@ def fire(st: CtfState, b: Bot, i: int, target: Bot | CommandPost) -> None:
     # whoever sees the shot sees the firer; the target Bot is named only to those who see it
     sc = _SCAN  # seen_pair() / seen_mask(): _scan_at, inlined (Bots' and CPs' sectors)
     if sc[0] is st:
-        cols, rows = sc[1][0]
+        cols, rows = sc[1]
         at_firer = cols[bx] & rows[by]
         at_tgt = cols[tx] & rows[ty]
     else:
@@ -1489,7 +1538,7 @@ def cp_fire(st: CtfState, c: CommandPost, reach: int | None = None) -> None:
             # seen_pair(): who sees the command post, who sees the target Bot
             sc = _SCAN  # _scan_at, inlined
             if sc[0] is st:
-                cols, rows = sc[1][0]
+                cols, rows = sc[1]
                 seen = 1 << num | cols[cx] & rows[cy]
                 at_target = 1 << num | cols[bx] & rows[by]
             else:
