@@ -21,7 +21,7 @@ width, their map share per map (`_track`).
 from __future__ import annotations
 
 from itertools import accumulate
-from operator import add, attrgetter, ge, itemgetter
+from operator import add, attrgetter, itemgetter
 from typing import TYPE_CHECKING
 
 from boardct.core.game import MESSAGE, RESUME, SUSPEND
@@ -231,13 +231,14 @@ def _static_track(st: CtfState, x0: int, y0: int, e0: int, x1: int, y1: int, e1:
     (which move, fall and crumble) are left to check shot by shot."""
     idx, pts, hs = _track_geometry(st.map.width, x0, y0, e0, x1, y1, e1)
     blocked = False
-    # per sector, whether the ground and terrain reach the projectile (at C speed)
-    reach = list(map(ge, map(static.__getitem__, idx), hs))
-    if True in reach:  # the first sector that does blocks the shot
-        k = reach.index(True)
-        blocked = True
-        idx = idx[:k + 1]
-        pts = pts[:k + 1]
+    # the first sector whose ground and terrain reach the projectile blocks the shot (a plain
+    # loop: quicker than map(ge, map(static.__getitem__, idx), hs) for tracks this short)
+    for k in range(len(idx)):
+        if static[idx[k]] >= hs[k]:
+            blocked = True
+            idx = idx[:k + 1]
+            pts = pts[:k + 1]
+            break
     if _TRACKS_HELD[0] >= _TRACKS_MAX:  # a bound on memory, over all maps: start afresh
         for held in list(_STATIC.values()):
             held[3].clear()
@@ -252,22 +253,26 @@ def _track(st: CtfState, x0: int, y0: int, e0: int, x1: int, y1: int, e1: int
     """`fire_track` as a tuple of points: the hot form the engine uses. The map's share of the
     track comes from a per-map cache (while a turn is processed the turn holds the map's
     cache, `_SCAN`); the sectors it passes are checked for Bots and command posts
-    (`sector_height`, inlined)."""
+    (`sector_height`, inlined). Plain loops: for tracks of a dozen sectors or fewer they are
+    quicker than any(map(occ.__getitem__, idx)) and its kind."""
     sc = _SCAN
     if sc[0] is st:
-        tracks = sc[3]
+        mt = sc[3]
     else:
         mt = _STATIC.get(id(st.map))
         if mt is None or mt[0] is not st.map or mt[1] is not st.tables:
             mt = _map_tables(st)
-        tracks = mt[3]
+    tracks = mt[3]
     entry = tracks.get((x0, y0, e0, x1, y1, e1))
     if entry is None:
-        entry = _static_track(st, x0, y0, e0, x1, y1, e1, tracks, _map_tables(st)[2])
+        entry = _static_track(st, x0, y0, e0, x1, y1, e1, tracks, mt[2])
     idx, pts, blocked = entry
     occ = st._occ
-    if not any(map(occ.__getitem__, idx)):  # most tracks pass no Bot and no command post:
-        return pts, blocked  # done in one pass at C speed
+    for i in idx:
+        if occ[i]:
+            break
+    else:  # most tracks pass no Bot and no command post
+        return pts, blocked
     ground = st.map.ground
     for k, i in enumerate(idx):
         o = occ[i]
@@ -295,18 +300,18 @@ def in_scan(st: CtfState, b: Bot, other: Bot) -> bool:
     return distance(b.x, b.y, other.x, other.y) <= st.tables.scanning_range
 
 
-# While `process_turn` runs on a state: (state, [columns, rows], enemies, tracks, nearest).
+# While `process_turn` runs on a state: (state, [columns, rows], enemies, tables, nearest).
 # `columns[x]` holds the functional Bots whose scanning range reaches column x (bit n: Bot n),
 # `rows[y]` those whose range reaches row y, so the Bots that see (x, y) are
 # columns[x] & rows[y] (CTF-21's square range). `enemies[t]`: team t's enemies in Bot order
-# (teams never change). `tracks`: the map's track cache (`_map_tables`). `nearest[n]`: Bot n's
-# nearest enemy (`nearest_enemy`), or _NO_BOT when not worked out. The lines and the nearest
-# enemies change only when a Bot moves (`enter`: its bit leaves and joins a column or a row,
-# and the nearest enemies of the Bot and of its enemies are forgotten, `_scan_moved`) or
-# becomes Wreckage (`wreck`: the lines made again and every nearest enemy forgotten,
-# `_scan_changed`). `process_turn` makes them at the start. One tuple, read once per use: a
-# turn processed in another thread at the same time finds another state in it and works the
-# masks out itself.
+# (teams never change). `tables`: the map's tables and track cache (`_map_tables`).
+# `nearest[n]`: Bot n's nearest enemy (`nearest_enemy`), or _NO_BOT when not worked out. The
+# lines and the nearest enemies change only when a Bot moves (`enter`: its bit leaves and
+# joins a column or a row, and the nearest enemies of the Bot and of its enemies are
+# forgotten, `_scan_moved`) or becomes Wreckage (`wreck`: the lines made again and every
+# nearest enemy forgotten, `_scan_changed`). `process_turn` makes them at the start. One
+# tuple, read once per use: a turn processed in another thread at the same time finds another
+# state in it and works the masks out itself.
 _SCAN: tuple = (None, None, None, None, None)
 _NO_BOT = object()  # "not worked out" (None is an answer: no enemy in range)
 
@@ -655,7 +660,7 @@ def process_turn(st: CtfState) -> list[tuple]:
     """Process the whole turn (every Bot's sheet or standing orders are in); return the events."""
     global _SCAN
     st._unshare()  # the turn changes Bots, command posts and sectors (copy on write, state.py)
-    _SCAN = (st, list(_scan_lines(st)), _enemies(st), _map_tables(st)[3],
+    _SCAN = (st, list(_scan_lines(st)), _enemies(st), _map_tables(st),
              [_NO_BOT] * (len(st._bots) + 1))
     try:
         return _process_turn(st)
@@ -700,7 +705,9 @@ def run_phase(st: CtfState, phase: int, orders: dict[int, tuple[int, ...]]) -> N
     active = [b for b in st._bots if not b.status]  # the functional Bots
     cooling = t.heat["cooling"]
     per_engines = t.heat["engines_per_cooling"]
-    cool_at, w = _map_tables(st)[4], st.map.width
+    sc = _SCAN
+    cool_at = sc[3][4] if sc[0] is st else _map_tables(st)[4]
+    w = st.map.width
     bands = t.bands
     _, reach, band_of, effects = _per_tables(t)
     top = len(band_of)
