@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from boardct.core.game import MESSAGE, RESUME, SUSPEND
 from boardct.games.ctf2187.geometry import (
+    _BEARINGS,
     DX,
     DY,
     FA,
@@ -36,7 +37,7 @@ from boardct.games.ctf2187.geometry import (
     bearing,
     distance,
     pivot_steps,
-    right,
+    side_value,
     toward_step,
 )
 from boardct.games.ctf2187.sheet import EJECT_DEFAULT, PHASES
@@ -711,7 +712,6 @@ def run_phase(st: CtfState, phase: int, orders: dict[int, tuple[int, ...]]) -> N
     bands = t.bands
     _, reach, band_of, effects = _per_tables(t)
     top = len(band_of)
-    append = st.log.append
     for b in active:  # cooling then heat adjustments (CTF-13, CTF-24, CTF-25)
         b.entered = 0
         b.sprinted = False
@@ -724,11 +724,8 @@ def run_phase(st: CtfState, phase: int, orders: dict[int, tuple[int, ...]]) -> N
         b.cooled = cool
         b.heat = heat = heat - cool
         b.band = bi = band_of[heat] if 0 <= heat < top else t.band(heat)
-        if bi or cool:  # log_own(), inlined
-            m = 1 << b.num
-            ev = _new_tuple(Sighted, ("cool", b.num, cool, heat, bi))
-            ev.seen = m
-            append((m, ev))
+        if bi or cool:
+            log_own(st, ("cool", b.num, cool, heat, bi), b)
         if not effects[bi]:
             continue
         band = bands[bi]
@@ -873,31 +870,67 @@ def enter(st: CtfState, b: Bot, nx: int, ny: int, cost: int, heat: int, how: str
 
 def turn_bot(st: CtfState, b: Bot, steps: int, cost: int) -> None:
     old = b.facing
-    b.facing = (old - 1 + steps) % 8 + 1  # right(), inlined
+    b.facing = new = (old - 1 + steps) % 8 + 1  # right(), inlined
     b.ap = b.ap - cost if b.ap > cost else 0  # spend(), inlined
-    log(st, ("face", b.num, old, b.facing, cost), b.x, b.y, 1 << b.num)
+    log(st, ("face", b.num, old, new, cost), b.x, b.y, 1 << b.num)
 
 
 def do_move(st: CtfState, b: Bot, m: int, opt: int) -> None:
+    """Bot `b` carries out move order `m` (option `opt`) this phase (CTF-8..CTF-12, CTF-17..
+    CTF-19, CTF-30, CTF-31). Hot (most Bots move every phase): the commonest orders, face
+    (13) and move toward (6) the nearest enemy, are tested first with the nearest enemy read
+    from the turn's cache, and bearing, pivot_steps, toward_step, right, free_sector and
+    step_cost are inlined for a step into a free sector (same changes, draws and events)."""
     t = st.tables
     c = t.costs
-    if b.posture == PRONE and not b.legless and m != 18:
+    posture = b.posture
+    if posture == PRONE and m != 18 and not b.legless:
         m = 18  # a fallen bot stands up next phase whatever the orders (CTF-10, CTF-31)
     if m == 0:
         return
     if b.legless and m not in PIVOT_ORDERS:
         skip(st, b, "move", m, "legs destroyed: only pivots (11-17, 22, 23) (CTF-30)")
         return
-    if b.posture == KNEELING and m not in (0, 18):
+    if posture == KNEELING and m != 18:
         skip(st, b, "move", m, "kneeling: only orders 0 and 18 (CTF-12)")
         return
-    if m == 18:
-        if b.posture == STANDING:
+    turn_steps = 0
+    if m == 13 or m == 6:  # face / move toward the nearest enemy: aim_for(), inlined
+        sc = _SCAN
+        o = sc[4][b.num] if sc[0] is st else _NO_BOT
+        if o is _NO_BOT:
+            o = nearest_enemy(st, b)
+        if o is None:
+            skip(st, b, "move", m, "no such target in scanning range (CTF-21)")
+            return
+        dx = o.x - b.x
+        dy = o.y - b.y
+        if m == 13:
+            if not dx and not dy:
+                return
+            diff = ((_BEARINGS.get((dx, dy)) or bearing(dx, dy)) - b.facing) % 8
+            steps = diff if diff <= 4 else diff - 8  # pivot_steps()
+            if steps == 0:
+                return
+            cost = c["turn"] * (steps if steps > 0 else -steps)
+            if cost > b.ap:
+                skip(st, b, "move", m, f"not enough AP (needs {cost}, has {b.ap})")
+                return
+            turn_bot(st, b, steps, cost)
+            return
+        facing = b.facing  # toward_step()
+        diff = ((_BEARINGS.get((dx, dy)) or bearing(dx, dy)) - facing) % 8
+        if diff == 4:
+            turn_steps = -1 if side_value(facing, dx, dy) < 0 else 1
+        elif diff:
+            turn_steps = 1 if diff < 4 else -1
+    elif m == 18:
+        if posture == STANDING:
             return
         if b.legless:
             skip(st, b, "move", m, "legs destroyed: cannot stand (CTF-30)")
             return
-        cost = c["stand_from_kneeling"] if b.posture == KNEELING else c["stand_from_prone"]
+        cost = c["stand_from_kneeling"] if posture == KNEELING else c["stand_from_prone"]
         if cost > b.ap:
             skip(st, b, "move", m, f"not enough AP to stand (needs {cost}, has {b.ap})")
             return
@@ -906,8 +939,8 @@ def do_move(st: CtfState, b: Bot, m: int, opt: int) -> None:
         b.posture = STANDING
         log(st, ("posture", b.num, "stands up", cost), b.x, b.y, 1 << b.num)
         return
-    if m == 20:
-        if b.posture != STANDING:
+    elif m == 20:
+        if posture != STANDING:
             return
         cost = c["kneel"]
         if cost > b.ap:
@@ -918,9 +951,9 @@ def do_move(st: CtfState, b: Bot, m: int, opt: int) -> None:
         b.posture = KNEELING
         log(st, ("posture", b.num, "kneels", cost), b.x, b.y, 1 << b.num)
         return
-    if m == 19:
+    elif m == 19:
         limit = opt or EJECT_DEFAULT
-        if b.posture != STANDING:
+        if posture != STANDING:
             skip(st, b, "move", m, "only a standing bot can eject (CTF-30)")
             return
         n = b.functional_engines()
@@ -930,22 +963,18 @@ def do_move(st: CtfState, b: Bot, m: int, opt: int) -> None:
         log(st, ("eject", b.num, n), b.x, b.y, 1 << b.num)
         wreck(st, b, "the pilot ejected and the bot self-destructed", EJECTED)
         return
-    if m in (22, 23):
+    elif m == 22 or m == 23:
         cost = c["turn"]
         if cost > b.ap:
             skip(st, b, "move", m, f"not enough AP (needs {cost}, has {b.ap})")
             return
         turn_bot(st, b, 1 if m == 22 else -1, cost)
         return
-    if 11 <= m <= 17:
+    elif 11 <= m <= 17:
         if m == 11:
             target = opt
         else:
-            if m == 13:  # face the nearest enemy: aim_for(), its commonest case inlined
-                o = nearest_enemy(st, b)
-                aim = None if o is None else (o.x, o.y)
-            else:
-                aim = aim_for(st, b, m)
+            aim = aim_for(st, b, m)
             if aim is None:
                 skip(st, b, "move", m, "no such target in scanning range (CTF-21)")
                 return
@@ -963,17 +992,12 @@ def do_move(st: CtfState, b: Bot, m: int, opt: int) -> None:
         turn_bot(st, b, steps, cost)
         return
     # orders that enter a sector: 1-10 and 21
-    turn_steps = 0
-    if m == 2:
+    elif m == 2:
         turn_steps = 1
     elif m == 3:
         turn_steps = -1
     elif 5 <= m <= 10:
-        if m == 6:  # toward the nearest enemy: aim_for(), its commonest case inlined
-            o = nearest_enemy(st, b)
-            aim = None if o is None else (o.x, o.y)
-        else:
-            aim = aim_for(st, b, m, opt)
+        aim = aim_for(st, b, m, opt)
         if aim is None:
             skip(st, b, "move", m, "no such target in scanning range (CTF-21)")
             return
@@ -982,15 +1006,31 @@ def do_move(st: CtfState, b: Bot, m: int, opt: int) -> None:
     if sprint and b.ap < c["sprint_minimum"]:
         log_own(st, ("sprintfail", b.num, b.ap, c["sprint_minimum"]), b)
         sprint = False
-    facing = right(b.facing, turn_steps) if turn_steps else b.facing
+    facing = b.facing
+    if turn_steps:
+        facing = (facing - 1 + turn_steps) % 8 + 1  # right()
     backward = m == 4
-    d = right(facing, 4) if backward else facing
-    nx, ny = b.x + DX[d], b.y + DY[d]
-    why = free_sector(st, nx, ny)
+    d = (facing + 3) % 8 + 1 if backward else facing  # right(facing, 4)
+    x, y = b.x, b.y
+    nx, ny = x + DX[d], y + DY[d]
+    gmap = st.map
+    w = gmap.width
+    ni = (ny - 1) * w + nx - 1
+    if 1 <= nx <= w and 1 <= ny <= gmap.height and not st._occ[ni]:
+        why = ""  # free_sector()'s commonest answer
+        ground = gmap.ground  # step_cost(), inlined
+        mcost = c["move"] + t.terrain[gmap.terrain[ni]].move_cost
+        climb = ground[ni] - ground[(y - 1) * w + x - 1]
+        if climb > 0:
+            mcost += c["climb_per_level"] * climb
+        if backward:
+            mcost += c["backward"]
+        if sprint:
+            mcost *= 2
+    else:
+        why = free_sector(st, nx, ny)
+        mcost = 0
     tcost = c["turn"] if turn_steps else 0
-    mcost = 0
-    if not why:
-        mcost = step_cost(st, b, b.x, b.y, nx, ny, backward) * (2 if sprint else 1)
     total = tcost + mcost
     if total > b.ap:
         skip(st, b, "move", m, f"not enough AP (needs {total}, has {b.ap})")
@@ -1086,14 +1126,24 @@ def _by_damage(design) -> tuple[tuple[int, tuple[int, ...], Weapon], ...]:
 
 def best_weapon(st: CtfState, b: Bot, tx: int, ty: int) -> int:
     """CTF-36: the most damaging usable weapon (ties: lowest number); -1 if none. Usable as
-    `weapon_usable` says, its tests inlined with the arc and range worked out once; the
-    weapons tried most damaging first (`_by_damage`), so the first usable one is the pick."""
+    `weapon_usable` says, its tests inlined with the arc (geometry.arc) and range worked out
+    once; the weapons tried most damaging first (`_by_damage`), so the first usable one is the
+    pick."""
     if b.shut:
         return -1
-    bx, by = b.x, b.y
-    a = arc(b.facing, tx - bx, ty - by)
-    dx = tx - bx
-    dy = ty - by
+    f = b.facing
+    dx = tx - b.x
+    dy = ty - b.y
+    a = dx * DX[f] + dy * DY[f]  # arc(), inlined
+    f2 = (f + 1) % 8 + 1
+    r = dx * DX[f2] + dy * DY[f2]
+    ar = r if r >= 0 else -r
+    if a > 0 and ar <= a:
+        a = FA
+    elif a < 0 and ar < -a:
+        a = RA
+    else:
+        a = RS if r > 0 else LS if r < 0 else FA
     if dx < 0:
         dx = -dx
     if dy < 0:
@@ -1101,7 +1151,10 @@ def best_weapon(st: CtfState, b: Bot, tx: int, ty: int) -> int:
     d = dx if dx > dy else dy  # distance(), inlined
     states = b.weapons
     ap = b.ap
-    for i, arcs, w in _by_damage(b.design):
+    design = b.design
+    hit = _BY_DAMAGE.get(id(design))
+    order = hit[1] if hit is not None and hit[0] is design else _by_damage(design)
+    for i, arcs, w in order:
         s = states[i]
         if (s != DESTROYED and a in arcs and d <= w.maximum
                 and (w.ap if s != DAMAGED else weapon_ap(w, True, st.tables)) <= ap):
@@ -1110,31 +1163,40 @@ def best_weapon(st: CtfState, b: Bot, tx: int, ty: int) -> int:
 
 
 def do_attack(st: CtfState, b: Bot, a: int, opt: int, wnum: int) -> None:
-    if a == 0:
-        return
-    if a == 6:
-        tons = b.engine_tons100()
-        if tons >= 500:
-            skip(st, b, "attack", a, f"self destruct needs under 5 tons of functional engines "
-                 f"({tons / 100:g} t work) (CTF-30)")
-            return
-        log(st, ("selfdestruct", b.num), b.x, b.y, 1 << b.num)
-        wreck(st, b, "self-destructed", DEAD)
-        return
+    """Bot `b` carries out attack order `a` (CTF-27, CTF-30, CTF-36). Hot: the commonest
+    order, the nearest enemy (2), is tested first and reads the turn's cache."""
     target: Bot | CommandPost | None
-    if a == 1:
-        target = known_bot(st, b, opt)
-    elif a == 2:
-        target = nearest_enemy(st, b)
-    elif a == 3:
-        target = known_bot(st, b, b.last_by)
-    elif a == 4:
-        target = known_bot(st, b, b.last_at)
+    if a == 2:
+        sc = _SCAN
+        target = sc[4][b.num] if sc[0] is st else _NO_BOT
+        if target is _NO_BOT:
+            target = nearest_enemy(st, b)
+        if target is None:  # (an enemy: never of the Bot's team)
+            skip(st, b, "attack", a, "no such target (CTF-21, CTF-27)")
+            return
     else:
-        target = nearest_cp(st, b, friendly=False)
-    if target is None or (isinstance(target, Bot) and target.team == b.team):
-        skip(st, b, "attack", a, "no such target (CTF-21, CTF-27)")
-        return
+        if a == 0:
+            return
+        if a == 6:
+            tons = b.engine_tons100()
+            if tons >= 500:
+                skip(st, b, "attack", a, f"self destruct needs under 5 tons of functional "
+                     f"engines ({tons / 100:g} t work) (CTF-30)")
+                return
+            log(st, ("selfdestruct", b.num), b.x, b.y, 1 << b.num)
+            wreck(st, b, "self-destructed", DEAD)
+            return
+        if a == 1:
+            target = known_bot(st, b, opt)
+        elif a == 3:
+            target = known_bot(st, b, b.last_by)
+        elif a == 4:
+            target = known_bot(st, b, b.last_at)
+        else:
+            target = nearest_cp(st, b, friendly=False)
+        if target is None or (isinstance(target, Bot) and target.team == b.team):
+            skip(st, b, "attack", a, "no such target (CTF-21, CTF-27)")
+            return
     if wnum == 0:
         i = best_weapon(st, b, target.x, target.y)
         if i < 0:
@@ -1488,20 +1550,23 @@ def cp_fire(st: CtfState, c: CommandPost, reach: int | None = None) -> None:
     cands = []
     bots = st._bots
     sc = _SCAN
-    for b in sc[2][team] if sc[0] is st else bots:  # enemies in reach of some CP weapon,
-        if b.team != team and not b.status:  # nearest first (ties: Bot order)
+    # enemies in reach of some CP weapon, nearest first (ties: Bot order)
+    for b in sc[2][team] if sc[0] is st else [o for o in bots if o.team != team]:
+        if not b.status:
             dx = b.x - cx
             dy = b.y - cy
             if dx < 0:
                 dx = -dx
             if dy < 0:
                 dy = -dy
-            d = dx if dx > dy else dy  # distance(), inlined
-            if d <= reach:
-                cands.append((d, b.num))
+            if dx < dy:
+                dx = dy  # distance(), inlined
+            if dx <= reach:
+                cands.append((dx, b.num))
     if not cands:
         return  # nothing in reach: no track is traced
-    cands.sort()
+    if len(cands) > 1:
+        cands.sort()
     th = t.to_hit
     gmap = st.map
     ground, mw = gmap.ground, gmap.width
