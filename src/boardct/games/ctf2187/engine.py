@@ -791,6 +791,8 @@ def check_end(st: CtfState) -> bool:
     for b in st._bots:
         if not b.status:
             alive |= 1 << b.team
+    if alive == (1 << st.teams) - 1:
+        return False  # every team has a functional Bot (after every phase but the last few)
     if not alive:
         # nothing can act any more (CPs only return fire): the game ends here (docs)
         st.end("no functional bot left")
@@ -1381,16 +1383,20 @@ def hit_bot(st: CtfState, target: Bot, w: Weapon, angle: int, by: int,
     events = []
     cur = loc
     guard = 0
+    armour, internal = target.armour, target.internal
     while remaining > 0 and cur >= 0 and guard < 8:
         guard += 1
-        if target.internal[cur] == 0:
+        inside = internal[cur]
+        if inside == 0:
             cur = transfer(target, cur, rear)
             continue
-        a = min(target.armour[cur], remaining)
-        target.armour[cur] -= a
+        a = armour[cur]
+        if a > remaining:  # min(), inlined
+            a = remaining
+        armour[cur] -= a
         remaining -= a
-        n = min(target.internal[cur], remaining)
-        target.internal[cur] -= n
+        n = inside if inside < remaining else remaining
+        internal[cur] = inside = inside - n
         remaining -= n
         applied += a + n
         events.append((LOCATION_CODES[cur], a + n))
@@ -1401,7 +1407,7 @@ def hit_bot(st: CtfState, target: Bot, w: Weapon, angle: int, by: int,
                 reached_legs = True
             if cur == HEAD:
                 head_internal = True
-        if target.internal[cur] == 0:
+        if inside == 0:
             destroy_location(st, target, cur)
         if remaining:
             cur = transfer(target, cur, rear)
@@ -1430,7 +1436,7 @@ def hit_bot(st: CtfState, target: Bot, w: Weapon, angle: int, by: int,
         wreck(st, target, "head destroyed: the pilot is dead", DEAD)
     elif target.wounds >= t.wounds_to_kill:
         wreck(st, target, "the pilot died of wounds", DEAD)
-    elif target.functional_engines() == 0:
+    elif sum(target.engines) == 0:  # functional_engines()
         wreck(st, target, "no engine works", target.pilot)
     elif target.posture == STANDING and (applied >= t.falling["heavy_hit_damage"]
                                          or reached_legs):
