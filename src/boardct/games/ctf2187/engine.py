@@ -15,7 +15,7 @@ Speed (issue 21): while `process_turn` runs, who sees each sector and each Bot's
 are kept in the turn's cache (`_SCAN`); only `enter` (a move) and `wreck` change where Bots
 stand or whether they function, and they update it, so any other code that moved a Bot or
 wrecked one during a turn would have to do the same. Fire tracks' geometry is cached per map
-width, their map share per map (`_track`).
+width and each sector's static height per map (`_track`).
 """
 
 from __future__ import annotations
@@ -129,8 +129,6 @@ def sector_height(st: CtfState, x: int, y: int) -> int:
 _OFFSETS: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
 _HEIGHTS: dict[tuple[int, int, int], tuple[int, ...]] = {}
 _STATIC: dict[int, tuple] = {}
-_TRACKS_MAX = 50_000  # cached tracks held over all maps (a few hundred bytes each)
-_TRACKS_HELD = [0]
 
 
 def _track_offsets(dx: int, dy: int) -> tuple[tuple[int, int], ...]:
@@ -166,11 +164,10 @@ def _track_heights(n: int, e0: int, e1: int) -> tuple[int, ...]:
 
 
 def _map_tables(st: CtfState) -> tuple:
-    """(map, tables, static heights, track cache, cooling) for the state's map, made once per
-    map and shared by its states and their clones: the map and tables never change. The static
-    heights are, per sector, the height its ground and terrain alone put in a fire track's way
-    (CTF-11); the track cache (see `_static_track`) fills lazily as shots are traced; the
-    cooling is, per sector, what its terrain adds to a Bot's (CTF-24)."""
+    """(map, tables, static heights, cooling) for the state's map, made once per map and
+    shared by its states and their clones: the map and tables never change. The static heights
+    are, per sector, the height its ground and terrain alone put in a fire track's way
+    (CTF-11); the cooling is, per sector, what its terrain adds to a Bot's (CTF-24)."""
     gmap, tables = st.map, st.tables
     hit = _STATIC.get(id(gmap))
     if hit is not None and hit[0] is gmap and hit[1] is tables:
@@ -182,9 +179,7 @@ def _map_tables(st: CtfState) -> tuple:
     cooling = tuple(map([t.cooling for t in tables.terrain].__getitem__, gmap.terrain))
     if len(_STATIC) > 256:
         _STATIC.clear()
-        _TRACKS_HELD[0] = 0
-    # holds the map: its id stays its own
-    _STATIC[id(gmap)] = hit = (gmap, tables, heights, {}, cooling)
+    _STATIC[id(gmap)] = hit = (gmap, tables, heights, cooling)  # holds the map: its id stays
     return hit
 
 
@@ -224,69 +219,33 @@ def _track_geometry(w: int, x0: int, y0: int, e0: int, x1: int, y1: int, e1: int
     return geom
 
 
-def _static_track(st: CtfState, x0: int, y0: int, e0: int, x1: int, y1: int, e1: int,
-                  tracks: dict, static: tuple[int, ...]) -> tuple:
-    """The part of a fire track the map alone decides, cached per map (the map never changes):
-    (sector indices, (x, y, height) points, blocked) up to and including the first sector whose
-    ground and terrain block the shot, if any. Only the Bots and command posts on the way
-    (which move, fall and crumble) are left to check shot by shot."""
-    idx, pts, hs = _track_geometry(st.map.width, x0, y0, e0, x1, y1, e1)
-    blocked = False
-    # the first sector whose ground and terrain reach the projectile blocks the shot (a plain
-    # loop: quicker than map(ge, map(static.__getitem__, idx), hs) for tracks this short)
-    for k in range(len(idx)):
-        if static[idx[k]] >= hs[k]:
-            blocked = True
-            idx = idx[:k + 1]
-            pts = pts[:k + 1]
-            break
-    if _TRACKS_HELD[0] >= _TRACKS_MAX:  # a bound on memory, over all maps: start afresh
-        for held in list(_STATIC.values()):
-            held[3].clear()
-        _TRACKS_HELD[0] = 0
-    _TRACKS_HELD[0] += 1
-    entry = tracks[x0, y0, e0, x1, y1, e1] = (idx, pts, blocked)
-    return entry
-
-
 def _track(st: CtfState, x0: int, y0: int, e0: int, x1: int, y1: int, e1: int
            ) -> tuple[tuple[tuple[int, int, int], ...], bool]:
-    """`fire_track` as a tuple of points: the hot form the engine uses. The map's share of the
-    track comes from a per-map cache (while a turn is processed the turn holds the map's
-    cache, `_SCAN`); the sectors it passes are checked for Bots and command posts
-    (`sector_height`, inlined). Plain loops: for tracks of a dozen sectors or fewer they are
-    quicker than any(map(occ.__getitem__, idx)) and its kind."""
+    """`fire_track` as a tuple of points: the hot form the engine uses. The geometry is shared
+    by every map of the width (`_track_geometry`); one plain loop then finds the first sector
+    whose ground and terrain (the map's static heights, `_map_tables`) or whose Bot or command
+    post (`sector_height`, inlined) reach the projectile."""
     sc = _SCAN
-    if sc[0] is st:
-        mt = sc[3]
-    else:
-        mt = _STATIC.get(id(st.map))
-        if mt is None or mt[0] is not st.map or mt[1] is not st.tables:
-            mt = _map_tables(st)
-    tracks = mt[3]
-    entry = tracks.get((x0, y0, e0, x1, y1, e1))
-    if entry is None:
-        entry = _static_track(st, x0, y0, e0, x1, y1, e1, tracks, mt[2])
-    idx, pts, blocked = entry
+    static = (sc[3] if sc[0] is st else _map_tables(st))[2]
+    idx, pts, hs = _GEOMETRY.get((st.map.width, x0, y0, e0, x1, y1, e1)) \
+        or _track_geometry(st.map.width, x0, y0, e0, x1, y1, e1)
     occ = st._occ
-    for i in idx:
-        if occ[i]:
-            break
-    else:  # most tracks pass no Bot and no command post
-        return pts, blocked
-    ground = st.map.ground
-    for k, i in enumerate(idx):
+    for k in range(len(idx)):
+        i = idx[k]
+        h = hs[k]
+        if static[i] >= h:
+            return pts[:k + 1], True
         o = occ[i]
         if o:
             if o > 0:
                 b = st._bots[o - 1]
-                e = ground[i] + (2 if b.posture == STANDING else 1) if not b.status \
-                    else ground[i]
+                e = st.map.ground[i] + (2 if b.posture == STANDING else 1) if not b.status \
+                    else st.map.ground[i]
             else:
-                e = ground[i] + (2 if st._cps[-o - 1].structure > 0 else 1)
-            if e >= pts[k][2]:
+                e = st.map.ground[i] + (2 if st._cps[-o - 1].structure > 0 else 1)
+            if e >= h:
                 return pts[:k + 1], True
-    return pts, blocked
+    return pts, False
 
 
 def fire_track(st: CtfState, x0: int, y0: int, e0: int, x1: int, y1: int, e1: int
@@ -707,7 +666,7 @@ def run_phase(st: CtfState, phase: int, orders: dict[int, tuple[int, ...]]) -> N
     cooling = t.heat["cooling"]
     per_engines = t.heat["engines_per_cooling"]
     sc = _SCAN
-    cool_at = sc[3][4] if sc[0] is st else _map_tables(st)[4]
+    cool_at = (sc[3] if sc[0] is st else _map_tables(st))[3]
     w = st.map.width
     bands = t.bands
     _, reach, band_of, effects = _per_tables(t)
