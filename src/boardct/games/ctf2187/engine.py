@@ -523,29 +523,33 @@ def nearest_enemy(st: CtfState, b: Bot) -> Bot | None:
     Bot n) until the Bot or one of its enemies moves, or a Bot falls to Wreckage: a Bot that
     faces its nearest enemy and then fires at it asks twice."""
     sc = _SCAN
-    x, y, team = b.x, b.y, b.team
+    team = b.team
     if sc[0] is st:
-        best = sc[4][b.num]
+        near = sc[4]
+        best = near[b.num]
         if best is not _NO_BOT:
             return best
         others = sc[2][team]  # the enemies only
     else:
-        others = st._bots
+        near = None
+        others = [o for o in st._bots if o.team != team]
+    x, y = b.x, b.y
     best = None
     bd = st.tables.scanning_range + 1  # d < bd: in range, and nearer than any before
     for o in others:
-        if o.team != team and not o.status:
+        if not o.status:
             dx = o.x - x
             dy = o.y - y
             if dx < 0:
                 dx = -dx
             if dy < 0:
                 dy = -dy
-            d = dx if dx > dy else dy  # distance(), inlined
-            if d < bd:
-                best, bd = o, d
-    if sc[0] is st:
-        sc[4][b.num] = best
+            if dx < dy:
+                dx = dy  # distance(), inlined
+            if dx < bd:
+                best, bd = o, dx
+    if near is not None:
+        near[b.num] = best
     return best
 
 
@@ -677,11 +681,14 @@ def run_phase(st: CtfState, phase: int, orders: dict[int, tuple[int, ...]]) -> N
         b.fallen = False
         b.shut = False
         heat = b.heat
-        cool = cooling + sum(b.engines) // per_engines + cool_at[(b.y - 1) * w + b.x - 1]
-        if cool > heat:
-            cool = heat
+        if heat:
+            cool = cooling + sum(b.engines) // per_engines + cool_at[(b.y - 1) * w + b.x - 1]
+            if cool > heat:
+                cool = heat
+            b.heat = heat = heat - cool
+        else:
+            cool = 0  # a cold Bot cools by nothing (no cooling is negative: tables.py)
         b.cooled = cool
-        b.heat = heat = heat - cool
         b.band = bi = band_of[heat] if 0 <= heat < top else t.band(heat)
         if bi or cool:
             log_own(st, ("cool", b.num, cool, heat, bi), b)
