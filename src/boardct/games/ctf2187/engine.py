@@ -20,7 +20,7 @@ width and each sector's static height per map (`_track`).
 
 from __future__ import annotations
 
-from itertools import accumulate
+from itertools import accumulate, islice
 from operator import add, attrgetter, itemgetter
 from typing import TYPE_CHECKING
 
@@ -213,8 +213,9 @@ def _track_geometry(w: int, x0: int, y0: int, e0: int, x1: int, y1: int, e1: int
     base = (y0 - 1) * w + x0 - 1
     idx = tuple([base + oy * w + ox for ox, oy in offs])
     pts = tuple([(x0 + ox, y0 + oy, h) for (ox, oy), h in zip(offs, hs, strict=True)])
-    if len(_GEOMETRY) >= _GEOMETRY_MAX:
-        _GEOMETRY.clear()
+    if len(_GEOMETRY) >= _GEOMETRY_MAX:  # a bound on memory: the older half goes (the
+        for old in list(islice(_GEOMETRY, len(_GEOMETRY) // 2 + 1)):  # dict keeps the order
+            del _GEOMETRY[old]  # of insertion); the tracks of the games at hand stay
     _GEOMETRY[key] = geom = (idx, pts, hs)
     return geom
 
