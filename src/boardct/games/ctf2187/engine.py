@@ -515,7 +515,11 @@ def log_seen(st: CtfState, event: tuple, seen: int, named: tuple | None) -> None
 def log_all(st: CtfState, event: tuple, named: tuple | None = None) -> None:
     """An event every Bot's report shows (turn and phase headers, the end)."""
     m = (1 << (len(st._bots) + 1)) - 1
-    st.log.append((m, sighted(event, m, named)))
+    ev = _new_tuple(Sighted, event)  # sighted(), inlined
+    ev.seen = m
+    if named is not None:
+        ev.named = named
+    st.log.append((m, ev))
 
 
 def nearest_enemy(st: CtfState, b: Bot) -> Bot | None:
