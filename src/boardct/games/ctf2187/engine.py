@@ -265,7 +265,7 @@ def in_scan(st: CtfState, b: Bot, other: Bot) -> bool:
 # `columns[x]` holds the functional Bots whose scanning range reaches column x (bit n: Bot n),
 # `rows[y]` those whose range reaches row y, so the Bots that see (x, y) are
 # columns[x] & rows[y] (CTF-21's square range). `enemies[t]`: team t's enemies in Bot order
-# (teams never change). `tables`: the map's tables and track cache (`_map_tables`).
+# (teams never change). `tables`: the map's static heights and cooling (`_map_tables`).
 # `nearest[n]`: Bot n's nearest enemy (`nearest_enemy`), or _NO_BOT when not worked out. The
 # lines and the nearest enemies change only when a Bot moves (`enter`: its bit leaves and
 # joins a column or a row, and the nearest enemies of the Bot and of its enemies are
