@@ -1,6 +1,7 @@
-"""The fire tracks' per-map cache (issue 21, engine speed): the map's share of a track (ground
-and terrain, CTF-11) is cached per map and shared by clones; what moves (Bots, their posture
-and Wreckage, command posts and Ruins) is still read shot by shot (CTF-11, CTF-27)."""
+"""The fire tracks' caches (issue 21, engine speed): a track's geometry is cached per map width
+and each sector's ground and terrain height (CTF-11) per map, shared by clones; what moves
+(Bots, their posture and Wreckage, command posts and Ruins) is read shot by shot (CTF-11,
+CTF-27)."""
 
 from __future__ import annotations
 
@@ -58,12 +59,11 @@ def test_clones_share_the_cached_track_but_each_reads_its_own_bots():
 
 
 def test_the_track_cache_is_bounded_and_emptied_tracks_come_back_the_same(monkeypatch):
-    monkeypatch.setattr(engine, "_TRACKS_MAX", 3)
-    monkeypatch.setattr(engine, "_TRACKS_HELD", [0])
+    monkeypatch.setattr(engine, "_GEOMETRY_MAX", 3)
+    monkeypatch.setattr(engine, "_GEOMETRY", {})
     st = game({(7, 12): "w1"})
     shots = [(5, 10, 2, 9, 10 + k, 2) for k in range(6)]  # (9, 14) passes the woods
     first = [engine.fire_track(st, *s) for s in shots]
-    assert engine._TRACKS_HELD[0] <= 3
-    assert sum(len(held[3]) for held in engine._STATIC.values()) <= 3
+    assert len(engine._GEOMETRY) <= 3
     assert [engine.fire_track(st, *s) for s in shots] == first
     assert any(blocked for _, blocked in first) and not all(blocked for _, blocked in first)

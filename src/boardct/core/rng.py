@@ -77,6 +77,19 @@ class Rng:
         return seq[self.below(len(seq))]
 
     def shuffle(self, seq: MutableSequence) -> None:
+        """Fisher-Yates from the end: item i swaps with item `below(i + 1)`. The draws are
+        `below`'s, inlined (CTF 2187 shuffles its Bots every phase)."""
+        s = self.s
         for i in range(len(seq) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            limit = (1 << 64) - ((1 << 64) % n)
+            while True:
+                s = z = (s + 0x9E3779B97F4A7C15) & _MASK
+                z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+                z ^= z >> 31
+                if z < limit:
+                    break
+            self.s = s
+            j = z % n
             seq[i], seq[j] = seq[j], seq[i]

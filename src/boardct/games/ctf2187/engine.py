@@ -15,17 +15,18 @@ Speed (issue 21): while `process_turn` runs, who sees each sector and each Bot's
 are kept in the turn's cache (`_SCAN`); only `enter` (a move) and `wreck` change where Bots
 stand or whether they function, and they update it, so any other code that moved a Bot or
 wrecked one during a turn would have to do the same. Fire tracks' geometry is cached per map
-width, their map share per map (`_track`).
+width and each sector's static height per map (`_track`).
 """
 
 from __future__ import annotations
 
-from itertools import accumulate
-from operator import add, attrgetter, ge, itemgetter
+from itertools import accumulate, islice
+from operator import add, attrgetter, itemgetter
 from typing import TYPE_CHECKING
 
 from boardct.core.game import MESSAGE, RESUME, SUSPEND
 from boardct.games.ctf2187.geometry import (
+    _BEARINGS,
     DX,
     DY,
     FA,
@@ -36,7 +37,7 @@ from boardct.games.ctf2187.geometry import (
     bearing,
     distance,
     pivot_steps,
-    right,
+    side_value,
     toward_step,
 )
 from boardct.games.ctf2187.sheet import EJECT_DEFAULT, PHASES
@@ -128,8 +129,6 @@ def sector_height(st: CtfState, x: int, y: int) -> int:
 _OFFSETS: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
 _HEIGHTS: dict[tuple[int, int, int], tuple[int, ...]] = {}
 _STATIC: dict[int, tuple] = {}
-_TRACKS_MAX = 50_000  # cached tracks held over all maps (a few hundred bytes each)
-_TRACKS_HELD = [0]
 
 
 def _track_offsets(dx: int, dy: int) -> tuple[tuple[int, int], ...]:
@@ -165,10 +164,10 @@ def _track_heights(n: int, e0: int, e1: int) -> tuple[int, ...]:
 
 
 def _map_tables(st: CtfState) -> tuple:
-    """(map, tables, static heights, track cache) for the state's map, made once per map and
+    """(map, tables, static heights, cooling) for the state's map, made once per map and
     shared by its states and their clones: the map and tables never change. The static heights
-    are, per sector, the height its ground and terrain alone put in a fire track's way (CTF-11);
-    the track cache (see `_static_track`) fills lazily as shots are traced."""
+    are, per sector, the height its ground and terrain alone put in a fire track's way
+    (CTF-11); the cooling is, per sector, what its terrain adds to a Bot's (CTF-24)."""
     gmap, tables = st.map, st.tables
     hit = _STATIC.get(id(gmap))
     if hit is not None and hit[0] is gmap and hit[1] is tables:
@@ -177,10 +176,10 @@ def _map_tables(st: CtfState) -> tuple:
     # every new game has a new map)
     adds = [t.elevation if t.blocks_fire else 0 for t in tables.terrain]
     heights = tuple(map(add, gmap.ground, map(adds.__getitem__, gmap.terrain)))
+    cooling = tuple(map([t.cooling for t in tables.terrain].__getitem__, gmap.terrain))
     if len(_STATIC) > 256:
         _STATIC.clear()
-        _TRACKS_HELD[0] = 0
-    _STATIC[id(gmap)] = hit = (gmap, tables, heights, {})  # holds the map: its id stays its own
+    _STATIC[id(gmap)] = hit = (gmap, tables, heights, cooling)  # holds the map: its id stays
     return hit
 
 
@@ -214,66 +213,40 @@ def _track_geometry(w: int, x0: int, y0: int, e0: int, x1: int, y1: int, e1: int
     base = (y0 - 1) * w + x0 - 1
     idx = tuple([base + oy * w + ox for ox, oy in offs])
     pts = tuple([(x0 + ox, y0 + oy, h) for (ox, oy), h in zip(offs, hs, strict=True)])
-    if len(_GEOMETRY) >= _GEOMETRY_MAX:
-        _GEOMETRY.clear()
+    if len(_GEOMETRY) >= _GEOMETRY_MAX:  # a bound on memory: the older half goes (the
+        for old in list(islice(_GEOMETRY, len(_GEOMETRY) // 2 + 1)):  # dict keeps the order
+            del _GEOMETRY[old]  # of insertion); the tracks of the games at hand stay
     _GEOMETRY[key] = geom = (idx, pts, hs)
     return geom
 
 
-def _static_track(st: CtfState, x0: int, y0: int, e0: int, x1: int, y1: int, e1: int,
-                  tracks: dict, static: tuple[int, ...]) -> tuple:
-    """The part of a fire track the map alone decides, cached per map (the map never changes):
-    (sector indices, (x, y, height) points, blocked) up to and including the first sector whose
-    ground and terrain block the shot, if any. Only the Bots and command posts on the way
-    (which move, fall and crumble) are left to check shot by shot."""
-    idx, pts, hs = _track_geometry(st.map.width, x0, y0, e0, x1, y1, e1)
-    blocked = False
-    # per sector, whether the ground and terrain reach the projectile (at C speed)
-    reach = list(map(ge, map(static.__getitem__, idx), hs))
-    if True in reach:  # the first sector that does blocks the shot
-        k = reach.index(True)
-        blocked = True
-        idx = idx[:k + 1]
-        pts = pts[:k + 1]
-    if _TRACKS_HELD[0] >= _TRACKS_MAX:  # a bound on memory, over all maps: start afresh
-        for held in list(_STATIC.values()):
-            held[3].clear()
-        _TRACKS_HELD[0] = 0
-    _TRACKS_HELD[0] += 1
-    entry = tracks[x0, y0, e0, x1, y1, e1] = (idx, pts, blocked)
-    return entry
-
-
 def _track(st: CtfState, x0: int, y0: int, e0: int, x1: int, y1: int, e1: int
            ) -> tuple[tuple[tuple[int, int, int], ...], bool]:
-    """`fire_track` as a tuple of points: the hot form the engine uses. The map's share of the
-    track comes from a per-map cache; the sectors it passes are checked for Bots and command
-    posts (`sector_height`, inlined)."""
-    gmap = st.map
-    mt = _STATIC.get(id(gmap))
-    if mt is None or mt[0] is not gmap or mt[1] is not st.tables:
-        mt = _map_tables(st)
-    tracks = mt[3]
-    entry = tracks.get((x0, y0, e0, x1, y1, e1))
-    if entry is None:
-        entry = _static_track(st, x0, y0, e0, x1, y1, e1, tracks, mt[2])
-    idx, pts, blocked = entry
+    """`fire_track` as a tuple of points: the hot form the engine uses. The geometry is shared
+    by every map of the width (`_track_geometry`); one plain loop then finds the first sector
+    whose ground and terrain (the map's static heights, `_map_tables`) or whose Bot or command
+    post (`sector_height`, inlined) reach the projectile."""
+    sc = _SCAN
+    static = (sc[3] if sc[0] is st else _map_tables(st))[2]
+    idx, pts, hs = _GEOMETRY.get((st.map.width, x0, y0, e0, x1, y1, e1)) \
+        or _track_geometry(st.map.width, x0, y0, e0, x1, y1, e1)
     occ = st._occ
-    if not any(map(occ.__getitem__, idx)):  # most tracks pass no Bot and no command post:
-        return pts, blocked  # done in one pass at C speed
-    ground = gmap.ground
-    for k, i in enumerate(idx):
+    for k in range(len(idx)):
+        i = idx[k]
+        h = hs[k]
+        if static[i] >= h:
+            return pts[:k + 1], True
         o = occ[i]
         if o:
             if o > 0:
                 b = st._bots[o - 1]
-                e = ground[i] + (2 if b.posture == STANDING else 1) if not b.status \
-                    else ground[i]
+                e = st.map.ground[i] + (2 if b.posture == STANDING else 1) if not b.status \
+                    else st.map.ground[i]
             else:
-                e = ground[i] + (2 if st._cps[-o - 1].structure > 0 else 1)
-            if e >= pts[k][2]:
+                e = st.map.ground[i] + (2 if st._cps[-o - 1].structure > 0 else 1)
+            if e >= h:
                 return pts[:k + 1], True
-    return pts, blocked
+    return pts, False
 
 
 def fire_track(st: CtfState, x0: int, y0: int, e0: int, x1: int, y1: int, e1: int
@@ -288,16 +261,20 @@ def in_scan(st: CtfState, b: Bot, other: Bot) -> bool:
     return distance(b.x, b.y, other.x, other.y) <= st.tables.scanning_range
 
 
-# While `process_turn` runs on a state: (state, {0: (columns, rows), -n: Bot n's nearest
-# enemy}). `columns[x]` holds the functional Bots whose scanning range reaches column x (bit
-# n: Bot n), `rows[y]` those whose range reaches row y, so the Bots that see (x, y) are
-# columns[x] & rows[y] (CTF-21's square range). They and the nearest enemies change only when
-# a Bot moves (`enter`: its bit leaves and joins a few columns and rows, `_scan_moved`) or
-# becomes Wreckage (`wreck`: made again, `_scan_changed`); the nearest enemies are forgotten
-# then. `process_turn` makes the lines at the start (`_scan_lines`). One tuple, read
-# once per use: a turn processed in another thread at the same time finds another state in
-# it and works the masks out itself.
-_SCAN: tuple = (None, None, None)  # the third: per team, its enemies in Bot order
+# While `process_turn` runs on a state: (state, [columns, rows], enemies, tables, nearest).
+# `columns[x]` holds the functional Bots whose scanning range reaches column x (bit n: Bot n),
+# `rows[y]` those whose range reaches row y, so the Bots that see (x, y) are
+# columns[x] & rows[y] (CTF-21's square range). `enemies[t]`: team t's enemies in Bot order
+# (teams never change). `tables`: the map's static heights and cooling (`_map_tables`).
+# `nearest[n]`: Bot n's nearest enemy (`nearest_enemy`), or _NO_BOT when not worked out. The
+# lines and the nearest enemies change only when a Bot moves (`enter`: its bit leaves and
+# joins a column or a row, and the nearest enemies of the Bot and of its enemies are
+# forgotten, `_scan_moved`) or becomes Wreckage (`wreck`: the lines made again and every
+# nearest enemy forgotten, `_scan_changed`). `process_turn` makes them at the start. One
+# tuple, read once per use: a turn processed in another thread at the same time finds another
+# state in it and works the masks out itself.
+_SCAN: tuple = (None, None, None, None, None)
+_NO_BOT = object()  # "not worked out" (None is an answer: no enemy in range)
 
 
 def _enemies(st: CtfState) -> tuple[tuple[Bot, ...], ...]:
@@ -336,7 +313,7 @@ def _scan_at(st: CtfState, x: int, y: int) -> int:
     them: from the turn's cache (`_SCAN`) while a turn is processed, else Bot by Bot."""
     sc = _SCAN
     if sc[0] is st:
-        cols, rows = sc[1][0]
+        cols, rows = sc[1]
         if 0 < x < len(cols) - 1 and 0 < y < len(rows) - 1:  # on the map
             return cols[x] & rows[y]
     m = 0
@@ -353,24 +330,54 @@ def _scan_changed(st: CtfState) -> None:
     forgotten."""
     sc = _SCAN
     if sc[0] is st:
-        cache = sc[1]
-        cache.clear()
-        cache[0] = _scan_lines(st)
+        sc[1][:] = _scan_lines(st)
+        near = sc[4]
+        near[:] = [_NO_BOT] * len(near)
 
 
 def _scan_moved(st: CtfState, b: Bot, x0: int, y0: int) -> None:
     """Bot `b` moved from (x0, y0): its bit leaves the columns and rows now out of its reach
-    and joins those newly in it; nearest enemies forgotten."""
+    and joins those newly in it (`_shift`; a step of one sector, the move a Bot makes, shifts
+    one column and one row at each end, done here); its nearest enemy and its enemies' are
+    forgotten (its teammates' enemies did not move)."""
     sc = _SCAN
     if sc[0] is st:
-        cache = sc[1]
-        lines = cache[0]
-        cache.clear()
+        cols, rows = sc[1]
         r = st.tables.scanning_range
         bit = 1 << b.num
-        _shift(lines[0], x0, b.x, r, bit)
-        _shift(lines[1], y0, b.y, r, bit)
-        cache[0] = lines
+        x, y = b.x, b.y
+        if x == x0 + 1:
+            n = len(cols) - 2
+            if x0 - r >= 1:
+                cols[x0 - r] &= ~bit
+            if x + r <= n:
+                cols[x + r] |= bit
+        elif x == x0 - 1:
+            n = len(cols) - 2
+            if x0 + r <= n:
+                cols[x0 + r] &= ~bit
+            if x - r >= 1:
+                cols[x - r] |= bit
+        elif x != x0:
+            _shift(cols, x0, x, r, bit)
+        if y == y0 + 1:
+            n = len(rows) - 2
+            if y0 - r >= 1:
+                rows[y0 - r] &= ~bit
+            if y + r <= n:
+                rows[y + r] |= bit
+        elif y == y0 - 1:
+            n = len(rows) - 2
+            if y0 + r <= n:
+                rows[y0 + r] &= ~bit
+            if y - r >= 1:
+                rows[y - r] |= bit
+        elif y != y0:
+            _shift(rows, y0, y, r, bit)
+        near = sc[4]
+        near[b.num] = _NO_BOT
+        for o in sc[2][b.team]:
+            near[o.num] = _NO_BOT
 
 
 def _shift(line: list[int], old: int, new: int, r: int, bit: int) -> None:
@@ -476,7 +483,7 @@ def log(st: CtfState, event: tuple, x: int, y: int, involved: int = 0) -> None:
     """Log an event at (x, y), seen by `involved` and every functional Bot in range of it."""
     sc = _SCAN  # seen_mask(): from the turn's lines (_scan_at, inlined: a Bot or CP's sector)
     if sc[0] is st:
-        cols, rows = sc[1][0]
+        cols, rows = sc[1]
         m = involved | cols[x] & rows[y]
     else:
         m = involved | _scan_at(st, x, y)
@@ -508,41 +515,46 @@ def log_seen(st: CtfState, event: tuple, seen: int, named: tuple | None) -> None
 def log_all(st: CtfState, event: tuple, named: tuple | None = None) -> None:
     """An event every Bot's report shows (turn and phase headers, the end)."""
     m = (1 << (len(st._bots) + 1)) - 1
-    st.log.append((m, sighted(event, m, named)))
-
-
-_NO_BOT = object()  # "not cached" (None is an answer: no enemy in range)
+    ev = _new_tuple(Sighted, event)  # sighted(), inlined
+    ev.seen = m
+    if named is not None:
+        ev.named = named
+    st.log.append((m, ev))
 
 
 def nearest_enemy(st: CtfState, b: Bot) -> Bot | None:
     """The nearest functional enemy in scanning range (the first in Bot order of the nearest).
-    While a turn is processed the answer is kept in the turn's cache of sightings (`_SCAN`,
-    key -n for Bot n) until a Bot moves or falls to Wreckage: a Bot that faces its nearest
-    enemy and then fires at it asks twice."""
+    While a turn is processed the answer is kept in the turn's cache (`_SCAN`, nearest[n] for
+    Bot n) until the Bot or one of its enemies moves, or a Bot falls to Wreckage: a Bot that
+    faces its nearest enemy and then fires at it asks twice."""
     sc = _SCAN
-    x, y, team = b.x, b.y, b.team
+    team = b.team
     if sc[0] is st:
-        best = sc[1].get(-b.num, _NO_BOT)
+        near = sc[4]
+        best = near[b.num]
         if best is not _NO_BOT:
             return best
         others = sc[2][team]  # the enemies only
     else:
-        others = st._bots
+        near = None
+        others = [o for o in st._bots if o.team != team]
+    x, y = b.x, b.y
     best = None
     bd = st.tables.scanning_range + 1  # d < bd: in range, and nearer than any before
     for o in others:
-        if o.team != team and not o.status:
+        if not o.status:
             dx = o.x - x
             dy = o.y - y
             if dx < 0:
                 dx = -dx
             if dy < 0:
                 dy = -dy
-            d = dx if dx > dy else dy  # distance(), inlined
-            if d < bd:
-                best, bd = o, d
-    if sc[0] is st:
-        sc[1][-b.num] = best
+            if dx < dy:
+                dx = dy  # distance(), inlined
+            if dx < bd:
+                best, bd = o, dx
+    if near is not None:
+        near[b.num] = best
     return best
 
 
@@ -594,17 +606,20 @@ _PER_TABLES: dict[int, tuple] = {}
 
 
 def _per_tables(t) -> tuple:
-    """(tables, command posts' reach, heat band per heat level) for a set of tables, made once
-    (the tables never change): the reach is the longest maximum range of the command posts'
-    weapons; the band table gives `t.band(heat)` for heat 0..maximum by index."""
+    """(tables, command posts' reach, heat band per heat level, per band whether it has an
+    effect) for a set of tables, made once (the tables never change): the reach is the longest
+    maximum range of the command posts' weapons; the band table gives `t.band(heat)` for heat
+    0..maximum by index; a band without effect (AP lost, shutdown, wound, weapon damage)
+    skips their tests."""
     hit = _PER_TABLES.get(id(t))
     if hit is not None and hit[0] is t:
         return hit
     reach = max((w.maximum for w in t.cp_weapons), default=-1)
     band_of = tuple(t.band(h) for h in range(max(t.heat["maximum"], 0) + 1))
+    effects = tuple(bool(b.ap or b.shutdown or b.wound or b.weapon_damage) for b in t.bands)
     if len(_PER_TABLES) > 64:
         _PER_TABLES.clear()
-    _PER_TABLES[id(t)] = hit = (t, reach, band_of)  # holds the tables: the id stays theirs
+    _PER_TABLES[id(t)] = hit = (t, reach, band_of, effects)  # holds the tables: the id stays
     return hit
 
 _AP = attrgetter("ap")
@@ -614,12 +629,13 @@ def process_turn(st: CtfState) -> list[tuple]:
     """Process the whole turn (every Bot's sheet or standing orders are in); return the events."""
     global _SCAN
     st._unshare()  # the turn changes Bots, command posts and sectors (copy on write, state.py)
-    _SCAN = (st, {0: _scan_lines(st)}, _enemies(st))
+    _SCAN = (st, list(_scan_lines(st)), _enemies(st), _map_tables(st),
+             [_NO_BOT] * (len(st._bots) + 1))
     try:
         return _process_turn(st)
     finally:
         if _SCAN[0] is st:
-            _SCAN = (None, None, None)
+            _SCAN = (None, None, None, None, None)
 
 
 def _process_turn(st: CtfState) -> list[tuple]:
@@ -655,27 +671,35 @@ def run_phase(st: CtfState, phase: int, orders: dict[int, tuple[int, ...]]) -> N
     t = st.tables
     rng = st.rng
     log_all(st, ("phase", st.turn, phase))
-    active = [b for b in st._bots if b.status == FUNCTIONAL]
+    active = [b for b in st._bots if not b.status]  # the functional Bots
     cooling = t.heat["cooling"]
     per_engines = t.heat["engines_per_cooling"]
-    terrain, cells, w = t.terrain, st.map.terrain, st.map.width
+    sc = _SCAN
+    cool_at = (sc[3] if sc[0] is st else _map_tables(st))[3]
+    w = st.map.width
     bands = t.bands
-    _, reach, band_of = _per_tables(t)
+    _, reach, band_of, effects = _per_tables(t)
     top = len(band_of)
     for b in active:  # cooling then heat adjustments (CTF-13, CTF-24, CTF-25)
         b.entered = 0
         b.sprinted = False
         b.fallen = False
         b.shut = False
-        cool = (cooling + sum(b.engines) // per_engines
-                + terrain[cells[(b.y - 1) * w + b.x - 1]].cooling)
         heat = b.heat
-        b.cooled = cool if cool < heat else heat
-        b.heat = heat = heat - b.cooled
+        if heat:
+            cool = cooling + sum(b.engines) // per_engines + cool_at[(b.y - 1) * w + b.x - 1]
+            if cool > heat:
+                cool = heat
+            b.heat = heat = heat - cool
+        else:
+            cool = 0  # a cold Bot cools by nothing (no cooling is negative: tables.py)
+        b.cooled = cool
         b.band = bi = band_of[heat] if 0 <= heat < top else t.band(heat)
+        if bi or cool:
+            log_own(st, ("cool", b.num, cool, heat, bi), b)
+        if not effects[bi]:
+            continue
         band = bands[bi]
-        if bi or b.cooled:
-            log_own(st, ("cool", b.num, b.cooled, b.heat, bi), b)
         if band.ap:
             lost = min(band.ap, b.ap)
             spend(b, band.ap)
@@ -738,6 +762,8 @@ def check_end(st: CtfState) -> bool:
     for b in st._bots:
         if not b.status:
             alive |= 1 << b.team
+    if alive == (1 << st.teams) - 1:
+        return False  # every team has a functional Bot (after every phase but the last few)
     if not alive:
         # nothing can act any more (CPs only return fire): the game ends here (docs)
         st.end("no functional bot left")
@@ -808,7 +834,7 @@ def enter(st: CtfState, b: Bot, nx: int, ny: int, cost: int, heat: int, how: str
     # (every event goes through the log_* functions)
     sc = _SCAN  # _scan_at at both ends, inlined
     if sc[0] is st:
-        cols, rows = sc[1][0]
+        cols, rows = sc[1]
         m = 1 << b.num | cols[x0] & rows[y0] | cols[nx] & rows[ny]
     else:
         m = 1 << b.num | _scan_at(st, x0, y0) | _scan_at(st, nx, ny)
@@ -817,31 +843,67 @@ def enter(st: CtfState, b: Bot, nx: int, ny: int, cost: int, heat: int, how: str
 
 def turn_bot(st: CtfState, b: Bot, steps: int, cost: int) -> None:
     old = b.facing
-    b.facing = (old - 1 + steps) % 8 + 1  # right(), inlined
+    b.facing = new = (old - 1 + steps) % 8 + 1  # right(), inlined
     b.ap = b.ap - cost if b.ap > cost else 0  # spend(), inlined
-    log(st, ("face", b.num, old, b.facing, cost), b.x, b.y, 1 << b.num)
+    log(st, ("face", b.num, old, new, cost), b.x, b.y, 1 << b.num)
 
 
 def do_move(st: CtfState, b: Bot, m: int, opt: int) -> None:
+    """Bot `b` carries out move order `m` (option `opt`) this phase (CTF-8..CTF-12, CTF-17..
+    CTF-19, CTF-30, CTF-31). Hot (most Bots move every phase): the commonest orders, face
+    (13) and move toward (6) the nearest enemy, are tested first with the nearest enemy read
+    from the turn's cache, and bearing, pivot_steps, toward_step, right, free_sector and
+    step_cost are inlined for a step into a free sector (same changes, draws and events)."""
     t = st.tables
     c = t.costs
-    if b.posture == PRONE and not b.legless and m != 18:
+    posture = b.posture
+    if posture == PRONE and m != 18 and not b.legless:
         m = 18  # a fallen bot stands up next phase whatever the orders (CTF-10, CTF-31)
     if m == 0:
         return
     if b.legless and m not in PIVOT_ORDERS:
         skip(st, b, "move", m, "legs destroyed: only pivots (11-17, 22, 23) (CTF-30)")
         return
-    if b.posture == KNEELING and m not in (0, 18):
+    if posture == KNEELING and m != 18:
         skip(st, b, "move", m, "kneeling: only orders 0 and 18 (CTF-12)")
         return
-    if m == 18:
-        if b.posture == STANDING:
+    turn_steps = 0
+    if m == 13 or m == 6:  # face / move toward the nearest enemy: aim_for(), inlined
+        sc = _SCAN
+        o = sc[4][b.num] if sc[0] is st else _NO_BOT
+        if o is _NO_BOT:
+            o = nearest_enemy(st, b)
+        if o is None:
+            skip(st, b, "move", m, "no such target in scanning range (CTF-21)")
+            return
+        dx = o.x - b.x
+        dy = o.y - b.y
+        if m == 13:
+            if not dx and not dy:
+                return
+            diff = ((_BEARINGS.get((dx, dy)) or bearing(dx, dy)) - b.facing) % 8
+            steps = diff if diff <= 4 else diff - 8  # pivot_steps()
+            if steps == 0:
+                return
+            cost = c["turn"] * (steps if steps > 0 else -steps)
+            if cost > b.ap:
+                skip(st, b, "move", m, f"not enough AP (needs {cost}, has {b.ap})")
+                return
+            turn_bot(st, b, steps, cost)
+            return
+        facing = b.facing  # toward_step()
+        diff = ((_BEARINGS.get((dx, dy)) or bearing(dx, dy)) - facing) % 8
+        if diff == 4:
+            turn_steps = -1 if side_value(facing, dx, dy) < 0 else 1
+        elif diff:
+            turn_steps = 1 if diff < 4 else -1
+    elif m == 18:
+        if posture == STANDING:
             return
         if b.legless:
             skip(st, b, "move", m, "legs destroyed: cannot stand (CTF-30)")
             return
-        cost = c["stand_from_kneeling"] if b.posture == KNEELING else c["stand_from_prone"]
+        cost = c["stand_from_kneeling"] if posture == KNEELING else c["stand_from_prone"]
         if cost > b.ap:
             skip(st, b, "move", m, f"not enough AP to stand (needs {cost}, has {b.ap})")
             return
@@ -850,8 +912,8 @@ def do_move(st: CtfState, b: Bot, m: int, opt: int) -> None:
         b.posture = STANDING
         log(st, ("posture", b.num, "stands up", cost), b.x, b.y, 1 << b.num)
         return
-    if m == 20:
-        if b.posture != STANDING:
+    elif m == 20:
+        if posture != STANDING:
             return
         cost = c["kneel"]
         if cost > b.ap:
@@ -862,9 +924,9 @@ def do_move(st: CtfState, b: Bot, m: int, opt: int) -> None:
         b.posture = KNEELING
         log(st, ("posture", b.num, "kneels", cost), b.x, b.y, 1 << b.num)
         return
-    if m == 19:
+    elif m == 19:
         limit = opt or EJECT_DEFAULT
-        if b.posture != STANDING:
+        if posture != STANDING:
             skip(st, b, "move", m, "only a standing bot can eject (CTF-30)")
             return
         n = b.functional_engines()
@@ -874,22 +936,18 @@ def do_move(st: CtfState, b: Bot, m: int, opt: int) -> None:
         log(st, ("eject", b.num, n), b.x, b.y, 1 << b.num)
         wreck(st, b, "the pilot ejected and the bot self-destructed", EJECTED)
         return
-    if m in (22, 23):
+    elif m == 22 or m == 23:
         cost = c["turn"]
         if cost > b.ap:
             skip(st, b, "move", m, f"not enough AP (needs {cost}, has {b.ap})")
             return
         turn_bot(st, b, 1 if m == 22 else -1, cost)
         return
-    if 11 <= m <= 17:
+    elif 11 <= m <= 17:
         if m == 11:
             target = opt
         else:
-            if m == 13:  # face the nearest enemy: aim_for(), its commonest case inlined
-                o = nearest_enemy(st, b)
-                aim = None if o is None else (o.x, o.y)
-            else:
-                aim = aim_for(st, b, m)
+            aim = aim_for(st, b, m)
             if aim is None:
                 skip(st, b, "move", m, "no such target in scanning range (CTF-21)")
                 return
@@ -907,17 +965,12 @@ def do_move(st: CtfState, b: Bot, m: int, opt: int) -> None:
         turn_bot(st, b, steps, cost)
         return
     # orders that enter a sector: 1-10 and 21
-    turn_steps = 0
-    if m == 2:
+    elif m == 2:
         turn_steps = 1
     elif m == 3:
         turn_steps = -1
     elif 5 <= m <= 10:
-        if m == 6:  # toward the nearest enemy: aim_for(), its commonest case inlined
-            o = nearest_enemy(st, b)
-            aim = None if o is None else (o.x, o.y)
-        else:
-            aim = aim_for(st, b, m, opt)
+        aim = aim_for(st, b, m, opt)
         if aim is None:
             skip(st, b, "move", m, "no such target in scanning range (CTF-21)")
             return
@@ -926,15 +979,31 @@ def do_move(st: CtfState, b: Bot, m: int, opt: int) -> None:
     if sprint and b.ap < c["sprint_minimum"]:
         log_own(st, ("sprintfail", b.num, b.ap, c["sprint_minimum"]), b)
         sprint = False
-    facing = right(b.facing, turn_steps) if turn_steps else b.facing
+    facing = b.facing
+    if turn_steps:
+        facing = (facing - 1 + turn_steps) % 8 + 1  # right()
     backward = m == 4
-    d = right(facing, 4) if backward else facing
-    nx, ny = b.x + DX[d], b.y + DY[d]
-    why = free_sector(st, nx, ny)
+    d = (facing + 3) % 8 + 1 if backward else facing  # right(facing, 4)
+    x, y = b.x, b.y
+    nx, ny = x + DX[d], y + DY[d]
+    gmap = st.map
+    w = gmap.width
+    ni = (ny - 1) * w + nx - 1
+    if 1 <= nx <= w and 1 <= ny <= gmap.height and not st._occ[ni]:
+        why = ""  # free_sector()'s commonest answer
+        ground = gmap.ground  # step_cost(), inlined
+        mcost = c["move"] + t.terrain[gmap.terrain[ni]].move_cost
+        climb = ground[ni] - ground[(y - 1) * w + x - 1]
+        if climb > 0:
+            mcost += c["climb_per_level"] * climb
+        if backward:
+            mcost += c["backward"]
+        if sprint:
+            mcost *= 2
+    else:
+        why = free_sector(st, nx, ny)
+        mcost = 0
     tcost = c["turn"] if turn_steps else 0
-    mcost = 0
-    if not why:
-        mcost = step_cost(st, b, b.x, b.y, nx, ny, backward) * (2 if sprint else 1)
     total = tcost + mcost
     if total > b.ap:
         skip(st, b, "move", m, f"not enough AP (needs {total}, has {b.ap})")
@@ -1030,14 +1099,24 @@ def _by_damage(design) -> tuple[tuple[int, tuple[int, ...], Weapon], ...]:
 
 def best_weapon(st: CtfState, b: Bot, tx: int, ty: int) -> int:
     """CTF-36: the most damaging usable weapon (ties: lowest number); -1 if none. Usable as
-    `weapon_usable` says, its tests inlined with the arc and range worked out once; the
-    weapons tried most damaging first (`_by_damage`), so the first usable one is the pick."""
+    `weapon_usable` says, its tests inlined with the arc (geometry.arc) and range worked out
+    once; the weapons tried most damaging first (`_by_damage`), so the first usable one is the
+    pick."""
     if b.shut:
         return -1
-    bx, by = b.x, b.y
-    a = arc(b.facing, tx - bx, ty - by)
-    dx = tx - bx
-    dy = ty - by
+    f = b.facing
+    dx = tx - b.x
+    dy = ty - b.y
+    a = dx * DX[f] + dy * DY[f]  # arc(), inlined
+    f2 = (f + 1) % 8 + 1
+    r = dx * DX[f2] + dy * DY[f2]
+    ar = r if r >= 0 else -r
+    if a > 0 and ar <= a:
+        a = FA
+    elif a < 0 and ar < -a:
+        a = RA
+    else:
+        a = RS if r > 0 else LS if r < 0 else FA
     if dx < 0:
         dx = -dx
     if dy < 0:
@@ -1045,7 +1124,10 @@ def best_weapon(st: CtfState, b: Bot, tx: int, ty: int) -> int:
     d = dx if dx > dy else dy  # distance(), inlined
     states = b.weapons
     ap = b.ap
-    for i, arcs, w in _by_damage(b.design):
+    design = b.design
+    hit = _BY_DAMAGE.get(id(design))
+    order = hit[1] if hit is not None and hit[0] is design else _by_damage(design)
+    for i, arcs, w in order:
         s = states[i]
         if (s != DESTROYED and a in arcs and d <= w.maximum
                 and (w.ap if s != DAMAGED else weapon_ap(w, True, st.tables)) <= ap):
@@ -1054,31 +1136,40 @@ def best_weapon(st: CtfState, b: Bot, tx: int, ty: int) -> int:
 
 
 def do_attack(st: CtfState, b: Bot, a: int, opt: int, wnum: int) -> None:
-    if a == 0:
-        return
-    if a == 6:
-        tons = b.engine_tons100()
-        if tons >= 500:
-            skip(st, b, "attack", a, f"self destruct needs under 5 tons of functional engines "
-                 f"({tons / 100:g} t work) (CTF-30)")
-            return
-        log(st, ("selfdestruct", b.num), b.x, b.y, 1 << b.num)
-        wreck(st, b, "self-destructed", DEAD)
-        return
+    """Bot `b` carries out attack order `a` (CTF-27, CTF-30, CTF-36). Hot: the commonest
+    order, the nearest enemy (2), is tested first and reads the turn's cache."""
     target: Bot | CommandPost | None
-    if a == 1:
-        target = known_bot(st, b, opt)
-    elif a == 2:
-        target = nearest_enemy(st, b)
-    elif a == 3:
-        target = known_bot(st, b, b.last_by)
-    elif a == 4:
-        target = known_bot(st, b, b.last_at)
+    if a == 2:
+        sc = _SCAN
+        target = sc[4][b.num] if sc[0] is st else _NO_BOT
+        if target is _NO_BOT:
+            target = nearest_enemy(st, b)
+        if target is None:  # (an enemy: never of the Bot's team)
+            skip(st, b, "attack", a, "no such target (CTF-21, CTF-27)")
+            return
     else:
-        target = nearest_cp(st, b, friendly=False)
-    if target is None or (isinstance(target, Bot) and target.team == b.team):
-        skip(st, b, "attack", a, "no such target (CTF-21, CTF-27)")
-        return
+        if a == 0:
+            return
+        if a == 6:
+            tons = b.engine_tons100()
+            if tons >= 500:
+                skip(st, b, "attack", a, f"self destruct needs under 5 tons of functional "
+                     f"engines ({tons / 100:g} t work) (CTF-30)")
+                return
+            log(st, ("selfdestruct", b.num), b.x, b.y, 1 << b.num)
+            wreck(st, b, "self-destructed", DEAD)
+            return
+        if a == 1:
+            target = known_bot(st, b, opt)
+        elif a == 3:
+            target = known_bot(st, b, b.last_by)
+        elif a == 4:
+            target = known_bot(st, b, b.last_at)
+        else:
+            target = nearest_cp(st, b, friendly=False)
+        if target is None or (isinstance(target, Bot) and target.team == b.team):
+            skip(st, b, "attack", a, "no such target (CTF-21, CTF-27)")
+            return
     if wnum == 0:
         i = best_weapon(st, b, target.x, target.y)
         if i < 0:
@@ -1141,7 +1232,7 @@ def fire(st: CtfState, b: Bot, i: int, target: Bot | CommandPost) -> None:
     # whoever sees the shot sees the firer; the target Bot is named only to those who see it
     sc = _SCAN  # seen_pair() / seen_mask(): _scan_at, inlined (Bots' and CPs' sectors)
     if sc[0] is st:
-        cols, rows = sc[1][0]
+        cols, rows = sc[1]
         at_firer = cols[bx] & rows[by]
         at_tgt = cols[tx] & rows[ty]
     else:
@@ -1263,16 +1354,20 @@ def hit_bot(st: CtfState, target: Bot, w: Weapon, angle: int, by: int,
     events = []
     cur = loc
     guard = 0
+    armour, internal = target.armour, target.internal
     while remaining > 0 and cur >= 0 and guard < 8:
         guard += 1
-        if target.internal[cur] == 0:
+        inside = internal[cur]
+        if inside == 0:
             cur = transfer(target, cur, rear)
             continue
-        a = min(target.armour[cur], remaining)
-        target.armour[cur] -= a
+        a = armour[cur]
+        if a > remaining:  # min(), inlined
+            a = remaining
+        armour[cur] -= a
         remaining -= a
-        n = min(target.internal[cur], remaining)
-        target.internal[cur] -= n
+        n = inside if inside < remaining else remaining
+        internal[cur] = inside = inside - n
         remaining -= n
         applied += a + n
         events.append((LOCATION_CODES[cur], a + n))
@@ -1283,7 +1378,7 @@ def hit_bot(st: CtfState, target: Bot, w: Weapon, angle: int, by: int,
                 reached_legs = True
             if cur == HEAD:
                 head_internal = True
-        if target.internal[cur] == 0:
+        if inside == 0:
             destroy_location(st, target, cur)
         if remaining:
             cur = transfer(target, cur, rear)
@@ -1312,7 +1407,7 @@ def hit_bot(st: CtfState, target: Bot, w: Weapon, angle: int, by: int,
         wreck(st, target, "head destroyed: the pilot is dead", DEAD)
     elif target.wounds >= t.wounds_to_kill:
         wreck(st, target, "the pilot died of wounds", DEAD)
-    elif target.functional_engines() == 0:
+    elif sum(target.engines) == 0:  # functional_engines()
         wreck(st, target, "no engine works", target.pilot)
     elif target.posture == STANDING and (applied >= t.falling["heavy_hit_damage"]
                                          or reached_legs):
@@ -1432,20 +1527,23 @@ def cp_fire(st: CtfState, c: CommandPost, reach: int | None = None) -> None:
     cands = []
     bots = st._bots
     sc = _SCAN
-    for b in sc[2][team] if sc[0] is st else bots:  # enemies in reach of some CP weapon,
-        if b.team != team and not b.status:  # nearest first (ties: Bot order)
+    # enemies in reach of some CP weapon, nearest first (ties: Bot order)
+    for b in sc[2][team] if sc[0] is st else [o for o in bots if o.team != team]:
+        if not b.status:
             dx = b.x - cx
             dy = b.y - cy
             if dx < 0:
                 dx = -dx
             if dy < 0:
                 dy = -dy
-            d = dx if dx > dy else dy  # distance(), inlined
-            if d <= reach:
-                cands.append((d, b.num))
+            if dx < dy:
+                dx = dy  # distance(), inlined
+            if dx <= reach:
+                cands.append((dx, b.num))
     if not cands:
         return  # nothing in reach: no track is traced
-    cands.sort()
+    if len(cands) > 1:
+        cands.sort()
     th = t.to_hit
     gmap = st.map
     ground, mw = gmap.ground, gmap.width
@@ -1489,7 +1587,7 @@ def cp_fire(st: CtfState, c: CommandPost, reach: int | None = None) -> None:
             # seen_pair(): who sees the command post, who sees the target Bot
             sc = _SCAN  # _scan_at, inlined
             if sc[0] is st:
-                cols, rows = sc[1][0]
+                cols, rows = sc[1]
                 seen = 1 << num | cols[cx] & rows[cy]
                 at_target = 1 << num | cols[bx] & rows[by]
             else:

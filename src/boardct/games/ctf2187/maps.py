@@ -129,79 +129,90 @@ def parse_map(text: str, tables: Tables, source: str = "map") -> GameMap:
 
 
 def generate_map(seed: int, width: int, height: int, tables: Tables) -> GameMap:
-    """A coherent random map from `seed`: features placed on open ground, never overlapping."""
+    """A coherent random map from `seed`: features placed on open ground, never overlapping.
+
+    Every new game generates its map, so this is written for speed: the draws are bound
+    methods and `put` takes each terrain's (index, lowest, highest ground) looked up once
+    (the same draws, in the same order, and the same map as the plain reading)."""
     rng = Rng(seed)
+    below, randint = rng.below, rng.randint
     tk = tables.terrain_by_key
     open_t = tk["open"]
     terrain = [open_t.index] * (width * height)
     ground = [open_t.ground[0]] * (width * height)
     free = [True] * (width * height)
     area = width * height
+    info = {k: (t.index, t.ground[0], t.ground[1]) for k, t in tk.items()}
 
-    def put(x: int, y: int, key: str, g: int | None = None) -> None:
-        t = tk.get(key)
-        if t is None or not (1 <= x <= width and 1 <= y <= height):
+    def put(x: int, y: int, kind: tuple[int, int, int] | None, g: int | None = None) -> None:
+        if kind is None or not (1 <= x <= width and 1 <= y <= height):
             return
         i = (y - 1) * width + (x - 1)
         if not free[i]:
             return
         free[i] = False
-        terrain[i] = t.index
-        ground[i] = max(t.ground[0], min(t.ground[1], t.ground[0] if g is None else g))
+        terrain[i], lo, hi = kind
+        if g is None or g > hi:  # max(lo, min(hi, lo if g is None else g))
+            g = lo if g is None else hi
+        ground[i] = lo if g < lo else g
 
     def spot() -> tuple[int, int]:
-        return rng.randint(1, width), rng.randint(1, height)
+        return randint(1, width), randint(1, height)
 
     steps = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
+    # the 5x5 block around a centre, row by row: (dx, dy, Chebyshev distance)
+    block = [(dx, dy, max(abs(dx), abs(dy))) for dy in range(-2, 3) for dx in range(-2, 3)]
+    hill = info.get("hill")
     for _ in range(max(1, area // 200)):  # hills: a peak falling off to the lowest level
         cx, cy = spot()
         top = tk["hill"].ground[1] if "hill" in tk else 2
-        for dy in range(-2, 3):
-            for dx in range(-2, 3):
-                d = max(abs(dx), abs(dy))
-                if d == 2 and rng.below(3) == 0:
-                    continue
-                put(cx + dx, cy + dy, "hill", top - d)
+        for dx, dy, d in block:
+            if d == 2 and below(3) == 0:
+                continue
+            put(cx + dx, cy + dy, hill, top - d)
+    ridge = info.get("ridge")
     for _ in range(max(1, area // 250)):  # ridges: a wandering line at one height
         x, y = spot()
         lo, hi = tk["ridge"].ground if "ridge" in tk else (2, 2)
-        g = rng.randint(lo, hi)
-        d = rng.below(8)
-        for _ in range(rng.randint(5, 9)):
-            put(x, y, "ridge", g)
-            if rng.below(3) == 0:
-                d = (d + rng.choice((-1, 1))) % 8
+        g = randint(lo, hi)
+        d = below(8)
+        for _ in range(randint(5, 9)):
+            put(x, y, ridge, g)
+            if below(3) == 0:
+                d = (d + (-1, 1)[below(2)]) % 8  # rng.choice((-1, 1))
             x, y = x + steps[d][0], y + steps[d][1]
+    heavy, light = info.get("heavy_woods"), info.get("light_woods")
     for _ in range(max(2, area // 80)):  # woods: heavy core, light fringe
         cx, cy = spot()
-        for dy in range(-2, 3):
-            for dx in range(-2, 3):
-                d = max(abs(dx), abs(dy))
-                roll = rng.below(10)
-                if d <= 1 and roll < 5:
-                    put(cx + dx, cy + dy, "heavy_woods")
-                elif roll < 7 - d * 2:
-                    put(cx + dx, cy + dy, "light_woods")
+        for dx, dy, d in block:
+            roll = below(10)
+            if d <= 1 and roll < 5:
+                put(cx + dx, cy + dy, heavy)
+            elif roll < 7 - d * 2:
+                put(cx + dx, cy + dy, light)
+    heavy, light = info.get("heavy_buildings"), info.get("light_buildings")
     for _ in range(max(1, area // 160)):  # buildings: a block of heavy and light buildings
         cx, cy = spot()
-        for dy in range(rng.randint(1, 2)):
-            for dx in range(rng.randint(2, 3)):
-                put(cx + dx, cy + dy, "heavy_buildings" if rng.below(3) == 0 else
-                    "light_buildings")
+        for dy in range(randint(1, 2)):
+            for dx in range(randint(2, 3)):
+                put(cx + dx, cy + dy, heavy if below(3) == 0 else light)
+    lake = info.get("lake")
     for _ in range(max(1, area // 300)):  # lakes
         cx, cy = spot()
         for dy in range(-1, 2):
             for dx in range(-1, 2):
-                if abs(dx) + abs(dy) < 2 or rng.below(2):
-                    put(cx + dx, cy + dy, "lake")
+                if abs(dx) + abs(dy) < 2 or below(2):
+                    put(cx + dx, cy + dy, lake)
+    crater = info.get("crater")
     for _ in range(max(1, area // 120)):  # craters
-        put(*spot(), "crater")
+        put(*spot(), crater)
+    gully = info.get("gully")
     for _ in range(max(1, area // 300)):  # gullies
         x, y = spot()
-        d = rng.below(8)
-        for _ in range(rng.randint(4, 7)):
-            put(x, y, "gully")
-            if rng.below(2) == 0:
-                d = (d + rng.choice((-1, 1))) % 8
+        d = below(8)
+        for _ in range(randint(4, 7)):
+            put(x, y, gully)
+            if below(2) == 0:
+                d = (d + (-1, 1)[below(2)]) % 8  # rng.choice((-1, 1))
             x, y = x + steps[d][0], y + steps[d][1]
     return GameMap(width, height, tuple(terrain), tuple(ground))
