@@ -75,6 +75,33 @@ def test_information_set_search_chooses_as_the_old_agent_with_priors_everywhere(
         assert new == old
 
 
+@pytest.mark.parametrize("iters", [40, 150, 400])
+def test_the_exact_search_is_the_old_agents_search_at_equal_iterations(iters, monkeypatch):
+    """The plain game tree only made the old agent's search cheaper. Without the tie-breaking
+    jitter (the two draw it from different streams) and without tree reuse, the same number of
+    iterations gives every root move the same visits and the same total reward. (The old agent
+    counts its root expansion as an iteration.) Its exploration term once counted the children's
+    virtual visits as visits of the node, some 40 in FieldShift: it explored twice as much as
+    the old agent early on and lost to it at equal iterations."""
+    from boardct.agents import mcts
+
+    old_cls = _old_agent_class()
+    monkeypatch.setattr(mcts, "TIE_JITTER", 0.0)
+    monkeypatch.setattr(sys.modules[old_cls.__module__], "TIE_JITTER", 0.0)
+    game = registry.get("fieldshift")
+    for seed in (1, 3, 4):
+        state = mid_game_state(game, seed, game.resolve_options({}))
+        player = state.current_players()[0]
+        new = make(f"mcts:iters={iters},early=0,reuse=0", seed=seed)
+        chosen = new.select(state.clone(), player)
+        root = new._last[1]
+        old = old_cls(seed=seed, iters=iters + 1, early=0)
+        assert old.select(state.clone(), player) == chosen
+        ours = {a: (root.cn[i], root.cw[i]) for i, a in enumerate(root.moves)}
+        theirs = {a: (ch.n, ch.w) for a, ch in old._last[0].children.items()}
+        assert ours == theirs
+
+
 def test_fieldshift_evaluates_both_players_in_one_pass_with_the_same_values():
     game = registry.get("fieldshift")
     for seed in range(8):

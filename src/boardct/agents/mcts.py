@@ -15,6 +15,10 @@ Two searches share one agent, chosen by what the game declares:
   only its statistics, not its move list, until the search has passed through it `KEEP_AFTER`
   times; a pass asks `legal_actions` again (same position, same order). That halves FFF's
   10,000-iteration search (74 MB to 39 MB for the whole process) at no measurable speed.
+  UCB1's exploration term counts the iterations that passed through a node, not its
+  children's virtual visits (below), as the old agent counted it: without the tie-breaking
+  jitter and tree reuse, this search gives every root move the old agent's visits and values
+  at equal iterations (tests/agents/test_mcts_scaling.py), only cheaper.
 - Hidden information, chance or simultaneous turns (Hills, Shift, CTF 2187): single-observer
   information-set MCTS. Each iteration starts from `state.determinize(seat, seed)`, a full
   state consistent with what the seat can see, with the unknowns resampled; one tree is shared
@@ -93,7 +97,7 @@ class Node:
     here, in lists parallel to `moves[:len(cn)]` (tried moves first, untried after), so a leaf
     costs no object of its own. `cw` is the reward of this node's player to move (`to`)."""
 
-    __slots__ = ("moves", "m", "cn", "cw", "kids", "to", "n")
+    __slots__ = ("moves", "m", "cn", "cw", "kids", "to", "n", "v")
 
     def __init__(self) -> None:
         self.moves: list | None = None  # legal moves, computed on the first visit (a lazily
@@ -104,7 +108,8 @@ class Node:
         self.cw = array("d")  # total reward of `to` per tried move (8 bytes each, no objects)
         self.kids: dict[int, Node] = {}  # a tried move's node, once the search passed through
         self.to = UNSEEN  # the player to move here; -1 when the game is over here
-        self.n = 0  # visits of this node
+        self.n = 0  # visits of this node, its children's virtual visits included
+        self.v = 0  # of those, the virtual visits (one per child given its evaluation)
 
 
 class INode:
@@ -339,6 +344,7 @@ class MCTSAgent(Agent):
         cw.extend(values)
         cn.extend([1] * len(values))
         node.n += len(values)
+        node.v += len(values)
         best = s.clone()
         best.apply(moves[start + values.index(max(values))], p)  # the first best, as greedy
         return _leaf_value(best)
@@ -396,7 +402,16 @@ class MCTSAgent(Agent):
                 path.append((node, k))
                 rewards = self._rollout(s, rng)
                 break
-            explore = c * sqrt(log(node.n if node.n > 1 else 2))
+            # The exploration term counts the iterations that passed through the node, not
+            # its children's virtual visits: counted with them (some 40 at a FieldShift node,
+            # 800 at an FFF root) it explored twice as much early on, and lost to the old
+            # agent at equal iterations (0.24 of 40 FieldShift games at 60 iterations a move).
+            # Counted as the old agent and the information-set search count it (a child's
+            # availability: 1 when made, +1 per pass, the expanding pass included): the passes
+            # done, this one, the expanding one, plus one. A lazily grown node has no virtual
+            # visits and keeps its count.
+            v = node.v
+            explore = c * sqrt(log(node.n - v + 3) if v else log(node.n if node.n > 1 else 2))
             # UCB1 of every child, mean plus exploration, `cw[i] / n + explore / sqrt(n)`, in
             # C-speed maps (the same floats as the loop it replaced); the first best wins.
             scores = list(map(add, map(truediv, node.cw, cn),
