@@ -472,7 +472,7 @@ class FieldShiftState(State):
             c = pv[medbay]
             if n >= (4 - c if c < 3 else 1):  # FS-34: p = max(1, 4 - c)
                 pv[medctr] = 0
-                amount = 1 + max(0, c - 3)
+                amount = c - 2 if c > 3 else 1  # 1 + max(0, c - 3)
                 vit = self.vit
                 for i in _SIDE_OPS[b][(self.res >> b) & 1023]:  # alive in reserve, in order
                     if vit[i] < VITALITY:
@@ -496,7 +496,7 @@ class FieldShiftState(State):
                 act = self.act
                 if not (act & 1023 and act >> 10) and self._outcome is None:
                     self._check_win(issuer, events)
-            if self.limit and self.turn >= self.limit and self._outcome is None:
+            if self.limit and turn >= self.limit and self._outcome is None:
                 self._finish(Outcome((0.5, 0.5), "turn limit"), events)
         elif self._left:
             self._left = False
