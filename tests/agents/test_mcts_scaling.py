@@ -258,11 +258,67 @@ def test_report_still_works_for_the_information_set_search(game_id):
     assert line and line[0] == best and (value is None or 0.0 <= value <= 1.0)
 
 
+# -- implicit minimax backups (`im`) ----------------------------------------------------------
+def _minimax(node, state, game):
+    """Per tried move of `node`, its value for the player to move there: the game's score of
+    the move (`Game.score_moves`), or, below a node the search expanded, the best of that
+    node's values for its own mover (the other player's share: 1 minus it)."""
+    from boardct.agents.mcts import _moves
+
+    moves = _moves(node, state)
+    values = game.score_moves(state, node.to, moves)
+    for i, kid in node.kids.items():
+        if kid.to >= 0 and kid.m:
+            s = state.clone()
+            s.apply(moves[i], node.to)
+            best = max(_minimax(kid, s, game))
+            values[i] = best if kid.to == node.to else 1.0 - best
+    return values
+
+
+def test_with_im_a_root_move_holds_the_minimax_value_of_the_tree_below_it():
+    # `im=1` steers by the minimax value of the tree searched below each move (leaves scored
+    # by the game), recomputed here from the game alone. FieldShift: every node the search
+    # stands on is expanded whole (FFF's deeper nodes grow a move a visit).
+    game = registry.get("fieldshift")
+    for seed in (1, 2):
+        state = mid_game_state(game, seed, game.resolve_options(dict(game.bench_options)))
+        player = state.current_players()[0]
+        agent = make("mcts:iters=300,early=0,reuse=0,im=1", seed=seed)
+        agent.select(state, player)
+        root = agent._last[1]
+        deep = sum(1 for kid in root.kids.values() if kid.kids)
+        assert deep  # the tree goes below the replies
+        expected = _minimax(root, state.clone(), game)
+        assert list(root.cm) == pytest.approx(expected, abs=1e-5)  # jitter: 1e-6 a score
+
+
+@pytest.mark.parametrize("game_id", ["fieldshift", "fff"])
+def test_with_im_mcts_plays_legal_moves_and_repeats_itself_for_a_seed(game_id):
+    game = registry.get(game_id)
+    spec = CHEAP[game_id] + ",im=0.5"
+    games = []
+    for _ in range(2):
+        state = game.new(seed=4, **game.bench_options)
+        agent = make(spec, seed=2)
+        for _ in range(8):
+            if state.is_over:
+                break
+            p = state.current_players()[0]
+            action = agent.select(state, p)
+            assert action in state.legal_actions(p)
+            state.apply(action, p)
+        games.append(state.history())
+    assert games[0] == games[1]
+
+
 def test_mcts_spec_checks_prior_and_depth():
     from boardct.core.errors import BoardctError
 
     with pytest.raises(BoardctError, match="prior >= 0"):
         make("mcts:prior=-1")
+    with pytest.raises(BoardctError, match="im <= 1"):
+        make("mcts:im=2")
     agent = make("mcts:iters=5,reuse=0,prior=1", seed=1)
     assert isinstance(agent, MCTSAgent) and (agent.reuse, agent.prior) == (False, 1)
 
