@@ -19,13 +19,17 @@ Two searches share one agent, chosen by what the game declares:
   children's virtual visits (below), as the old agent counted it: without the tie-breaking
   jitter and tree reuse, this search gives every root move the old agent's visits and values
   at equal iterations (tests/agents/test_mcts_scaling.py), only cheaper.
-  Implicit minimax backups (`im=a`, 0 <= a <= 1, two-player games; default 0, off): each
-  child also holds the minimax value of the tree searched below it, its leaves the game's
-  move scores, and selection reads `(1 - a) x mean + a x minimax` instead of the mean
-  (Lanctot, Winands, Pepels and Sturtevant 2014). In FieldShift the averaging search plays
-  worse with more iterations (240 against 60 a move: 0.378 of 160 games) where full-width
-  minimax on the same evaluation plays better deeper (three plies against two: 0.800);
-  `im` is the lead for that (docs/agents.md, fourth round).
+  Implicit minimax backups (Lanctot, Winands, Pepels and Sturtevant 2014; `im=a`, 0 <= a
+  <= 1, default 1, two-player games): at a node expanded whole with at most `wide` moves,
+  each child also holds the minimax value of the tree searched below it (its leaves the
+  game's move scores), and selection reads `(1 - a) x mean + a x minimax` instead of the
+  mean. The plain average played worse with more iterations in FieldShift (240 against 60 a
+  move: 0.378 of 160 games) where full-width minimax on the same evaluation plays better
+  deeper (three plies against two: 0.800), and lost to the old agent at equal CPU time
+  (0.385, 0.403 of 200 games each); with `im=1` it scored 0.507 and 0.547 (docs/agents.md,
+  fourth round). Wide nodes (FFF's whole turns) keep no minimax values: 800 of them a reply
+  node took FFF's 10,000-iteration search from 40 to 57 MB, and `im` there showed no gain
+  (0.437 of 80 games); `im=0` is the search as before.
 - Hidden information, chance or simultaneous turns (Hills, Shift, CTF 2187): single-observer
   information-set MCTS. Each iteration starts from `state.determinize(seat, seed)`, a full
   state consistent with what the seat can see, with the unknowns resampled; one tree is shared
@@ -117,7 +121,9 @@ class Node:
         self.to = UNSEEN  # the player to move here; -1 when the game is over here
         self.n = 0  # visits of this node, its children's virtual visits included
         self.v = 0  # of those, the virtual visits (one per child given its evaluation)
-        self.cm: array | None = None  # with `im`: the minimax value of `to` per tried move
+        # with `im`, at a node expanded whole with at most `wide` moves: the minimax value of
+        # `to` per move
+        self.cm: array | None = None
 
 
 class INode:
@@ -189,7 +195,7 @@ class MCTSAgent(Agent):
 
     def __init__(self, seed: int = 0, iters: int = 1000, time: float = 0.0, c: float = 0.03,
                  depth: int = 0, prior: int = 1000, cpu: float = 0.0, early: int = 1,
-                 reuse: int = 1, wide: int = 100, im: float = 0.0):
+                 reuse: int = 1, wide: int = 100, im: float = 1.0):
         if time > 0 and cpu > 0:
             raise ValueError("mcts takes time= or cpu=, not both")
         if iters < 1 and time <= 0 and cpu <= 0:
@@ -356,7 +362,7 @@ class MCTSAgent(Agent):
                 self._scored[(key, p)] = array("d", scores)
         values = [v + TIE_JITTER * jitter() for v in scores]
         cw.extend(values)
-        if self._im:
+        if self._im and node.m <= self.wide:
             if node.cm is None:
                 node.cm = array("d")
             node.cm.extend(values)
@@ -419,10 +425,6 @@ class MCTSAgent(Agent):
                 node.cw.append(0.0)
                 path.append((node, k))
                 rewards = self._rollout(s, rng)
-                if self._im:
-                    if node.cm is None:
-                        node.cm = array("d")
-                    node.cm.append(rewards[p])
                 break
             # The exploration term counts the iterations that passed through the node, not
             # its children's virtual visits: counted with them (some 40 at a FieldShift node,
@@ -462,10 +464,11 @@ class MCTSAgent(Agent):
             # scored is worth the best of them to its mover (the other's share: 1 minus it)
             for nd, i in reversed(path):
                 child = nd.kids.get(i)
-                if child is not None and child.cm is not None and child.m and \
-                        len(child.cm) == child.m:
+                cm = nd.cm
+                if cm is not None and child is not None and child.cm is not None and child.m \
+                        and len(child.cm) == child.m:
                     best = max(child.cm)
-                    nd.cm[i] = best if child.to == nd.to else 1.0 - best  # type: ignore[index]
+                    cm[i] = best if child.to == nd.to else 1.0 - best
         for nd, i in path:
             nd.n += 1
             nd.cn[i] += 1
