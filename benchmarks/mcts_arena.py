@@ -24,7 +24,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import mcts_main3  # noqa: E402, F401  (main's agent before branch mcts3: `--old mcts_main3`)
+import mcts_main4  # noqa: E402, F401  (main's agent before branch fsmcts4: `--old mcts_main4`)
 import mcts_old  # noqa: E402  (the copy of the old agent beside this script)
+import minimax_depth  # noqa: E402, F401  (a diagnostic: `--new minimax:depth=3`)
 
 from boardct.agents.base import register  # noqa: E402
 from boardct.arena.runner import round_robin, run_local  # noqa: E402

@@ -11,6 +11,7 @@ import pytest
 from boardct.core.game import default_score_moves
 from boardct.core.registry import get
 from boardct.games.fieldshift import game as fsgame
+from boardct.games.fieldshift import state as fsstate
 
 FS = get("fieldshift")
 
@@ -45,6 +46,39 @@ def check_equal(state) -> int:
 @pytest.mark.parametrize("seed", [1, 2])
 def test_fast_command_scores_equal_the_default_for_every_legal_command(ruleset, seed):
     assert sum(check_equal(s) for s in positions(25, seed, ruleset)) > 300
+
+
+def test_commands_read_without_playing_them_score_as_played_in_every_situation():
+    # Under LSTD most commands are scored from the command itself (what it changes in the
+    # evaluation's terms plus what the end of the turn adds), not played. Games under small
+    # turn limits, both violation modes, partly greedy (so that fights, kills and
+    # eliminations happen): every legal command of every position scores as the default.
+    rng = random.Random(21)
+    seen = {"draw next turn": 0, "passive heal due": 0, "enemy watching": 0, "quick draw": 0,
+            "artillery ready": 0, "under cyberwarfare": 0, "kill": 0, "win": 0}
+    for _ in range(24):
+        state = FS.new(seed=rng.randrange(10**6), violations=rng.choice(["dispute", "reject"]),
+                       turn_limit=rng.choice([0, 300, rng.randrange(10, 80)]))
+        while not state.is_over:
+            player = state.current_players()[0]
+            moves = state.legal_actions(player)
+            fast = FS.score_moves(state, player, moves)
+            assert fast == default_score_moves(state, player, moves), state.history()
+            o, q = player * fsstate.PV_SIZE, 1 - player
+            seen["draw next turn"] += bool(state.limit) and state.turn + 1 == state.limit
+            seen["passive heal due"] += state.pv[o + fsstate.MEDCTR] > 0 and any(
+                0 < state.vit[i] < 5 and state.loc[i] == fsstate.RESERVE
+                for i in range(player * 10, player * 10 + 10))
+            seen["enemy watching"] += state.watcher(q) >= 0
+            seen["quick draw"] += any(state.skl[i] and i % 5 == 4 for i in range(20))
+            seen["artillery ready"] += state.artillery_ready(player)
+            seen["under cyberwarfare"] += state.under_cyber(player)
+            seen["kill"] += any(ev[0] == "down" for a in moves if state.action_group(a) == "HIT"
+                                for ev in state.clone().apply(a, player))
+            seen["win"] += 1.0 in fast
+            greedy = rng.random() < 0.5
+            state.apply(moves[fast.index(max(fast))] if greedy else rng.choice(moves), player)
+    assert all(seen.values()), seen
 
 
 def test_fast_command_scores_sum_the_pair_terms_once_per_position(monkeypatch):

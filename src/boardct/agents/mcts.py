@@ -15,6 +15,21 @@ Two searches share one agent, chosen by what the game declares:
   only its statistics, not its move list, until the search has passed through it `KEEP_AFTER`
   times; a pass asks `legal_actions` again (same position, same order). That halves FFF's
   10,000-iteration search (74 MB to 39 MB for the whole process) at no measurable speed.
+  UCB1's exploration term counts the iterations that passed through a node, not its
+  children's virtual visits (below), as the old agent counted it: without the tie-breaking
+  jitter and tree reuse, this search gives every root move the old agent's visits and values
+  at equal iterations (tests/agents/test_mcts_scaling.py), only cheaper.
+  Implicit minimax backups (Lanctot, Winands, Pepels and Sturtevant 2014; `im=a`, 0 <= a
+  <= 1, default 1, two-player games): at a node expanded whole with at most `wide` moves,
+  each child also holds the minimax value of the tree searched below it (its leaves the
+  game's move scores), and selection reads `(1 - a) x mean + a x minimax` instead of the
+  mean. The plain average played worse with more iterations in FieldShift (240 against 60 a
+  move: 0.378 of 160 games) where full-width minimax on the same evaluation plays better
+  deeper (three plies against two: 0.800), and lost to the old agent at equal CPU time
+  (0.385, 0.403 of 200 games each); with `im=1` it scored 0.507 and 0.547 (docs/agents.md,
+  fourth round). Wide nodes (FFF's whole turns) keep no minimax values: 800 of them a reply
+  node took FFF's 10,000-iteration search from 40 to 57 MB, and `im` there showed no gain
+  (0.437 of 80 games); `im=0` is the search as before.
 - Hidden information, chance or simultaneous turns (Hills, Shift, CTF 2187): single-observer
   information-set MCTS. Each iteration starts from `state.determinize(seat, seed)`, a full
   state consistent with what the seat can see, with the unknowns resampled; one tree is shared
@@ -62,7 +77,7 @@ import random as _random
 import time as _time
 from array import array
 from itertools import repeat
-from operator import add, truediv
+from operator import add, mul, truediv
 
 from boardct.agents.base import Agent, register
 from boardct.core.game import Action, State
@@ -93,7 +108,7 @@ class Node:
     here, in lists parallel to `moves[:len(cn)]` (tried moves first, untried after), so a leaf
     costs no object of its own. `cw` is the reward of this node's player to move (`to`)."""
 
-    __slots__ = ("moves", "m", "cn", "cw", "kids", "to", "n")
+    __slots__ = ("moves", "m", "cn", "cw", "kids", "to", "n", "v", "cm")
 
     def __init__(self) -> None:
         self.moves: list | None = None  # legal moves, computed on the first visit (a lazily
@@ -104,7 +119,11 @@ class Node:
         self.cw = array("d")  # total reward of `to` per tried move (8 bytes each, no objects)
         self.kids: dict[int, Node] = {}  # a tried move's node, once the search passed through
         self.to = UNSEEN  # the player to move here; -1 when the game is over here
-        self.n = 0  # visits of this node
+        self.n = 0  # visits of this node, its children's virtual visits included
+        self.v = 0  # of those, the virtual visits (one per child given its evaluation)
+        # with `im`, at a node expanded whole with at most `wide` moves: the minimax value of
+        # `to` per move
+        self.cm: array | None = None
 
 
 class INode:
@@ -176,13 +195,15 @@ class MCTSAgent(Agent):
 
     def __init__(self, seed: int = 0, iters: int = 1000, time: float = 0.0, c: float = 0.03,
                  depth: int = 0, prior: int = 1000, cpu: float = 0.0, early: int = 1,
-                 reuse: int = 1, wide: int = 100):
+                 reuse: int = 1, wide: int = 100, im: float = 1.0):
         if time > 0 and cpu > 0:
             raise ValueError("mcts takes time= or cpu=, not both")
         if iters < 1 and time <= 0 and cpu <= 0:
             raise ValueError("mcts needs iters >= 1, time > 0 or cpu > 0")
         if prior < 0 or depth < 0 or wide < 1:
             raise ValueError("mcts needs prior >= 0, depth >= 0 and wide >= 1")
+        if not 0.0 <= im <= 1.0:
+            raise ValueError("mcts needs 0 <= im <= 1")
         self.rng = Rng(seed)
         # Tie-breaking jitter only: C-speed, seeded from the agent's seed (deterministic).
         self._jitter = _random.Random(seed).random
@@ -195,6 +216,8 @@ class MCTSAgent(Agent):
         self.early = bool(early)
         self.reuse = bool(reuse)
         self.wide = int(wide)
+        self.im = float(im)
+        self._im = 0.0  # `im` in this search (two-player games only)
         self.last_iterations = 0
         self.last_reused = 0  # visits the root already had from the kept tree
         # The last search, for `report`: ("exact", root, player, best) or ("info", ...).
@@ -293,6 +316,8 @@ class MCTSAgent(Agent):
             root.moves = tried + [a for a in state.legal_actions(player) if a not in seen]
             root.m = len(root.moves)
         self._scored = {}  # this search's move scores by position (see `_expand`)
+        # the minimax values are one number per child: two players, zero-sum shares
+        self._im = self.im if state.game.max_players == 2 else 0.0
         if self.prior > 0 and len(root.cn) < len(root.moves):
             s = state.clone()
             self._expand(s, root, player, 0)
@@ -337,8 +362,13 @@ class MCTSAgent(Agent):
                 self._scored[(key, p)] = array("d", scores)
         values = [v + TIE_JITTER * jitter() for v in scores]
         cw.extend(values)
+        if self._im and node.m <= self.wide:
+            if node.cm is None:
+                node.cm = array("d")
+            node.cm.extend(values)
         cn.extend([1] * len(values))
         node.n += len(values)
+        node.v += len(values)
         best = s.clone()
         best.apply(moves[start + values.index(max(values))], p)  # the first best, as greedy
         return _leaf_value(best)
@@ -396,11 +426,25 @@ class MCTSAgent(Agent):
                 path.append((node, k))
                 rewards = self._rollout(s, rng)
                 break
-            explore = c * sqrt(log(node.n if node.n > 1 else 2))
+            # The exploration term counts the iterations that passed through the node, not
+            # its children's virtual visits: counted with them (some 40 at a FieldShift node,
+            # 800 at an FFF root) it explored twice as much early on, and lost to the old
+            # agent at equal iterations (0.24 of 40 FieldShift games at 60 iterations a move).
+            # Counted as the old agent and the information-set search count it (a child's
+            # availability: 1 when made, +1 per pass, the expanding pass included): the passes
+            # done, this one, the expanding one, plus one. A lazily grown node has no virtual
+            # visits and keeps its count.
+            v = node.v
+            explore = c * sqrt(log(node.n - v + 3) if v else log(node.n if node.n > 1 else 2))
             # UCB1 of every child, mean plus exploration, `cw[i] / n + explore / sqrt(n)`, in
             # C-speed maps (the same floats as the loop it replaced); the first best wins.
-            scores = list(map(add, map(truediv, node.cw, cn),
-                              map(truediv, repeat(explore, k), map(sqrt, cn))))
+            # With `im` the mean gives way to the child's minimax value by that share.
+            mean = map(truediv, node.cw, cn)
+            if self._im and node.cm is not None:
+                im = self._im
+                mean = map(add, map(mul, mean, repeat(1.0 - im, k)),
+                           map(mul, node.cm, repeat(im, k)))
+            scores = list(map(add, mean, map(truediv, repeat(explore, k), map(sqrt, cn))))
             best_i = scores.index(max(scores))
             path.append((node, best_i))
             if moves is None:
@@ -415,6 +459,16 @@ class MCTSAgent(Agent):
                 child = node.kids[best_i] = Node()
             node = child
             ply += 1
+        if self._im:
+            # implicit minimax backup: from the new leaf up, a child whose moves are all
+            # scored is worth the best of them to its mover (the other's share: 1 minus it)
+            for nd, i in reversed(path):
+                child = nd.kids.get(i)
+                cm = nd.cm
+                if cm is not None and child is not None and child.cm is not None and child.m \
+                        and len(child.cm) == child.m:
+                    best = max(child.cm)
+                    cm[i] = best if child.to == nd.to else 1.0 - best
         for nd, i in path:
             nd.n += 1
             nd.cn[i] += 1

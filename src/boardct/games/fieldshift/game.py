@@ -7,8 +7,36 @@ from boardct.core.game import Game, Option, Setup
 from boardct.core.inputs import MAX_FILE_BYTES, InputError, read_bytes
 from boardct.games.fieldshift import savefile
 from boardct.games.fieldshift.help import HELP
-from boardct.games.fieldshift.state import BITS, CRATES, PV_SIZE, FieldShiftState
-from boardct.games.fieldshift.tables import IN_RANGE, RULESETS, VIOLATION_MODES
+from boardct.games.fieldshift.notation import TWO
+from boardct.games.fieldshift.state import (
+    ARTREADY,
+    BITS,
+    CRATES,
+    FAC,
+    MEDCTR,
+    PV_SIZE,
+    SEL,
+    SKCD,
+    SPCD,
+    WATCH,
+    FieldShiftState,
+)
+from boardct.games.fieldshift.tables import (
+    ARTILLERY,
+    BASE,
+    BLADE,
+    DAMAGE,
+    IN_RANGE,
+    LONGWATCH,
+    LSTD,
+    MEDBAY,
+    MEDIC,
+    RULESETS,
+    SPECIALIST,
+    TECHNICIAN,
+    VIOLATION_MODES,
+    VITALITY,
+)
 
 # Player turns before a draw, at most: over thirty times the default (FS-22), and a game that
 # runs to it stays well inside what a record holds (core.records.MAX_ACTIONS).
@@ -41,6 +69,24 @@ def _operators(vit: list[int], act: int, res: int) -> tuple[float, float]:
     a0, a1, r0, r1 = act & 1023, act >> 10, res & 1023, res >> 10
     return (float(sum(map(get, _SIDE[0][a0 | r0])) + 3 * _COUNT[a0] + _COUNT[r0]),
             float(sum(map(get, _SIDE[1][a1 | r1])) + 3 * _COUNT[a1] + _COUNT[r1]))
+
+
+def _passive_heal(vit: list[int], reserve: tuple[int, ...], due: int, medbay: int) -> int:
+    """What the medbay's passive heal at the end of a turn adds to its side's material (FS-34,
+    as `FieldShiftState.apply` does it): `due` is the side's counter after the turn,
+    `medbay` the crates in its medbay then, `reserve` its living reserve operators then."""
+    if due < (4 - medbay if medbay < 3 else 1):
+        return 0
+    amount = 1 + max(0, medbay - 3)
+    return sum([min(VITALITY, vit[i] + amount) - vit[i] for i in reserve if vit[i] < VITALITY])
+
+
+# LSTD's two-digit commands by token (TWO + 10 * instruction + digit): the instruction and
+# the digit, or (-1, -1) for a token that is not one.
+_LSTD_SPLIT = tuple(divmod(a - TWO, 10) if a >= TWO else (-1, -1) for a in range(TWO + 100))
+_MOV, _RGP, _SPT, _OVW, _SKL, _HIT, _SWC, _RNF, _WDR = 2, 6, 9, 7, 8, 3, 1, 4, 5
+# Skills whose LSTD arming ends the turn (FS-7): Longwatch, Technician.
+_SKILL_ENDS = (True, False, True, False, False)
 
 
 def _all_pairs(act: int, loc: list[int], pair) -> tuple[float, float]:
@@ -132,15 +178,23 @@ class FieldShift(Game):
 
     def score_moves(self, state: FieldShiftState, player: int,  # type: ignore[override]
                     moves) -> list[float]:
-        """`Game.score_moves` with the same values, the evaluation updated instead of redone:
-        each move is still played on a clone (FieldShift's rules do too much to read a
-        command's effect from it), but the evaluation's terms are taken from the position's
-        and redone only where the move changed them: the material of a side whose operators'
-        vitality or deployment changed, and the pair terms (an enemy in reach or close) of
-        the operators that moved, arrived or left, against all the others. Every term is a
-        multiple of a quarter, so the sums are exact in any order and the value is the very
-        float `evaluate_all` gives (tested over many random positions:
-        tests/fieldshift/test_fieldshift_score_moves.py)."""
+        """`Game.score_moves` with the same values, the evaluation updated instead of redone.
+
+        Under LSTD (the search's usual case) nearly every command is read from the command
+        itself, without playing it: SWC, MOV when no enemy watch or Longwatch can fire at the
+        mover, HIT (no revive, no assassination), RGP, OVW, SKL, RNF and WDR when they break
+        no rule, the artillery readied or fired, the medbay's support. What each changes in
+        the evaluation's terms is a few numbers (who stands where, a hit's damage, a crate, a
+        side's material), plus what the end of the turn adds (the medbay's passive heal, a
+        draw at the turn limit: FS-34, FS-39) and what a departure ends (the last operator
+        on the field: FS-21). The rest (the command center, violations, STDEX's commands,
+        a mover under fire) are played on a clone, and the evaluation's terms are taken from
+        the position's and redone only where the move changed them: the material of a side
+        whose operators' vitality or deployment changed, and the pair terms (an enemy in reach
+        or close) of the operators that moved, arrived or left, against all the others. Every
+        term is a multiple of a quarter, so the sums are exact in any order and the value is
+        the very float `evaluate_all` gives (tested over many random positions and every
+        situation above: tests/fieldshift/test_fieldshift_score_moves.py)."""
         pair = _PAIR[state.ruleset]
         vit, loc, act, res = state.vit, state.loc, state.act, state.res
         mat0, mat1 = _operators(vit, act, res)
@@ -160,10 +214,169 @@ class FieldShift(Game):
             return t
 
         get = memo.get
+        pv = state.pv
+        c0, c1 = pv[CRATES], pv[PV_SIZE + CRATES]
+
+        def share(m0: float, m1: float, p0: float, p1: float, k0: int, k1: int) -> float:
+            """The evaluation's value for `player` from its terms (as `evaluate_all`)."""
+            s0 = 0.5 * (k0 if k0 > 0 else 0) + m0 + p0
+            s1 = 0.5 * (k1 if k1 > 0 else 0) + m1 + p1
+            first = (s0 - s1) / (s0 + s1 + 1.0)
+            return 0.5 * ((first if player == 0 else -first) + 1.0)
+
+        quick = state.ruleset == LSTD and state.pending is None and player == state.cur
+        if quick:
+            p = player
+            b, o, qb = 10 * p, p * PV_SIZE, 10 - 10 * p
+            skl = state.skl
+            crates = pv[o + CRATES]
+            cyber = skl[qb + TECHNICIAN] or skl[qb + 5 + TECHNICIAN]
+            skill_free = not pv[o + SKCD] and not cyber
+            sel = pv[o + SEL]
+            # the selected operator's MOV, when no enemy Longwatch or watch can fire at it
+            plain_mov = (sel >= 0 and act >> sel & 1 and not skl[qb + LONGWATCH]
+                         and not skl[qb + 5 + LONGWATCH] and pv[(1 - p) * PV_SIZE + WATCH] < 0)
+            draw = state.limit and state.turn + 1 >= state.limit  # FS-39, at the turn's end
+            due = pv[o + MEDCTR] + 1
+            medbay = pv[o + FAC + MEDBAY]
+            own = _SIDE[p]
+            heal = _passive_heal(vit, own[(res >> b) & 1023], due, medbay)
+
+            def after(dm: int, de: int, mine: float, them: float, dc: int) -> float:
+                """The value once `player`'s material, pair terms and crates changed by `dm`,
+                `mine` and `dc`, and the enemy's material and pair terms by `de` and `them`."""
+                if p == 0:
+                    return share(mat0 + dm, mat1 + de, pair0 + mine, pair1 + them, c0 + dc, c1)
+                return share(mat0 + de, mat1 + dm, pair0 + them, pair1 + mine, c0, c1 + dc)
+
+            stay = share(mat0, mat1, pair0, pair1, c0, c1)  # nothing changes, the turn goes on
+            foes = sides[1 - p]
+            # the selected operator's HIT: a plain one (no Medic armed to revive, no Blade
+            # armed to assassinate); Quick draw keeps the turn going (FS-16)
+            hit_ok = (sel >= 0 and act >> sel & 1 and not skl[b + MEDIC] and not skl[b + 5 + MEDIC]
+                      and not (sel % 5 == BLADE and skl[sel]))
+            if hit_ok:
+                reach = IN_RANGE[LSTD][sel % 5][loc[sel]]
+                damage = DAMAGE[LSTD][loc[sel]]
+                quick_draw = sel % 5 == SPECIALIST and skl[sel]
+            shot = 1 + pv[o + FAC + ARTILLERY]
+            ended = 0.5 if draw else after(heal, 0, 0.0, 0.0, 0)  # only the turn's end changes
         out: list[float] = []
         append = out.append
         clone = state.clone
         for action in moves:
+            if quick:
+                ins, t = _LSTD_SPLIT[action] if 0 <= action < TWO + 100 else (-1, -1)
+                k = b + t
+                if ins == _MOV:
+                    if plain_mov:
+                        if draw:
+                            append(0.5)
+                        elif loc[sel] == t:
+                            append(ended)
+                        else:
+                            was = get(sel * 10 + loc[sel]) or terms(sel, loc[sel])
+                            now = get(sel * 10 + t) or terms(sel, t)
+                            append(after(heal, 0, now[0] - was[0], now[1] - was[1], 0))
+                        continue
+                elif ins == _RGP:
+                    bit = 1 << k
+                    if act & bit:
+                        # a retreat, always legal (FS-14); one that leaves a side with nobody
+                        # on the field ends the game (FS-21) and is played below
+                        if (act ^ bit) >> b & 1023 and act >> qb & 1023:
+                            if draw:
+                                append(0.5)
+                            else:
+                                was = get(k * 10 + loc[k]) or terms(k, loc[k])
+                                dm = _passive_heal(vit, own[((res | bit) >> b) & 1023], due,
+                                                   medbay)
+                                append(after(dm - 2, 0, -was[0], -was[1], 1))
+                            continue
+                    if res & bit and crates > 0 and not cyber:  # deploy, breaking no rule
+                        if draw:
+                            append(0.5)
+                        else:
+                            now = get(k * 10 + BASE[p]) or terms(k, BASE[p])
+                            dm = _passive_heal(vit, own[((res ^ bit) >> b) & 1023], due, medbay)
+                            append(after(dm + 2, 0, now[0], now[1], -1))
+                        continue
+                elif ins == _OVW:
+                    if act >> k & 1:
+                        append(ended)
+                        continue
+                elif ins == _SKL:
+                    if skill_free and act >> k & 1:
+                        append(ended if _SKILL_ENDS[t % 5] else stay)
+                        continue
+                elif ins == _SWC:
+                    if act >> k & 1:
+                        append(stay)
+                        continue
+                elif ins == _HIT:
+                    j = qb + t
+                    if hit_ok and act >> j & 1 and loc[j] in reach:
+                        dmg = damage[loc[j]]
+                        ends = not quick_draw
+                        if vit[j] > dmg:
+                            append(0.5 if draw and ends else
+                                   after(heal if ends else 0, -dmg, 0.0, 0.0, 0))
+                        elif not (act ^ 1 << j) >> qb & 1023:
+                            append(1.0)  # the enemy's last operator on the field (FS-21)
+                        elif draw and ends:
+                            append(0.5)
+                        else:  # brought to 0: bleeding out, off the board's terms (FS-12)
+                            was = get(j * 10 + loc[j]) or terms(j, loc[j])
+                            append(after(heal if ends else 0, -vit[j] - 3, -was[1], -was[0], 1))
+                        continue
+                elif ins == _SPT:
+                    if pv[o + ARTREADY]:
+                        if not cyber:  # the shot: every enemy on sector t (FS-17, FS-33)
+                            de = dc = gone = 0
+                            mine = them = 0.0
+                            for j in foes:
+                                if loc[j] == t:
+                                    if vit[j] > shot:
+                                        de -= shot
+                                    else:
+                                        was = get(j * 10 + t) or terms(j, t)
+                                        de -= vit[j] + 3
+                                        mine -= was[1]
+                                        them -= was[0]
+                                        dc += 1
+                                        gone |= 1 << j
+                            if gone and not (act ^ gone) >> qb & 1023:
+                                append(1.0)
+                            elif draw:
+                                append(0.5)
+                            else:
+                                append(after(heal, de, mine, them, dc))
+                            continue
+                    elif not pv[o + SPCD] and not cyber:
+                        if t == 0:  # readying the artillery ends the turn (FS-17)
+                            append(ended)
+                            continue
+                        if t == MEDBAY:  # +2 to every injured deployed operator
+                            if draw:
+                                append(0.5)
+                            else:
+                                dm = sum([min(VITALITY, vit[i] + 2) - vit[i]
+                                          for i in own[(act >> b) & 1023] if vit[i] < VITALITY])
+                                append(after(dm + heal, 0, 0.0, 0.0, 0))
+                            continue
+                elif ins == _RNF:
+                    if crates > 0 and t <= 2:
+                        if draw:
+                            append(0.5)
+                        else:
+                            dm = heal if t != MEDBAY else _passive_heal(
+                                vit, own[(res >> b) & 1023], due, medbay + 1)
+                            append(after(dm, 0, 0.0, 0.0, -1))
+                        continue
+                elif ins == _WDR:
+                    if t <= 2 and pv[o + FAC + t] > 0:
+                        append(after(0, 0, 0.0, 0.0, 1))
+                        continue
             child = clone()
             child.apply(action, player)
             result = child._outcome
@@ -216,11 +429,7 @@ class FieldShift(Game):
                 p0 = pair0 - old0 + new0
                 p1 = pair1 - old1 + new1
             cpv = child.pv
-            c0, c1 = cpv[CRATES], cpv[PV_SIZE + CRATES]
-            s0 = 0.5 * (c0 if c0 > 0 else 0) + m0 + p0
-            s1 = 0.5 * (c1 if c1 > 0 else 0) + m1 + p1
-            first = (s0 - s1) / (s0 + s1 + 1.0)
-            append(0.5 * ((first if player == 0 else -first) + 1.0))
+            append(share(m0, m1, p0, p1, cpv[CRATES], cpv[PV_SIZE + CRATES]))
         return out
 
     def load_file(self, path: str) -> FieldShiftState | None:

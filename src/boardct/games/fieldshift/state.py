@@ -112,12 +112,11 @@ _LSTD_AT = ((0, 10, 0, 10 + TECHNICIAN, MEDIC, _HIT_PAIRS[1]),
             (10, 0, PV_SIZE, TECHNICIAN, 10 + MEDIC, _HIT_PAIRS[0]))
 _REACH_LSTD = IN_RANGE[LSTD]
 _SEATS = ((0,), (1,))  # current_players() answers, made once: a playout asks every action
-_NO_BLEED = [0] * 10  # a side's bleed timers when nobody bleeds
 # Per side's first index (0 or 10) and 10-bit mask of its operators: their indices.
 _SIDE_OPS = {b: tuple(tuple(b + n for n in bits) for bits in BITS) for b in (0, 10)}
-# Per player, where `_end_turn` finds what it counts down: skill and support freshness and
-# cooldowns, the medbay counter, the medbay, and the player's first operator; then the other
-# player, their watch and their first Technician.
+# Per player, where the end of a turn (in `apply`) finds what it counts down: skill and
+# support freshness and cooldowns, the medbay counter, the medbay, and the player's first
+# operator; then the other player, their watch and their first Technician.
 _TURN_END = tuple((o + SKFRESH, o + SKCD, o + SPFRESH, o + SPCD, o + MEDCTR, o + FAC + MEDBAY,
                    p * 10, 1 - p, (1 - p) * PV_SIZE + WATCH, (1 - p) * 10 + TECHNICIAN)
                   for p, o in ((0, 0), (1, PV_SIZE)))
@@ -431,21 +430,73 @@ class FieldShiftState(State):
             raise IllegalAction("FS-5", f"{nt.notation(action)}: LSTD commands have two digits")
         if pending is not None:
             return self._answer(action, ins, tgt)
-        if not ins:
+        events: list[Event]
+        if ins:
+            events = []
+            ends = _HANDLERS[ins](self, mid, tgt, events)
+        elif tgt == nt.DISPUTE_CMD and not (self.mode == DISPUTE
+                                            and self._violators(1 - self.cur)):
+            # a false dispute (FS-19): it ends the disputer's turn, as a command does
+            events = [("dispute", self.cur, False, ())]
+            ends = True
+        else:
             return self._aux(action, tgt)
-        events: list[Event] = []
-        ends = _HANDLERS[ins](self, mid, tgt, events)
         issuer = self.cur
         self._hist = (self._hist, issuer, action)
-        # self._after(ends, events), inlined: every command of a playout passes here
+        # End of the command (FS-38): end the turn if the command ends it (cooldowns,
+        # bleeding, medbay, Cyberwarfare, turn counter; then the other player's turn starts,
+        # and their watch and the chance to dispute them expire), then the win check, then
+        # the turn limit. Written out here, the only place a turn ends: every command of a
+        # playout passes here, and a call more costs some 2% of a playout.
         if ends:
-            self._end_turn(events)
+            pv = self.pv
+            skfresh, skcd, spfresh, spcd, medctr, medbay, b, q, qwatch, qtech = _TURN_END[issuer]
+            if pv[skfresh]:
+                pv[skfresh] = 0
+            elif pv[skcd]:
+                pv[skcd] -= 1
+            if pv[spfresh]:
+                pv[spfresh] = 0
+            elif pv[spcd]:
+                pv[spcd] -= 1
+            gone = (~(self.act | self.res) >> b) & 1023
+            if gone:
+                bleed = self.bleed
+                for i in _SIDE_OPS[b][gone]:
+                    if bleed[i]:
+                        bleed[i] -= 1
+                        if bleed[i] == 0:
+                            self.loc[i] = DEAD
+                            events.append(("dies", i))
+            n = pv[medctr] + 1
+            c = pv[medbay]
+            if n >= (4 - c if c < 3 else 1):  # FS-34: p = max(1, 4 - c)
+                pv[medctr] = 0
+                amount = c - 2 if c > 3 else 1  # 1 + max(0, c - 3)
+                vit = self.vit
+                for i in _SIDE_OPS[b][(self.res >> b) & 1023]:  # alive in reserve, in order
+                    if vit[i] < VITALITY:
+                        vit[i] = min(VITALITY, vit[i] + amount)
+                        events.append(("heal", i, vit[i]))
+            else:
+                pv[medctr] = n
+            skl = self.skl
+            if skl[qtech]:
+                skl[qtech] -= 1
+            if skl[qtech + 5]:
+                skl[qtech + 5] -= 1
+            self.turn = turn = self.turn + 1
+            self.cur = q
+            pv[qwatch] = -1
+            if self.violations:
+                self.violations = tuple(v for v in self.violations if v[0] != q)
+            events.append(("turn", q, turn))
             if self._left:
                 self._left = False
                 act = self.act
                 if not (act & 1023 and act >> 10) and self._outcome is None:
                     self._check_win(issuer, events)
-            if self.limit and self.turn >= self.limit and self._outcome is None:
+            if self.limit and turn >= self.limit and self._outcome is None:
                 self._finish(Outcome((0.5, 0.5), "turn limit"), events)
         elif self._left:
             self._left = False
@@ -453,18 +504,6 @@ class FieldShiftState(State):
             if not (act & 1023 and act >> 10) and self._outcome is None:
                 self._check_win(issuer, events)
         return events
-
-    def _after(self, ends: bool, events: list[Event]) -> None:
-        """End-of-command: end the turn if the command ends it, then the win check (FS-38)."""
-        issuer = self.cur
-        if ends:
-            self._end_turn(events)
-        if self._left:  # only a departure from the field can eliminate (FS-21)
-            self._left = False
-            if self._outcome is None:
-                self._check_win(issuer, events)
-        if ends and self.limit and self.turn >= self.limit and self._outcome is None:
-            self._finish(Outcome((0.5, 0.5), "turn limit"), events)
 
     # -- the pieces every instruction uses
     def _actor(self, mid: int) -> int:
@@ -916,15 +955,11 @@ class FieldShiftState(State):
             self._push(p, action)
             self._finish(Outcome(self._score(1 - p), "concession", (1 - p,)), events)
             return events
-        elif x == nt.DISPUTE_CMD:
+        elif x == nt.DISPUTE_CMD:  # a founded dispute (`apply` plays a false one)
             self._push(p, action)
             found = [r for who, r in self.violations if who == 1 - p]
-            if self.mode == DISPUTE and found:
-                events.append(("dispute", p, True, tuple(x for r in found for x in r)))
-                self._finish(Outcome(self._score(p), "dispute", (p,)), events)
-            else:
-                events.append(("dispute", p, False, ()))
-                self._after(True, events)
+            events.append(("dispute", p, True, tuple(x for r in found for x in r)))
+            self._finish(Outcome(self._score(p), "dispute", (p,)), events)
             return events
         elif x == nt.GOOD_GAME:
             events.append((MESSAGE, "Good game"))
@@ -964,61 +999,6 @@ class FieldShiftState(State):
         return events
 
     # ---------------------------------------------------------------- turn end and winning
-    def _end_turn(self, events: list[Event]) -> None:
-        """FS-38 order: cooldowns, bleeding, medbay, Cyberwarfare, turn counter; then the other
-        player's turn starts (their watch and the chance to dispute them expire)."""
-        p = self.cur
-        pv = self.pv
-        skfresh, skcd, spfresh, spcd, medctr, medbay, b, q, qwatch, qtech = _TURN_END[p]
-        if pv[skfresh]:
-            pv[skfresh] = 0
-        elif pv[skcd]:
-            pv[skcd] -= 1
-        if pv[spfresh]:
-            pv[spfresh] = 0
-        elif pv[spcd]:
-            pv[spcd] -= 1
-        # only an operator neither on the field nor in reserve (bleeding or dead) can bleed:
-        # while there is none, the timers need no look
-        gone = (~(self.act | self.res) >> b) & 1023
-        if gone:
-            bleed = self.bleed
-            if bleed[b:b + 10] != _NO_BLEED:
-                loc = self.loc
-                for n in BITS[gone]:
-                    i = b + n
-                    if bleed[i]:
-                        bleed[i] -= 1
-                        if bleed[i] == 0:
-                            loc[i] = DEAD
-                            events.append(("dies", i))
-        n = pv[medctr] + 1
-        c = pv[medbay]
-        if n >= (4 - c if c < 3 else 1):  # FS-34: p = max(1, 4 - c)
-            pv[medctr] = 0
-            amount = 1 + max(0, c - 3)
-            vit = self.vit
-            reserve = _SIDE_OPS[b][(self.res >> b) & 1023]  # alive in reserve, in order
-            # most often all of them are at full vitality: one C-speed look says so
-            for i in (reserve if reserve and min(map(vit.__getitem__, reserve)) < VITALITY
-                      else ()):
-                if vit[i] < VITALITY:
-                    vit[i] = min(VITALITY, vit[i] + amount)
-                    events.append(("heal", i, vit[i]))
-        else:
-            pv[medctr] = n
-        skl = self.skl
-        if skl[qtech]:
-            skl[qtech] -= 1
-        if skl[qtech + 5]:
-            skl[qtech + 5] -= 1
-        self.turn = turn = self.turn + 1
-        self.cur = q
-        pv[qwatch] = -1
-        if self.violations:
-            self.violations = tuple(v for v in self.violations if v[0] != q)
-        events.append(("turn", q, turn))
-
     def _check_win(self, issuer: int, events: list[Event]) -> None:
         alive0 = self.act & 1023
         alive1 = self.act >> 10

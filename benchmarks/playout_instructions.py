@@ -1,0 +1,69 @@
+"""Machine instructions per random-playout action, counted under valgrind: a before/after
+that the machine's load cannot blur (CPU seconds on the shared machine vary by 10-25%).
+
+    cp -r src /tmp/before_src    # before your change
+    python benchmarks/playout_instructions.py /tmp/before_src src fieldshift 30
+
+Runs the bench's own `random_playout` over the same seeded games as `ab_cpu.py`, under
+`valgrind --tool=cachegrind --cache-sim=no` with `PYTHONHASHSEED=0` (so that the count repeats
+to the instruction), once with the games and once without, and divides the difference (the
+start-up and imports cancel) by the number of actions. Needs valgrind; some 10 s a tree for
+30 FieldShift games.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+CHILD = """
+import random, sys
+from boardct.core.bench import random_playout
+from boardct.core.registry import get
+game = get(sys.argv[1])
+opts = game.resolve_options(dict(game.bench_options))
+rng = random.Random(7)
+n = 0
+for _ in range(int(sys.argv[2])):
+    n += random_playout(game.new(seed=rng.randrange(1 << 30), **opts), rng)
+print(n)
+"""
+
+
+def count(src: str, game: str, games: int) -> tuple[int, int]:
+    """(instructions, actions) of `games` seeded playouts of `src`'s boardct, start-up
+    included."""
+    env = dict(os.environ, PYTHONPATH=str(Path(src).resolve()), PYTHONHASHSEED="0")
+    proc = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no",
+                           "--cachegrind-out-file=/dev/null", sys.executable, "-c", CHILD, game,
+                           str(games)], env=env, capture_output=True, text=True, check=True)
+    refs = re.search(r"I\s+refs:\s+([\d,]+)", proc.stderr)
+    assert refs is not None, proc.stderr[-500:]
+    return int(refs.group(1).replace(",", "")), int(proc.stdout.split()[-1])
+
+
+def per_action(src: str, game: str, games: int) -> tuple[float, int]:
+    total, actions = count(src, game, games)
+    base, _ = count(src, game, 0)
+    return (total - base) / actions, actions
+
+
+def main(argv: list[str]) -> int:
+    before, after = argv[1], argv[2]
+    game = argv[3] if len(argv) > 3 else "fieldshift"
+    games = int(argv[4]) if len(argv) > 4 else 30
+    b, nb = per_action(before, game, games)
+    a, na = per_action(after, game, games)
+    print(f"before {b:,.0f} instructions an action, after {a:,.0f} ({a / b - 1:+.1%}); "
+          f"{na} actions")
+    if na != nb:
+        print("the two trees played different numbers of actions: behaviour changed")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv))
