@@ -114,7 +114,9 @@ def test_clicking_a_sector_moves_the_selected_operator(server, pages):
     ann.locator('#board [data-key="sector:4"]').click()
     wait_version(bob, 1)
     assert "+0 moves from sector 0 to sector 4" in bob.inner_text("#log")
-    # the chip is now drawn in sector 4 on both pages
+    # the chip is now drawn in sector 4 on the mover's page too, once it has drawn the move
+    # (each page draws its own copy of the state message: bob's may come first)
+    wait_version(ann, 1)
     assert ann.locator('#board [data-key="op:+0"]').count() == 1
     box = ann.locator('#board [data-key="sector:4"] rect').bounding_box()
     chip = ann.locator('#board [data-key="op:+0"]').bounding_box()
