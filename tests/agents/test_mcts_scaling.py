@@ -533,3 +533,27 @@ def test_a_search_in_another_game_does_not_hold_the_last_search_tree(monkeypatch
     agent.select(second, second.current_players()[0])
     assert seen and all(seen)
     assert agent._kept[2] is not old_root
+
+
+def test_the_before_after_script_measures_both_trees_in_one_table(tmp_path):
+    """benchmarks/before_after.py, the closing note's table: both trees' rows, the ratio row,
+    and the issue's targets read from the after row (here one game, tiny budgets)."""
+    import os
+    import subprocess
+
+    src = Path(__file__).resolve().parents[2] / "src"
+    env = dict(os.environ, PYTHONPATH=str(src))
+    proc = subprocess.run([sys.executable, str(BENCHMARKS / "before_after.py"), "--before",
+                           str(src), "--out", str(tmp_path), "--games", "shift", "--seconds",
+                           "0.05", "--repeat", "1", "--iters", "20", "--no-anchors"],
+                          env=env, capture_output=True, text=True, timeout=300, check=False)
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads((tmp_path / "before_after.json").read_text(encoding="utf-8"))
+    rows = result["rows"]
+    assert rows["before"]["shift"]["actions_per_cpu_s"] > 0
+    assert rows["after"]["shift"]["searches"]["20"]["iterations_per_cpu_s"] > 0
+    shift = next(t for t in result["targets"] if t["target"].startswith("Shift at least"))
+    assert shift["figure"] == rows["after"]["shift"]["actions_per_cpu_s"]
+    assert shift["met"] == (shift["figure"] >= 200_000)
+    table = (tmp_path / "before_after.md").read_text(encoding="utf-8")
+    assert "| shift | before |" in table and "| shift | after/before |" in table
