@@ -59,6 +59,18 @@ _STEPS: tuple[tuple[tuple[tuple[int, int, int], ...], ...], ...] = tuple(
     tuple(tuple((t, 1000 + k * 100 + d * 10, 2000 + k * 100 + d * 10) for d, t in pairs)
           for pairs in NEIGHBOUR_PAIRS)
     for k in range(3))
+# For `_squad_options`, per hex h: _DIRBIT[h][x] is 1 << d when hex x is h's neighbour in
+# direction d, else 0 (index -1, a destroyed squad's position, is the extra last entry: 0);
+# _DIRBIT_OWN[p][h] the same with player p's own headquarters left out (own squads there do
+# not block); _ON_MAP[h] the directions that stay on the map; _MOVES[k][h][mask] the move codes
+# of a squad of kind k on h towards the directions in mask, in direction order.
+_DIRBIT = tuple(tuple(sum(1 << d for d, t in pairs if t == x) for x in range(len(HEXES))) + (0,)
+                for pairs in NEIGHBOUR_PAIRS)
+_DIRBIT_OWN = tuple(tuple(tuple(0 if x == HQ[p] else b for x, b in enumerate(bits))
+                          for bits in _DIRBIT) for p in (0, 1))
+_ON_MAP = tuple(sum(1 << d for d, _ in pairs) for pairs in NEIGHBOUR_PAIRS)
+_MOVES = tuple(tuple(tuple(tuple(1000 + k * 100 + d * 10 for d in range(6) if mask >> d & 1)
+                           for mask in range(64)) for _ in NEIGHBOUR_PAIRS) for k in range(3))
 _SEATS = ((0,), (1,))  # current_players() answers, made once: a playout asks every action
 # A squad's standing in the current turn (BSH-7, BSH-34).
 FRESH = 0  # has not acted
@@ -224,6 +236,34 @@ class HillsState(State):
 
     def _squad_options(self, sq: int, acts: list[int] | None) -> bool:
         """Append sq's moves and attacks to acts (if given); whether it has any."""
+        pos = self.pos
+        h = pos[sq]
+        if sq < 3:
+            o0, o1, o2, e0, e1, e2 = pos
+            own = _DIRBIT_OWN[0][h]
+        else:
+            e0, e1, e2, o0, o1, o2 = pos
+            own = _DIRBIT_OWN[1][h]
+        near = _DIRBIT[h]
+        k = sq % 3
+        if near[e0] or near[e1] or near[e2]:
+            # an enemy next to it: attacks and moves interleave by direction, see the loop
+            return self._squad_options_near_enemy(sq, acts)
+        # No enemy next to it (most calls): only moves, so the directions left open by own
+        # squads (and, for a Mech, revealed mountains) pick a tuple of moves made once for
+        # the map, in direction order, instead of testing each neighbour in turn.
+        free = _ON_MAP[h] & ~(own[o0] | own[o1] | own[o2])
+        if k == MECH and free:
+            rev, tiles = self.rev, self.tiles
+            for d, t in NEIGHBOUR_PAIRS[h]:
+                if rev[t] and tiles[t] == MOUNTAIN:
+                    free &= ~(1 << d)
+        if acts is not None and free:
+            acts += _MOVES[k][h][free]
+        return free != 0
+
+    def _squad_options_near_enemy(self, sq: int, acts: list[int] | None) -> bool:
+        """`_squad_options` of a squad with an enemy squad next to it, neighbour by neighbour."""
         pos = self.pos
         if sq < 3:
             o0, o1, o2, e0, e1, e2 = pos
