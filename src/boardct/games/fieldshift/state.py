@@ -103,13 +103,33 @@ def op_name(i: int) -> str:
 
 
 _BLADE_MEDIC = (BLADE, MEDIC)  # made once: `in (BLADE, MEDIC)` builds its tuple each time
-# Per side and 10-bit mask of that side's operators: (operator index, HIT command naming it).
-_HIT_PAIRS = tuple(tuple(tuple((b + n, _HIT[n]) for n in bits) for bits in BITS) for b in (0, 10))
-# Per player, for the LSTD legal_actions: own first operator, the enemy's, the offset in `pv`,
-# the enemy Technician and own Medic (the other of each class is 5 further on), and the
-# enemies' (index, HIT command) pairs per mask.
-_LSTD_AT = ((0, 10, 0, 10 + TECHNICIAN, MEDIC, _HIT_PAIRS[1]),
-            (10, 0, PV_SIZE, TECHNICIAN, 10 + MEDIC, _HIT_PAIRS[0]))
+# Per player, for the LSTD legal_actions: own first operator, the enemy's, the places in `pv`
+# of the selection, crates, the three facilities, the skill cooldown, the artillery's readiness
+# and the support cooldown (each offset added once here, not on every call), the enemy
+# Technician and own Medic (the other of each class is 5 further on), and the enemies'
+# indices per mask.
+_LSTD_AT = tuple((b, 10 - b, o + SEL, o + CRATES, o + FAC, o + FAC + 1, o + FAC + 2, o + SKCD,
+                  o + ARTREADY, o + SPCD, 10 - b + TECHNICIAN, b + MEDIC,
+                  tuple(tuple(10 - b + n for n in bits) for bits in BITS))
+                 for b, o in ((0, 0), (10, PV_SIZE)))
+_HIT_OF = _HIT + _HIT  # the HIT command naming operator i of either side: _HIT_OF[i]
+# Per selected operator (0..19) and 10-bit mask of its side's active operators: MOV then the
+# SWC commands of the others (the selected one is not offered to itself).
+_MOV_SWC_BY_SEL = tuple(tuple(_MOV_SWC_BY_MASK[m & ~(1 << (sel % 10))] for m in range(1024))
+                        for sel in range(20))
+# The RNF and WDR commands, per (crates > 0)(artillery > 0)(medbay > 0)(command > 0): nested by
+# bool, as legal_actions asks them.
+_RNF_WDR = tuple(tuple(tuple(tuple((_RNF if c else ()) + _WDR_BY_FLAGS[a | m << 1 | k << 2]
+                                   for k in (0, 1)) for m in (0, 1)) for a in (0, 1))
+                 for c in (0, 1))
+# The commands after RGP/OVW when not under Cyberwarfare, per (skill ready) * 3 + (support:
+# 0 none, 1 the three facilities, 2 the artillery shot over any sector) and mask of own active
+# operators: OVW, SKL if ready, SPT; and the same with this side's RGP (retreats) in front.
+_OVW_TAIL = tuple(tuple(_OVW_BY_MASK[m] + (_SKL_BY_MASK[m] if ready else ())
+                        + ((), _SPT3, _SPT)[spt] for m in range(1024))
+                  for ready in (0, 1) for spt in (0, 1, 2))
+_RGP_OVW_TAIL = tuple(tuple(r + t for r, t in zip(_RGP_BY_MASK, tail, strict=True))
+                      for tail in _OVW_TAIL)
 _REACH_LSTD = IN_RANGE[LSTD]
 _SEATS = ((0,), (1,))  # current_players() answers, made once: a playout asks every action
 # Per side's first index (0 or 10) and 10-bit mask of its operators: their indices.
@@ -293,17 +313,18 @@ class FieldShiftState(State):
             return out
         # LSTD, inline: this is the hot path of every playout. The order of the commands is
         # part of the behaviour (a seeded agent picks by position): keep it.
-        b, q, o, tech, med, foe_hits = _LSTD_AT[p]
+        b, q, osel, ocrates, ofac0, ofac1, ofac2, oskcd, oart, ospcd, tech, med, foes = \
+            _LSTD_AT[p]
         pv = self.pv
         skl = self.skl
         act = self.act
-        sel = pv[o + SEL]
+        sel = pv[osel]
         mine = (act >> b) & 1023
         hist = self._hist
         if hist is None or not _SWC_LO <= hist[2] < _SWC_HI:
             # a second SWC in a row could replace the first: not offered, so that no agent
             # can switch forever without ending its turn
-            out = list(_MOV_SWC_BY_MASK[mine & ~(1 << (sel - b))])
+            out = list(_MOV_SWC_BY_SEL[sel][mine])
         else:
             out = list(_MOV)
         loc = self.loc
@@ -319,33 +340,21 @@ class FieldShiftState(State):
                 out += _HIT_BY_MASK[(act >> q) & 1023]
             else:
                 reach = _REACH_LSTD[cls][loc[sel]]
-                for t, h in foe_hits[(act >> q) & 1023]:
+                for t in foes[(act >> q) & 1023]:
                     if loc[t] in reach:
-                        out.append(h)
-        crates = pv[o + CRATES]
-        if crates > 0:
-            out += _RNF
-        out += _WDR_BY_FLAGS[(pv[o + FAC] > 0) | (pv[o + FAC + 1] > 0) << 1
-                             | (pv[o + FAC + 2] > 0) << 2]
+                        out.append(_HIT_OF[t])
+        crates = pv[ocrates]
+        out += _RNF_WDR[crates > 0][pv[ofac0] > 0][pv[ofac1] > 0][pv[ofac2] > 0]
         if skl[tech] or skl[tech + 5]:  # under Cyberwarfare (FS-16)
             out += _RGP_OVW_BY_MASK[mine]
         else:
-            if crates > 0:
-                res = (self.res >> b) & 1023
-                if res:
-                    out += _RGP_BY_MASK[mine]
-                    out += _RGP_BY_MASK[res]
-                    out += _OVW_SKL_BY_MASK[mine] if pv[o + SKCD] == 0 else _OVW_BY_MASK[mine]
-                else:
-                    out += (_RGP_OVW_SKL_BY_MASK[mine] if pv[o + SKCD] == 0
-                            else _RGP_OVW_BY_MASK[mine])
+            tail = (pv[oskcd] == 0) * 3 + (2 if pv[oart] else pv[ospcd] == 0)
+            if crates > 0 and (res := (self.res >> b) & 1023):
+                out += _RGP_BY_MASK[mine]
+                out += _RGP_BY_MASK[res]
+                out += _OVW_TAIL[tail][mine]
             else:
-                out += (_RGP_OVW_SKL_BY_MASK[mine] if pv[o + SKCD] == 0
-                        else _RGP_OVW_BY_MASK[mine])
-            if pv[o + ARTREADY]:
-                out += _SPT
-            elif pv[o + SPCD] == 0:
-                out += _SPT3
+                out += _RGP_OVW_TAIL[tail][mine]
         if self.violations and self.mode == DISPUTE and self._violators(1 - p):
             out.append(_DISPUTE)
         return out
