@@ -85,7 +85,6 @@ _RGP_OVW_BY_MASK = tuple(r + o for r, o in zip(_RGP_BY_MASK, _OVW_BY_MASK, stric
 _RGP_OVW_SKL_BY_MASK = tuple(r + o for r, o in zip(_RGP_BY_MASK, _OVW_SKL_BY_MASK, strict=True))
 # The withdrawals offered, per 3-bit mask of the facilities holding crates.
 _WDR_BY_FLAGS = tuple(tuple(_WDR[f] for f in range(3) if m >> f & 1) for m in range(8))
-_SWC_LO, _SWC_HI = _TWO + 10, _TWO + 20
 # The same for STDEX's three-digit commands.
 _SWP3_BY_MASK = tuple(tuple(100 + 10 * a + c for a in bits for c in bits if c != a)
                       for bits in BITS)
@@ -95,6 +94,12 @@ _OVW3_BY_MASK = tuple(tuple(700 + n for n in bits) for bits in BITS)
 # (instruction, middle digit or -1 for a two-digit token, target) for every token code.
 _DECODE = tuple((a // 100, a // 10 % 10, a % 10) for a in range(1000)) + tuple(
     (a // 10, -1, a % 10) for a in range(100))
+# _DECODE per ruleset, None for a token of the wrong shape there (FS-5: LSTD commands have two
+# digits, the others three; AUX has two in all), so that `apply` checks the shape with the
+# same lookup that decodes the token.
+_DECODE_IN = tuple(tuple(d if (d[1] < 0) == (not rs) or (d[1] < 0 and not d[0]) else None
+                         for d in _DECODE) for rs in range(3))
+_SWC_TOKENS = frozenset(_SWC)
 
 
 def op_name(i: int) -> str:
@@ -135,11 +140,17 @@ _SEATS = ((0,), (1,))  # current_players() answers, made once: a playout asks ev
 # Per side's first index (0 or 10) and 10-bit mask of its operators: their indices.
 _SIDE_OPS = {b: tuple(tuple(b + n for n in bits) for bits in BITS) for b in (0, 10)}
 # Per player, where the end of a turn (in `apply`) finds what it counts down: skill and
-# support freshness and cooldowns, the medbay counter, the medbay, and the player's first
-# operator; then the other player, their watch and their first Technician.
+# support freshness and cooldowns, the medbay counter, the medbay, the player's first operator
+# and its side's operators by mask (`_SIDE_OPS[b]`); then the other player, their watch and
+# their first Technician.
 _TURN_END = tuple((o + SKFRESH, o + SKCD, o + SPFRESH, o + SPCD, o + MEDCTR, o + FAC + MEDBAY,
-                   p * 10, 1 - p, (1 - p) * PV_SIZE + WATCH, (1 - p) * 10 + TECHNICIAN)
+                   p * 10, _SIDE_OPS[p * 10], 1 - p, (1 - p) * PV_SIZE + WATCH,
+                   (1 - p) * 10 + TECHNICIAN)
                   for p, o in ((0, 0), (1, PV_SIZE)))
+# Per player, for `_mov`: the place of the selection in `pv`, the first operator, the enemy's
+# two Longwatches and the enemy's watch.
+_MOV_AT = tuple((o + SEL, p * 10, (1 - p) * 10 + LONGWATCH, (1 - p) * 10 + 5 + LONGWATCH,
+                 (1 - p) * PV_SIZE + WATCH) for p, o in ((0, 0), (1, PV_SIZE)))
 
 
 class FieldShiftState(State):
@@ -321,7 +332,7 @@ class FieldShiftState(State):
         sel = pv[osel]
         mine = (act >> b) & 1023
         hist = self._hist
-        if hist is None or not _SWC_LO <= hist[2] < _SWC_HI:
+        if hist is None or hist[2] not in _SWC_TOKENS:
             # a second SWC in a row could replace the first: not offered, so that no agent
             # can switch forever without ending its turn
             out = list(_MOV_SWC_BY_SEL[sel][mine])
@@ -425,18 +436,21 @@ class FieldShiftState(State):
         when the command cannot happen; otherwise returns its events."""
         if self._outcome is not None:
             raise IllegalAction("FS-21", "the game is over")
-        if type(action) is not int or not (0 <= action < 1100):
+        if type(action) is not int or action < 0:
             raise IllegalAction("FS-5", f"{action!r} is not a FieldShift command token")
+        try:
+            decoded = _DECODE_IN[self.ruleset][action]
+        except IndexError:  # 1100 and above
+            raise IllegalAction("FS-5", f"{action!r} is not a FieldShift command token") from None
         pending = self.pending
         if player is not None and player != (self.cur if pending is None else 1 - pending[1]):
             raise IllegalAction("FS-1", f"it is not Player {player + 1}'s decision")
-        ins, mid, tgt = _DECODE[action]
-        if mid < 0:
-            if ins and self.ruleset:
+        if decoded is None:  # the wrong number of digits for the ruleset
+            if _DECODE[action][1] < 0:
                 raise IllegalAction("FS-5", f"{nt.notation(action)}: {RULESET_NAMES[self.ruleset]} "
                                     "commands have three digits; only AUX may have two")
-        elif not self.ruleset:
             raise IllegalAction("FS-5", f"{nt.notation(action)}: LSTD commands have two digits")
+        ins, mid, tgt = decoded
         if pending is not None:
             return self._answer(action, ins, tgt)
         events: list[Event]
@@ -459,7 +473,8 @@ class FieldShiftState(State):
         # playout passes here, and a call more costs some 2% of a playout.
         if ends:
             pv = self.pv
-            skfresh, skcd, spfresh, spcd, medctr, medbay, b, q, qwatch, qtech = _TURN_END[issuer]
+            (skfresh, skcd, spfresh, spcd, medctr, medbay, b, side_ops, q, qwatch,
+             qtech) = _TURN_END[issuer]
             if pv[skfresh]:
                 pv[skfresh] = 0
             elif pv[skcd]:
@@ -471,7 +486,7 @@ class FieldShiftState(State):
             gone = (~(self.act | self.res) >> b) & 1023
             if gone:
                 bleed = self.bleed
-                for i in _SIDE_OPS[b][gone]:
+                for i in side_ops[gone]:
                     if bleed[i]:
                         bleed[i] -= 1
                         if bleed[i] == 0:
@@ -483,7 +498,7 @@ class FieldShiftState(State):
                 pv[medctr] = 0
                 amount = c - 2 if c > 3 else 1  # 1 + max(0, c - 3)
                 vit = self.vit
-                for i in _SIDE_OPS[b][(self.res >> b) & 1023]:  # alive in reserve, in order
+                for i in side_ops[(self.res >> b) & 1023]:  # alive in reserve, in order
                     if vit[i] < VITALITY:
                         vit[i] = min(VITALITY, vit[i] + amount)
                         events.append(("heal", i, vit[i]))
@@ -656,14 +671,14 @@ class FieldShiftState(State):
 
     def _mov(self, mid: int, tgt: int, events: list[Event]) -> bool:
         # _actor(mid), its test inlined (it raises with the reason when the test fails)
-        i = self.pv[self.cur * PV_SIZE + SEL] if mid < 0 else self.cur * 10 + mid
+        osel, b, lw, lw5, qwatch = _MOV_AT[self.cur]
+        pv = self.pv
+        i = pv[osel] if mid < 0 else b + mid
         loc = self.loc
         if i < 0 or self.vit[i] <= 0 or loc[i] < 0:
             i = self._actor(mid)
-        qb = 10 - i // 10 * 10
         skl = self.skl
-        if skl[qb + LONGWATCH] or skl[qb + 5 + LONGWATCH] or self.pv[
-                (1 - i // 10) * PV_SIZE + WATCH] >= 0:
+        if skl[lw] or skl[lw5] or pv[qwatch] >= 0:
             self._move(i, tgt, events)
             return True
         # _move's last lines: with no Longwatch armed and no watch set nothing can fire
