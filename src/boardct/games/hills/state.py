@@ -71,6 +71,14 @@ _DIRBIT_OWN = tuple(tuple(tuple(0 if x == HQ[p] else b for x, b in enumerate(bit
 _ON_MAP = tuple(sum(1 << d for d, _ in pairs) for pairs in NEIGHBOUR_PAIRS)
 _MOVES = tuple(tuple(tuple(tuple(1000 + k * 100 + d * 10 for d in range(6) if mask >> d & 1)
                            for mask in range(64)) for _ in NEIGHBOUR_PAIRS) for k in range(3))
+# Per player: each squad's index with its deimpede and wait codes, for legal_actions.
+_SQUADS = tuple(tuple((p * 3 + k, 3000 + k * 100, 4000 + k * 100) for k in range(3))
+                for p in (0, 1))
+# Per move or attack code from 1000 to 2999: (kind, direction, target kind), None when the kind
+# or the direction is out of range (for `_resolve_fight`, which leaves those to `resolve`).
+_FIGHT_CODES = tuple((a // 100 % 10, a // 10 % 10, a % 10)
+                     if a // 100 % 10 < 3 and a // 10 % 10 < 6 else None
+                     for a in range(1000, 3000))
 _SEATS = ((0,), (1,))  # current_players() answers, made once: a playout asks every action
 # A squad's standing in the current turn (BSH-7, BSH-34).
 FRESH = 0  # has not acted
@@ -333,23 +341,24 @@ class HillsState(State):
         card_ok = not self.card_played
         hand = self.hand
         with_ammo = card_ok and hand[me * 4 + AMMO] > 0
-        for k in range(3):
-            sq = me * 3 + k
+        for sq, deimpede, wait in _SQUADS[me]:
             if units[sq] == 0:
                 continue
             s = st[sq]
-            if s == FRESH and imp[sq]:
-                acts.append(3000 + k * 100)
+            if s == FRESH:
+                if imp[sq]:
+                    acts.append(deimpede)
+                    continue
+            elif s != EXTRA:
                 continue
-            if s in (FRESH, EXTRA):
-                n = len(acts)
-                self._squad_options(sq, acts)
-                if with_ammo:
-                    for a in acts[n:]:
-                        if a >= 2000:
-                            acts.append(a + 5000)
-                if s == FRESH:
-                    acts.append(4000 + k * 100)
+            n = len(acts)
+            self._squad_options(sq, acts)
+            if with_ammo:
+                for a in acts[n:]:
+                    if a >= 2000:
+                        acts.append(a + 5000)
+            if s == FRESH:
+                acts.append(wait)
         if card_ok:
             if hand[me * 4 + ARTILLERY]:
                 ebase = (1 - me) * 3
@@ -500,11 +509,10 @@ class HillsState(State):
         (the common case, checked here with few calls); None for anything else, which
         `resolve` then checks in full and explains. Nothing here is trusted: every rule the
         full check applies to such an action is applied here too."""
-        k = action // 100 % 10
-        d = action // 10 % 10
-        t = action % 10
-        if k >= 3 or d >= 6:
+        decoded = _FIGHT_CODES[action - 1000]  # the caller checked 1000 <= action < 3000
+        if decoded is None:
             return None
+        k, d, t = decoded
         me = self.cur
         sq = me * 3 + k
         if self.units[sq] == 0:
