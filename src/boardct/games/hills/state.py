@@ -79,6 +79,7 @@ _SQUADS = tuple(tuple((p * 3 + k, 3000 + k * 100, 4000 + k * 100) for k in range
 _FIGHT_CODES = tuple((a // 100 % 10, a // 10 % 10, a % 10)
                      if a // 100 % 10 < 3 and a // 10 % 10 < 6 else None
                      for a in range(1000, 3000))
+_OWN_SQUADS = ((0, 1, 2), (3, 4, 5))  # per player (`range(p * 3, p * 3 + 3)`, made once)
 _SEATS = ((0,), (1,))  # current_players() answers, made once: a playout asks every action
 # A squad's standing in the current turn (BSH-7, BSH-34).
 FRESH = 0  # has not acted
@@ -315,19 +316,21 @@ class HillsState(State):
         """Whether the player to move has anything but `end` (BSH-24)."""
         me = self.cur
         units, st = self.units, self.st
-        for sq in range(me * 3, me * 3 + 3):
+        own = _OWN_SQUADS[me]
+        for sq in own:
             if units[sq] == 0:
                 continue
-            if st[sq] == FRESH:
+            s = st[sq]
+            if s == FRESH:
                 return True
-            if st[sq] == EXTRA and self._squad_options(sq, None):
+            if s == EXTRA and self._squad_options(sq, None):
                 return True
         if not self.card_played:
             hand = self.hand
             if hand[me * 4 + ARTILLERY]:
                 return True
             if hand[me * 4 + BOOST]:
-                for sq in range(me * 3, me * 3 + 3):
+                for sq in own:
                     if self._boost_eligible(sq):
                         return True
         return False
@@ -437,6 +440,8 @@ class HillsState(State):
             fast = self._resolve_fight(action)
             if fast is not None:
                 return fast
+        elif type(action) is int and action == A.END:  # also common: what the checks below say
+            return action, -1, -1
         if not A.is_code(action):
             raise IllegalAction("BSH-38", f"{action!r} is not an action of this game")
         op, k, d, t = A.decode(action)
@@ -586,10 +591,11 @@ class HillsState(State):
         me = self.cur
         k = self.known
         b = me * 3
-        if any(self._boost_eligible(sq) for sq in range(me * 3, me * 3 + 3)):
-            k[b], k[b + 1], k[b + 2] = 0, 0, k[b] + k[b + 1] + k[b + 2]
-        else:
-            k[b], k[b + 1] = 0, k[b] + k[b + 1]
+        for sq in _OWN_SQUADS[me]:  # any() of a generator costs more than the loop
+            if self._boost_eligible(sq):
+                k[b], k[b + 1], k[b + 2] = 0, 0, k[b] + k[b + 1] + k[b + 2]
+                return
+        k[b], k[b + 1] = 0, k[b] + k[b + 1]
 
     def _play(self, card: int, who: int, ev: list[Event]) -> None:
         me = self.cur
