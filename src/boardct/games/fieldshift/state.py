@@ -147,6 +147,10 @@ _TURN_END = tuple((o + SKFRESH, o + SKCD, o + SPFRESH, o + SPCD, o + MEDCTR, o +
                    p * 10, _SIDE_OPS[p * 10], 1 - p, (1 - p) * PV_SIZE + WATCH,
                    (1 - p) * 10 + TECHNICIAN)
                   for p, o in ((0, 0), (1, PV_SIZE)))
+# Per player, for `_rgp`: the first operator, the places of the watch, the selection and the
+# crates in `pv`, and the enemy's first Technician.
+_RGP_AT = tuple((p * 10, o + WATCH, o + SEL, o + CRATES, (1 - p) * 10 + TECHNICIAN)
+                for p, o in ((0, 0), (1, PV_SIZE)))
 # Per player, for `_mov`: the place of the selection in `pv`, the first operator, the enemy's
 # two Longwatches and the enemy's watch.
 _MOV_AT = tuple((o + SEL, p * 10, (1 - p) * 10 + LONGWATCH, (1 - p) * 10 + 5 + LONGWATCH,
@@ -494,7 +498,7 @@ class FieldShiftState(State):
                             events.append(("dies", i))
             n = pv[medctr] + 1
             c = pv[medbay]
-            if n >= (4 - c if c < 3 else 1):  # FS-34: p = max(1, 4 - c)
+            if n + c >= 4:  # FS-34: every max(1, 4 - c) turns (n >= 1 and c >= 0)
                 pv[medctr] = 0
                 amount = c - 2 if c > 3 else 1  # 1 + max(0, c - 3)
                 vit = self.vit
@@ -781,31 +785,29 @@ class FieldShiftState(State):
 
     def _rgp(self, mid: int, tgt: int, events: list[Event]) -> bool:
         p = self.cur
-        i = p * 10 + tgt
-        o = p * PV_SIZE
-        if self.vit[i] > 0 and self.loc[i] >= 0:  # retreat: legal in all circumstances
-            self.loc[i] = RESERVE
+        b, owatch, osel, ocrates, qt = _RGP_AT[p]
+        i = b + tgt
+        loc, pv = self.loc, self.pv
+        if self.vit[i] > 0 and loc[i] >= 0:  # retreat: legal in all circumstances
+            loc[i] = RESERVE
             self.act = act = self.act & ~(1 << i)
             self.res |= 1 << i
             # self._leave(i), inlined
             self.skl[i] = 0
             self._left = True
-            pv = self.pv
-            if pv[o + WATCH] == i:
-                pv[o + WATCH] = -1
-            if pv[o + SEL] == i:
-                b = p * 10
+            if pv[owatch] == i:
+                pv[owatch] = -1
+            if pv[osel] == i:
                 mine = (act >> b) & 1023
-                pv[o + SEL] = b + BITS[mine][0] if mine else -1
-            pv[o + CRATES] += 1
+                pv[osel] = b + BITS[mine][0] if mine else -1
+            pv[ocrates] += 1
             events.append(("retreat", i))
             return True
-        if self.loc[i] != RESERVE:
+        if loc[i] != RESERVE:
             raise IllegalAction("FS-14", f"{op_name(i)} {self._why_not_active(i)} and cannot "
                                 "regroup")
-        have = self.pv[o + CRATES]
+        have = pv[ocrates]
         skl = self.skl
-        qt = 10 - p * 10 + TECHNICIAN
         if have < 1 or skl[qt] or skl[qt + 5]:
             reasons = []
             if have < 1:
@@ -813,12 +815,12 @@ class FieldShiftState(State):
             if self.under_cyber(p):
                 reasons.append("deploying " + self._cyber_reason())
             self._violation(reasons, events)
-        self.pv[o + CRATES] -= 1
-        self.loc[i] = BASE[p]
+        pv[ocrates] = have - 1
+        loc[i] = BASE[p]
         self.res &= ~(1 << i)
         self.act |= 1 << i
-        self.stamp[i] = self.clock
-        self.clock += 1
+        self.stamp[i] = clock = self.clock
+        self.clock = clock + 1
         events.append(("deploy", i))
         return True
 
