@@ -79,6 +79,7 @@ _SQUADS = tuple(tuple((p * 3 + k, 3000 + k * 100, 4000 + k * 100) for k in range
 _FIGHT_CODES = tuple((a // 100 % 10, a // 10 % 10, a % 10)
                      if a // 100 % 10 < 3 and a // 10 % 10 < 6 else None
                      for a in range(1000, 3000))
+_WAIT_DEIMPEDE = frozenset((3000, 3100, 3200, 4000, 4100, 4200))  # `resolve`'s fast path
 _OWN_SQUADS = ((0, 1, 2), (3, 4, 5))  # per player (`range(p * 3, p * 3 + 3)`, made once)
 _SEATS = ((0,), (1,))  # current_players() answers, made once: a playout asks every action
 # A squad's standing in the current turn (BSH-7, BSH-34).
@@ -440,8 +441,13 @@ class HillsState(State):
             fast = self._resolve_fight(action)
             if fast is not None:
                 return fast
-        elif type(action) is int and action == A.END:  # also common: what the checks below say
-            return action, -1, -1
+        elif type(action) is int:  # the other common ones, when the checks below would pass
+            if action == A.END:
+                return action, -1, -1
+            if action in _WAIT_DEIMPEDE:  # a fresh squad waits (not impeded) or deimpedes
+                sq = self.cur * 3 + action // 100 % 10
+                if self.units[sq] and self.st[sq] == FRESH and self.imp[sq] == (action < 4000):
+                    return action, sq, -1
         if not A.is_code(action):
             raise IllegalAction("BSH-38", f"{action!r} is not an action of this game")
         op, k, d, t = A.decode(action)
