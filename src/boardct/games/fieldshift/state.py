@@ -85,7 +85,6 @@ _RGP_OVW_BY_MASK = tuple(r + o for r, o in zip(_RGP_BY_MASK, _OVW_BY_MASK, stric
 _RGP_OVW_SKL_BY_MASK = tuple(r + o for r, o in zip(_RGP_BY_MASK, _OVW_SKL_BY_MASK, strict=True))
 # The withdrawals offered, per 3-bit mask of the facilities holding crates.
 _WDR_BY_FLAGS = tuple(tuple(_WDR[f] for f in range(3) if m >> f & 1) for m in range(8))
-_SWC_LO, _SWC_HI = _TWO + 10, _TWO + 20
 # The same for STDEX's three-digit commands.
 _SWP3_BY_MASK = tuple(tuple(100 + 10 * a + c for a in bits for c in bits if c != a)
                       for bits in BITS)
@@ -95,6 +94,12 @@ _OVW3_BY_MASK = tuple(tuple(700 + n for n in bits) for bits in BITS)
 # (instruction, middle digit or -1 for a two-digit token, target) for every token code.
 _DECODE = tuple((a // 100, a // 10 % 10, a % 10) for a in range(1000)) + tuple(
     (a // 10, -1, a % 10) for a in range(100))
+# _DECODE per ruleset, None for a token of the wrong shape there (FS-5: LSTD commands have two
+# digits, the others three; AUX has two in all), so that `apply` checks the shape with the
+# same lookup that decodes the token.
+_DECODE_IN = tuple(tuple(d if (d[1] < 0) == (not rs) or (d[1] < 0 and not d[0]) else None
+                         for d in _DECODE) for rs in range(3))
+_SWC_TOKENS = frozenset(_SWC)
 
 
 def op_name(i: int) -> str:
@@ -103,23 +108,53 @@ def op_name(i: int) -> str:
 
 
 _BLADE_MEDIC = (BLADE, MEDIC)  # made once: `in (BLADE, MEDIC)` builds its tuple each time
-# Per side and 10-bit mask of that side's operators: (operator index, HIT command naming it).
-_HIT_PAIRS = tuple(tuple(tuple((b + n, _HIT[n]) for n in bits) for bits in BITS) for b in (0, 10))
-# Per player, for the LSTD legal_actions: own first operator, the enemy's, the offset in `pv`,
-# the enemy Technician and own Medic (the other of each class is 5 further on), and the
-# enemies' (index, HIT command) pairs per mask.
-_LSTD_AT = ((0, 10, 0, 10 + TECHNICIAN, MEDIC, _HIT_PAIRS[1]),
-            (10, 0, PV_SIZE, TECHNICIAN, 10 + MEDIC, _HIT_PAIRS[0]))
+# Per player, for the LSTD legal_actions: own first operator, the enemy's, the places in `pv`
+# of the selection, crates, the three facilities, the skill cooldown, the artillery's readiness
+# and the support cooldown (each offset added once here, not on every call), the enemy
+# Technician and own Medic (the other of each class is 5 further on), and the enemies'
+# indices per mask.
+_LSTD_AT = tuple((b, 10 - b, o + SEL, o + CRATES, o + FAC, o + FAC + 1, o + FAC + 2, o + SKCD,
+                  o + ARTREADY, o + SPCD, 10 - b + TECHNICIAN, b + MEDIC,
+                  tuple(tuple(10 - b + n for n in bits) for bits in BITS))
+                 for b, o in ((0, 0), (10, PV_SIZE)))
+_HIT_OF = _HIT + _HIT  # the HIT command naming operator i of either side: _HIT_OF[i]
+# Per selected operator (0..19) and 10-bit mask of its side's active operators: MOV then the
+# SWC commands of the others (the selected one is not offered to itself).
+_MOV_SWC_BY_SEL = tuple(tuple(_MOV_SWC_BY_MASK[m & ~(1 << (sel % 10))] for m in range(1024))
+                        for sel in range(20))
+# The RNF and WDR commands, per (crates > 0)(artillery > 0)(medbay > 0)(command > 0): nested by
+# bool, as legal_actions asks them.
+_RNF_WDR = tuple(tuple(tuple(tuple((_RNF if c else ()) + _WDR_BY_FLAGS[a | m << 1 | k << 2]
+                                   for k in (0, 1)) for m in (0, 1)) for a in (0, 1))
+                 for c in (0, 1))
+# The commands after RGP/OVW when not under Cyberwarfare, per (skill ready) * 3 + (support:
+# 0 none, 1 the three facilities, 2 the artillery shot over any sector) and mask of own active
+# operators: OVW, SKL if ready, SPT; and the same with this side's RGP (retreats) in front.
+_OVW_TAIL = tuple(tuple(_OVW_BY_MASK[m] + (_SKL_BY_MASK[m] if ready else ())
+                        + ((), _SPT3, _SPT)[spt] for m in range(1024))
+                  for ready in (0, 1) for spt in (0, 1, 2))
+_RGP_OVW_TAIL = tuple(tuple(r + t for r, t in zip(_RGP_BY_MASK, tail, strict=True))
+                      for tail in _OVW_TAIL)
 _REACH_LSTD = IN_RANGE[LSTD]
 _SEATS = ((0,), (1,))  # current_players() answers, made once: a playout asks every action
 # Per side's first index (0 or 10) and 10-bit mask of its operators: their indices.
 _SIDE_OPS = {b: tuple(tuple(b + n for n in bits) for bits in BITS) for b in (0, 10)}
 # Per player, where the end of a turn (in `apply`) finds what it counts down: skill and
-# support freshness and cooldowns, the medbay counter, the medbay, and the player's first
-# operator; then the other player, their watch and their first Technician.
+# support freshness and cooldowns, the medbay counter, the medbay, the player's first operator
+# and its side's operators by mask (`_SIDE_OPS[b]`); then the other player, their watch and
+# their first Technician.
 _TURN_END = tuple((o + SKFRESH, o + SKCD, o + SPFRESH, o + SPCD, o + MEDCTR, o + FAC + MEDBAY,
-                   p * 10, 1 - p, (1 - p) * PV_SIZE + WATCH, (1 - p) * 10 + TECHNICIAN)
+                   p * 10, _SIDE_OPS[p * 10], 1 - p, (1 - p) * PV_SIZE + WATCH,
+                   (1 - p) * 10 + TECHNICIAN)
                   for p, o in ((0, 0), (1, PV_SIZE)))
+# Per player, for `_rgp`: the first operator, the places of the watch, the selection and the
+# crates in `pv`, and the enemy's first Technician.
+_RGP_AT = tuple((p * 10, o + WATCH, o + SEL, o + CRATES, (1 - p) * 10 + TECHNICIAN)
+                for p, o in ((0, 0), (1, PV_SIZE)))
+# Per player, for `_mov`: the place of the selection in `pv`, the first operator, the enemy's
+# two Longwatches and the enemy's watch.
+_MOV_AT = tuple((o + SEL, p * 10, (1 - p) * 10 + LONGWATCH, (1 - p) * 10 + 5 + LONGWATCH,
+                 (1 - p) * PV_SIZE + WATCH) for p, o in ((0, 0), (1, PV_SIZE)))
 
 
 class FieldShiftState(State):
@@ -293,17 +328,18 @@ class FieldShiftState(State):
             return out
         # LSTD, inline: this is the hot path of every playout. The order of the commands is
         # part of the behaviour (a seeded agent picks by position): keep it.
-        b, q, o, tech, med, foe_hits = _LSTD_AT[p]
+        b, q, osel, ocrates, ofac0, ofac1, ofac2, oskcd, oart, ospcd, tech, med, foes = \
+            _LSTD_AT[p]
         pv = self.pv
         skl = self.skl
         act = self.act
-        sel = pv[o + SEL]
+        sel = pv[osel]
         mine = (act >> b) & 1023
         hist = self._hist
-        if hist is None or not _SWC_LO <= hist[2] < _SWC_HI:
+        if hist is None or hist[2] not in _SWC_TOKENS:
             # a second SWC in a row could replace the first: not offered, so that no agent
             # can switch forever without ending its turn
-            out = list(_MOV_SWC_BY_MASK[mine & ~(1 << (sel - b))])
+            out = list(_MOV_SWC_BY_SEL[sel][mine])
         else:
             out = list(_MOV)
         loc = self.loc
@@ -319,33 +355,21 @@ class FieldShiftState(State):
                 out += _HIT_BY_MASK[(act >> q) & 1023]
             else:
                 reach = _REACH_LSTD[cls][loc[sel]]
-                for t, h in foe_hits[(act >> q) & 1023]:
+                for t in foes[(act >> q) & 1023]:
                     if loc[t] in reach:
-                        out.append(h)
-        crates = pv[o + CRATES]
-        if crates > 0:
-            out += _RNF
-        out += _WDR_BY_FLAGS[(pv[o + FAC] > 0) | (pv[o + FAC + 1] > 0) << 1
-                             | (pv[o + FAC + 2] > 0) << 2]
+                        out.append(_HIT_OF[t])
+        crates = pv[ocrates]
+        out += _RNF_WDR[crates > 0][pv[ofac0] > 0][pv[ofac1] > 0][pv[ofac2] > 0]
         if skl[tech] or skl[tech + 5]:  # under Cyberwarfare (FS-16)
             out += _RGP_OVW_BY_MASK[mine]
         else:
-            if crates > 0:
-                res = (self.res >> b) & 1023
-                if res:
-                    out += _RGP_BY_MASK[mine]
-                    out += _RGP_BY_MASK[res]
-                    out += _OVW_SKL_BY_MASK[mine] if pv[o + SKCD] == 0 else _OVW_BY_MASK[mine]
-                else:
-                    out += (_RGP_OVW_SKL_BY_MASK[mine] if pv[o + SKCD] == 0
-                            else _RGP_OVW_BY_MASK[mine])
+            tail = (pv[oskcd] == 0) * 3 + (2 if pv[oart] else pv[ospcd] == 0)
+            if crates > 0 and (res := (self.res >> b) & 1023):
+                out += _RGP_BY_MASK[mine]
+                out += _RGP_BY_MASK[res]
+                out += _OVW_TAIL[tail][mine]
             else:
-                out += (_RGP_OVW_SKL_BY_MASK[mine] if pv[o + SKCD] == 0
-                        else _RGP_OVW_BY_MASK[mine])
-            if pv[o + ARTREADY]:
-                out += _SPT
-            elif pv[o + SPCD] == 0:
-                out += _SPT3
+                out += _RGP_OVW_TAIL[tail][mine]
         if self.violations and self.mode == DISPUTE and self._violators(1 - p):
             out.append(_DISPUTE)
         return out
@@ -416,18 +440,21 @@ class FieldShiftState(State):
         when the command cannot happen; otherwise returns its events."""
         if self._outcome is not None:
             raise IllegalAction("FS-21", "the game is over")
-        if type(action) is not int or not (0 <= action < 1100):
+        if type(action) is not int or action < 0:
             raise IllegalAction("FS-5", f"{action!r} is not a FieldShift command token")
+        try:
+            decoded = _DECODE_IN[self.ruleset][action]
+        except IndexError:  # 1100 and above
+            raise IllegalAction("FS-5", f"{action!r} is not a FieldShift command token") from None
         pending = self.pending
         if player is not None and player != (self.cur if pending is None else 1 - pending[1]):
             raise IllegalAction("FS-1", f"it is not Player {player + 1}'s decision")
-        ins, mid, tgt = _DECODE[action]
-        if mid < 0:
-            if ins and self.ruleset:
+        if decoded is None:  # the wrong number of digits for the ruleset
+            if _DECODE[action][1] < 0:
                 raise IllegalAction("FS-5", f"{nt.notation(action)}: {RULESET_NAMES[self.ruleset]} "
                                     "commands have three digits; only AUX may have two")
-        elif not self.ruleset:
             raise IllegalAction("FS-5", f"{nt.notation(action)}: LSTD commands have two digits")
+        ins, mid, tgt = decoded
         if pending is not None:
             return self._answer(action, ins, tgt)
         events: list[Event]
@@ -450,7 +477,8 @@ class FieldShiftState(State):
         # playout passes here, and a call more costs some 2% of a playout.
         if ends:
             pv = self.pv
-            skfresh, skcd, spfresh, spcd, medctr, medbay, b, q, qwatch, qtech = _TURN_END[issuer]
+            (skfresh, skcd, spfresh, spcd, medctr, medbay, b, side_ops, q, qwatch,
+             qtech) = _TURN_END[issuer]
             if pv[skfresh]:
                 pv[skfresh] = 0
             elif pv[skcd]:
@@ -462,7 +490,7 @@ class FieldShiftState(State):
             gone = (~(self.act | self.res) >> b) & 1023
             if gone:
                 bleed = self.bleed
-                for i in _SIDE_OPS[b][gone]:
+                for i in side_ops[gone]:
                     if bleed[i]:
                         bleed[i] -= 1
                         if bleed[i] == 0:
@@ -470,11 +498,11 @@ class FieldShiftState(State):
                             events.append(("dies", i))
             n = pv[medctr] + 1
             c = pv[medbay]
-            if n >= (4 - c if c < 3 else 1):  # FS-34: p = max(1, 4 - c)
+            if n + c >= 4:  # FS-34: every max(1, 4 - c) turns (n >= 1 and c >= 0)
                 pv[medctr] = 0
                 amount = c - 2 if c > 3 else 1  # 1 + max(0, c - 3)
                 vit = self.vit
-                for i in _SIDE_OPS[b][(self.res >> b) & 1023]:  # alive in reserve, in order
+                for i in side_ops[(self.res >> b) & 1023]:  # alive in reserve, in order
                     if vit[i] < VITALITY:
                         vit[i] = min(VITALITY, vit[i] + amount)
                         events.append(("heal", i, vit[i]))
@@ -647,14 +675,14 @@ class FieldShiftState(State):
 
     def _mov(self, mid: int, tgt: int, events: list[Event]) -> bool:
         # _actor(mid), its test inlined (it raises with the reason when the test fails)
-        i = self.pv[self.cur * PV_SIZE + SEL] if mid < 0 else self.cur * 10 + mid
+        osel, b, lw, lw5, qwatch = _MOV_AT[self.cur]
+        pv = self.pv
+        i = pv[osel] if mid < 0 else b + mid
         loc = self.loc
         if i < 0 or self.vit[i] <= 0 or loc[i] < 0:
             i = self._actor(mid)
-        qb = 10 - i // 10 * 10
         skl = self.skl
-        if skl[qb + LONGWATCH] or skl[qb + 5 + LONGWATCH] or self.pv[
-                (1 - i // 10) * PV_SIZE + WATCH] >= 0:
+        if skl[lw] or skl[lw5] or pv[qwatch] >= 0:
             self._move(i, tgt, events)
             return True
         # _move's last lines: with no Longwatch armed and no watch set nothing can fire
@@ -757,31 +785,29 @@ class FieldShiftState(State):
 
     def _rgp(self, mid: int, tgt: int, events: list[Event]) -> bool:
         p = self.cur
-        i = p * 10 + tgt
-        o = p * PV_SIZE
-        if self.vit[i] > 0 and self.loc[i] >= 0:  # retreat: legal in all circumstances
-            self.loc[i] = RESERVE
+        b, owatch, osel, ocrates, qt = _RGP_AT[p]
+        i = b + tgt
+        loc, pv = self.loc, self.pv
+        if self.vit[i] > 0 and loc[i] >= 0:  # retreat: legal in all circumstances
+            loc[i] = RESERVE
             self.act = act = self.act & ~(1 << i)
             self.res |= 1 << i
             # self._leave(i), inlined
             self.skl[i] = 0
             self._left = True
-            pv = self.pv
-            if pv[o + WATCH] == i:
-                pv[o + WATCH] = -1
-            if pv[o + SEL] == i:
-                b = p * 10
+            if pv[owatch] == i:
+                pv[owatch] = -1
+            if pv[osel] == i:
                 mine = (act >> b) & 1023
-                pv[o + SEL] = b + BITS[mine][0] if mine else -1
-            pv[o + CRATES] += 1
+                pv[osel] = b + BITS[mine][0] if mine else -1
+            pv[ocrates] += 1
             events.append(("retreat", i))
             return True
-        if self.loc[i] != RESERVE:
+        if loc[i] != RESERVE:
             raise IllegalAction("FS-14", f"{op_name(i)} {self._why_not_active(i)} and cannot "
                                 "regroup")
-        have = self.pv[o + CRATES]
+        have = pv[ocrates]
         skl = self.skl
-        qt = 10 - p * 10 + TECHNICIAN
         if have < 1 or skl[qt] or skl[qt + 5]:
             reasons = []
             if have < 1:
@@ -789,12 +815,12 @@ class FieldShiftState(State):
             if self.under_cyber(p):
                 reasons.append("deploying " + self._cyber_reason())
             self._violation(reasons, events)
-        self.pv[o + CRATES] -= 1
-        self.loc[i] = BASE[p]
+        pv[ocrates] = have - 1
+        loc[i] = BASE[p]
         self.res &= ~(1 << i)
         self.act |= 1 << i
-        self.stamp[i] = self.clock
-        self.clock += 1
+        self.stamp[i] = clock = self.clock
+        self.clock = clock + 1
         events.append(("deploy", i))
         return True
 

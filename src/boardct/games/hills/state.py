@@ -59,6 +59,28 @@ _STEPS: tuple[tuple[tuple[tuple[int, int, int], ...], ...], ...] = tuple(
     tuple(tuple((t, 1000 + k * 100 + d * 10, 2000 + k * 100 + d * 10) for d, t in pairs)
           for pairs in NEIGHBOUR_PAIRS)
     for k in range(3))
+# For `_squad_options`, per hex h: _DIRBIT[h][x] is 1 << d when hex x is h's neighbour in
+# direction d, else 0 (index -1, a destroyed squad's position, is the extra last entry: 0);
+# _DIRBIT_OWN[p][h] the same with player p's own headquarters left out (own squads there do
+# not block); _ON_MAP[h] the directions that stay on the map; _MOVES[k][h][mask] the move codes
+# of a squad of kind k on h towards the directions in mask, in direction order.
+_DIRBIT = tuple(tuple(sum(1 << d for d, t in pairs if t == x) for x in range(len(HEXES))) + (0,)
+                for pairs in NEIGHBOUR_PAIRS)
+_DIRBIT_OWN = tuple(tuple(tuple(0 if x == HQ[p] else b for x, b in enumerate(bits))
+                          for bits in _DIRBIT) for p in (0, 1))
+_ON_MAP = tuple(sum(1 << d for d, _ in pairs) for pairs in NEIGHBOUR_PAIRS)
+_MOVES = tuple(tuple(tuple(tuple(1000 + k * 100 + d * 10 for d in range(6) if mask >> d & 1)
+                           for mask in range(64)) for _ in NEIGHBOUR_PAIRS) for k in range(3))
+# Per player: each squad's index with its deimpede and wait codes, for legal_actions.
+_SQUADS = tuple(tuple((p * 3 + k, 3000 + k * 100, 4000 + k * 100) for k in range(3))
+                for p in (0, 1))
+# Per move or attack code from 1000 to 2999: (kind, direction, target kind), None when the kind
+# or the direction is out of range (for `_resolve_fight`, which leaves those to `resolve`).
+_FIGHT_CODES = tuple((a // 100 % 10, a // 10 % 10, a % 10)
+                     if a // 100 % 10 < 3 and a // 10 % 10 < 6 else None
+                     for a in range(1000, 3000))
+_WAIT_DEIMPEDE = frozenset((3000, 3100, 3200, 4000, 4100, 4200))  # `resolve`'s fast path
+_OWN_SQUADS = ((0, 1, 2), (3, 4, 5))  # per player (`range(p * 3, p * 3 + 3)`, made once)
 _SEATS = ((0,), (1,))  # current_players() answers, made once: a playout asks every action
 # A squad's standing in the current turn (BSH-7, BSH-34).
 FRESH = 0  # has not acted
@@ -225,6 +247,34 @@ class HillsState(State):
     def _squad_options(self, sq: int, acts: list[int] | None) -> bool:
         """Append sq's moves and attacks to acts (if given); whether it has any."""
         pos = self.pos
+        h = pos[sq]
+        if sq < 3:
+            o0, o1, o2, e0, e1, e2 = pos
+            own = _DIRBIT_OWN[0][h]
+        else:
+            e0, e1, e2, o0, o1, o2 = pos
+            own = _DIRBIT_OWN[1][h]
+        near = _DIRBIT[h]
+        k = sq % 3
+        if near[e0] or near[e1] or near[e2]:
+            # an enemy next to it: attacks and moves interleave by direction, see the loop
+            return self._squad_options_near_enemy(sq, acts)
+        # No enemy next to it (most calls): only moves, so the directions left open by own
+        # squads (and, for a Mech, revealed mountains) pick a tuple of moves made once for
+        # the map, in direction order, instead of testing each neighbour in turn.
+        free = _ON_MAP[h] & ~(own[o0] | own[o1] | own[o2])
+        if k == MECH and free:
+            rev, tiles = self.rev, self.tiles
+            for d, t in NEIGHBOUR_PAIRS[h]:
+                if rev[t] and tiles[t] == MOUNTAIN:
+                    free &= ~(1 << d)
+        if acts is not None and free:
+            acts += _MOVES[k][h][free]
+        return free != 0
+
+    def _squad_options_near_enemy(self, sq: int, acts: list[int] | None) -> bool:
+        """`_squad_options` of a squad with an enemy squad next to it, neighbour by neighbour."""
+        pos = self.pos
         if sq < 3:
             o0, o1, o2, e0, e1, e2 = pos
             own_hq = HQ[0]
@@ -267,19 +317,21 @@ class HillsState(State):
         """Whether the player to move has anything but `end` (BSH-24)."""
         me = self.cur
         units, st = self.units, self.st
-        for sq in range(me * 3, me * 3 + 3):
+        own = _OWN_SQUADS[me]
+        for sq in own:
             if units[sq] == 0:
                 continue
-            if st[sq] == FRESH:
+            s = st[sq]
+            if s == FRESH:
                 return True
-            if st[sq] == EXTRA and self._squad_options(sq, None):
+            if s == EXTRA and self._squad_options(sq, None):
                 return True
         if not self.card_played:
             hand = self.hand
             if hand[me * 4 + ARTILLERY]:
                 return True
             if hand[me * 4 + BOOST]:
-                for sq in range(me * 3, me * 3 + 3):
+                for sq in own:
                     if self._boost_eligible(sq):
                         return True
         return False
@@ -293,23 +345,24 @@ class HillsState(State):
         card_ok = not self.card_played
         hand = self.hand
         with_ammo = card_ok and hand[me * 4 + AMMO] > 0
-        for k in range(3):
-            sq = me * 3 + k
+        for sq, deimpede, wait in _SQUADS[me]:
             if units[sq] == 0:
                 continue
             s = st[sq]
-            if s == FRESH and imp[sq]:
-                acts.append(3000 + k * 100)
+            if s == FRESH:
+                if imp[sq]:
+                    acts.append(deimpede)
+                    continue
+            elif s != EXTRA:
                 continue
-            if s in (FRESH, EXTRA):
-                n = len(acts)
-                self._squad_options(sq, acts)
-                if with_ammo:
-                    for a in acts[n:]:
-                        if a >= 2000:
-                            acts.append(a + 5000)
-                if s == FRESH:
-                    acts.append(4000 + k * 100)
+            n = len(acts)
+            self._squad_options(sq, acts)
+            if with_ammo:
+                for a in acts[n:]:
+                    if a >= 2000:
+                        acts.append(a + 5000)
+            if s == FRESH:
+                acts.append(wait)
         if card_ok:
             if hand[me * 4 + ARTILLERY]:
                 ebase = (1 - me) * 3
@@ -388,6 +441,13 @@ class HillsState(State):
             fast = self._resolve_fight(action)
             if fast is not None:
                 return fast
+        elif type(action) is int:  # the other common ones, when the checks below would pass
+            if action == A.END:
+                return action, -1, -1
+            if action in _WAIT_DEIMPEDE:  # a fresh squad waits (not impeded) or deimpedes
+                sq = self.cur * 3 + action // 100 % 10
+                if self.units[sq] and self.st[sq] == FRESH and self.imp[sq] == (action < 4000):
+                    return action, sq, -1
         if not A.is_code(action):
             raise IllegalAction("BSH-38", f"{action!r} is not an action of this game")
         op, k, d, t = A.decode(action)
@@ -460,11 +520,10 @@ class HillsState(State):
         (the common case, checked here with few calls); None for anything else, which
         `resolve` then checks in full and explains. Nothing here is trusted: every rule the
         full check applies to such an action is applied here too."""
-        k = action // 100 % 10
-        d = action // 10 % 10
-        t = action % 10
-        if k >= 3 or d >= 6:
+        decoded = _FIGHT_CODES[action - 1000]  # the caller checked 1000 <= action < 3000
+        if decoded is None:
             return None
+        k, d, t = decoded
         me = self.cur
         sq = me * 3 + k
         if self.units[sq] == 0:
@@ -538,10 +597,11 @@ class HillsState(State):
         me = self.cur
         k = self.known
         b = me * 3
-        if any(self._boost_eligible(sq) for sq in range(me * 3, me * 3 + 3)):
-            k[b], k[b + 1], k[b + 2] = 0, 0, k[b] + k[b + 1] + k[b + 2]
-        else:
-            k[b], k[b + 1] = 0, k[b] + k[b + 1]
+        for sq in _OWN_SQUADS[me]:  # any() of a generator costs more than the loop
+            if self._boost_eligible(sq):
+                k[b], k[b + 1], k[b + 2] = 0, 0, k[b] + k[b + 1] + k[b + 2]
+                return
+        k[b], k[b + 1] = 0, k[b] + k[b + 1]
 
     def _play(self, card: int, who: int, ev: list[Event]) -> None:
         me = self.cur
