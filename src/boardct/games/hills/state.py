@@ -62,15 +62,16 @@ _STEPS: tuple[tuple[tuple[tuple[int, int, int], ...], ...], ...] = tuple(
 # For `_squad_options`, per hex h: _DIRBIT[h][x] is 1 << d when hex x is h's neighbour in
 # direction d, else 0 (index -1, a destroyed squad's position, is the extra last entry: 0);
 # _DIRBIT_OWN[p][h] the same with player p's own headquarters left out (own squads there do
-# not block); _ON_MAP[h] the directions that stay on the map; _MOVES[k][h][mask] the move codes
-# of a squad of kind k on h towards the directions in mask, in direction order.
+# not block); _ON_MAP[h] the directions that stay on the map; _MOVES[k][mask] the move codes
+# of a squad of kind k towards the directions in mask, in direction order (a code names the
+# direction, not the hex, so one table serves every hex: one per hex held 1.1 MB).
 _DIRBIT = tuple(tuple(sum(1 << d for d, t in pairs if t == x) for x in range(len(HEXES))) + (0,)
                 for pairs in NEIGHBOUR_PAIRS)
 _DIRBIT_OWN = tuple(tuple(tuple(0 if x == HQ[p] else b for x, b in enumerate(bits))
                           for bits in _DIRBIT) for p in (0, 1))
 _ON_MAP = tuple(sum(1 << d for d, _ in pairs) for pairs in NEIGHBOUR_PAIRS)
-_MOVES = tuple(tuple(tuple(tuple(1000 + k * 100 + d * 10 for d in range(6) if mask >> d & 1)
-                           for mask in range(64)) for _ in NEIGHBOUR_PAIRS) for k in range(3))
+_MOVES = tuple(tuple(tuple(1000 + k * 100 + d * 10 for d in range(6) if mask >> d & 1)
+                     for mask in range(64)) for k in range(3))
 # Per player: each squad's index with its deimpede and wait codes, for legal_actions.
 _SQUADS = tuple(tuple((p * 3 + k, 3000 + k * 100, 4000 + k * 100) for k in range(3))
                 for p in (0, 1))
@@ -269,7 +270,7 @@ class HillsState(State):
                 if rev[t] and tiles[t] == MOUNTAIN:
                     free &= ~(1 << d)
         if acts is not None and free:
-            acts += _MOVES[k][h][free]
+            acts += _MOVES[k][free]
         return free != 0
 
     def _squad_options_near_enemy(self, sq: int, acts: list[int] | None) -> bool:
