@@ -86,7 +86,21 @@ def test_a_missed_deadline_uses_the_standing_orders(server, pages):
     ann.wait_for_selector("#deadline:not(:empty)")
     a = my_bot(server, gid, ann)
     submit_form(ann, a)
-    ann.wait_for_function("() => document.getElementById('notice').innerText.includes('accepted')")
+    # The confirmation belongs to the turn it was given in (play.js `show` clears it once the
+    # turn is processed) and a sheet that comes after the deadline is for a turn already gone:
+    # on a loaded machine the 6 s can run out around this wait (it timed out in 2 of 8 runs
+    # beside a benchmark; which of the two happened was not caught). So: accepted, or the turn
+    # already processed; what this test is about, the standing orders, is checked below.
+    try:
+        ann.wait_for_function(
+            "() => document.getElementById('notice').innerText.includes('accepted') || Number(("
+            "/^Turn (\\d+)/.exec(document.querySelector('.ctf-panel .game-facts').innerText) "
+            "|| [0, 0])[1]) >= 2")
+    except Exception:
+        st = server.state(gid)
+        raise AssertionError(f"Ann's sheet neither confirmed nor the turn processed: notice "
+                             f"{ann.inner_text('#notice')!r}; server: version {st['version']}, "
+                             f"deadline {st['deadline']}, to_move {st['to_move']}") from None
     # Bob hands nothing in; the deadline passes and the turn is processed anyway
     for page in (ann, bob):
         try:
