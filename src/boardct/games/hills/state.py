@@ -451,9 +451,7 @@ class HillsState(State):
                     return action, sq, -1
         if not A.is_code(action):
             raise IllegalAction("BSH-38", f"{action!r} is not an action of this game")
-        op, k, d, t = A.decode(action)
-        if action == A.END:
-            return action, -1, -1
+        op, k, d, t = A.decode(action)  # END (0, an int) was answered above
         if op == A.ARTILLERY_OP:
             self._check_card(ARTILLERY)
             e = (1 - self.cur) * 3 + t
