@@ -18,7 +18,7 @@ from pathlib import Path
 
 CHILD = """
 import random, sys, time
-from boardct.core.bench import random_playout
+from boardct.arena.bench import random_playout
 from boardct.core.registry import get
 game = get(sys.argv[1])
 opts = game.resolve_options(dict(game.bench_options))

@@ -127,7 +127,8 @@ def spiel_mcts(game, simulations: int, seed: int = 1) -> float:
 
 
 def boardct_rows(seconds: float, iters: int) -> dict[str, float]:
-    from boardct.core import bench, registry
+    from boardct.arena import bench
+    from boardct.core import registry
 
     game = registry.get("fieldshift")
     engine = bench.run(game, seconds=seconds, seed=1)

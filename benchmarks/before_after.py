@@ -8,7 +8,7 @@ the issue's targets checked against the "after" figures. Writes `before_after.md
 `--before` is a git revision of this repository (its `src/` is exported with `git archive`
 into a temporary folder) or a folder that holds the `boardct` package; `--after` is a folder
 too and defaults to this tree's `src`. Both trees are measured by one instrument: this tree's
-`core/bench.py` is copied over the before tree's, so a difference between the columns is the
+`arena/bench.py` is copied into the before tree, so a difference between the columns is the
 engines' and agents', not the bench's. The trees alternate game by game (before, after, next
 game), each in a fresh interpreter, so that a machine that drifts (a virtual machine reads
 some 10% slower at some hours) drifts on both columns alike.
@@ -41,7 +41,8 @@ GAMES = ("ctf2187", "fff", "fieldshift", "hills", "shift")
 # run_all for one game in the interpreter of the tree on PYTHONPATH, printed as JSON
 CHILD = """
 import json, sys
-from boardct.core import bench, registry
+from boardct.arena import bench
+from boardct.core import registry
 game, seconds, repeat, iters, seed = sys.argv[1:6]
 table = bench.run_all([registry.get(game)], seconds=float(seconds), repeat=int(repeat),
                       iters=tuple(int(n) for n in iters.split(",")), seed=int(seed))
@@ -92,8 +93,8 @@ def prepare_before(spec: str, tmp: Path) -> Path:
         shutil.copytree(given, src, ignore=shutil.ignore_patterns("__pycache__"))
     else:
         src = export(spec, tmp / "before")
-    shutil.copy2(ROOT / "src" / "boardct" / "core" / "bench.py",
-                 src / "boardct" / "core" / "bench.py")
+    shutil.copy2(ROOT / "src" / "boardct" / "arena" / "bench.py",
+                 src / "boardct" / "arena" / "bench.py")
     return src
 
 
@@ -224,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
     games = [g for g in opts.games.split(",") if g]
     opts.out.mkdir(parents=True, exist_ok=True)
     sys.path.insert(0, opts.after)
-    from boardct.core.bench import BENCH_AGENT
+    from boardct.arena.bench import BENCH_AGENT
 
     started = time.strftime("%Y-%m-%d %H:%M", time.gmtime())
     result: dict[str, Any] = {"before": opts.before, "after": opts.after, "games": games,

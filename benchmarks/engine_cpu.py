@@ -4,7 +4,7 @@ reports them. CPU time, not wall time, so a figure holds on a busy machine.
 
     PYTHONPATH=$PWD/src python benchmarks/engine_cpu.py fieldshift 3
 
-The playouts are `boardct.core.bench.random_playout`; clone and legal_actions are timed on
+The playouts are `boardct.arena.bench.random_playout`; clone and legal_actions are timed on
 `mid_game_state`, as `boardct bench` does.
 """
 
@@ -16,7 +16,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from boardct.core.bench import mid_game_state, random_playout
+from boardct.arena.bench import mid_game_state, random_playout
 from boardct.core.registry import get
 
 

@@ -7,7 +7,7 @@
 - step random playouts: `legal_ids()` + `apply_id()` (the learners' step encoding), steps per
   CPU second (skipped when the state has no step encoding);
 - `legal_actions()` in ms and `clone()` in us at the bench position
-  (`boardct.core.bench.mid_game_state(fff, seed=1, {})`, the one `boardct bench fff` uses).
+  (`boardct.arena.bench.mid_game_state(fff, seed=1, {})`, the one `boardct bench fff` uses).
   Asked again and again for one position, `legal_actions()` answers from its memory of the
   last position (docs/fff.md); `legal_actions_fresh_ms` is the search itself
   (`movegen.fresh_turns`) at that position.
@@ -23,8 +23,8 @@ import random
 import statistics
 import time
 
+from boardct.arena.bench import mid_game_state
 from boardct.core import registry
-from boardct.core.bench import mid_game_state
 
 
 def whole_turn_playouts(game, seconds: float, seed: int) -> float:

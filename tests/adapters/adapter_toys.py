@@ -98,9 +98,6 @@ class CardsState(State):
         return st
 
     # the encoding API
-    def num_distinct_actions(self) -> int:
-        return 2
-
     def action_id(self, action: int, player: int | None = None) -> int:
         return _check(action, 2)
 
@@ -113,9 +110,6 @@ class CardsState(State):
     def apply_id(self, action_id: int, player: int | None = None) -> list[tuple]:
         return self.apply(self.id_action(action_id, player), player)
 
-    def observation_shape(self) -> tuple[int, ...]:
-        return (6,)
-
     def observation_tensor(self, player: int) -> list[float]:
         out = [0.0] * 6
         out[self.cards[player]] = 1.0
@@ -125,9 +119,6 @@ class CardsState(State):
 
     def observation_string(self, player: int) -> str:
         return f"card {self.cards[player]} bets {self.bets} moves {self.moves}"
-
-    def information_state_shape(self) -> tuple[int, ...]:
-        return (10,)
 
     def information_state_tensor(self, player: int) -> list[float]:
         own = [0.0] * 4
@@ -144,6 +135,18 @@ class CardsGame(Game):
     title = "Toy cards"
     perfect_information = False
     has_chance = True
+
+    def action_count(self, options: dict, players: int) -> int:
+        return 2
+
+    def observation_shape(self, options: dict, players: int) -> tuple[int, ...]:
+        return (6,)
+
+    def information_state_shape(self, options: dict, players: int) -> tuple[int, ...]:
+        return (10,)
+
+    def max_game_length(self, options: dict, players: int) -> int:
+        return 2 * CardsState.ROUNDS
 
     def initial_state(self, setup: Setup) -> CardsState:
         st = CardsState.__new__(CardsState)
@@ -233,9 +236,6 @@ class OrdersState(State):
         st.picks = {p: (a if p == player else rng.below(3)) for p, a in self.picks.items()}
         return st
 
-    def num_distinct_actions(self) -> int:
-        return 3
-
     def action_id(self, action: int, player: int | None = None) -> int:
         return _check(action, 3)
 
@@ -248,9 +248,6 @@ class OrdersState(State):
     def apply_id(self, action_id: int, player: int | None = None) -> list[tuple]:
         return self.apply(self.id_action(action_id, player), player)
 
-    def observation_shape(self) -> tuple[int, ...]:
-        return (2 + len(self.setup.names),)
-
     def observation_tensor(self, player: int) -> list[float]:
         mine = self.picks.get(player)
         return [self.round / self.ROUNDS, 0.0 if mine is None else (1 + mine) / 3] + [
@@ -258,9 +255,6 @@ class OrdersState(State):
 
     def observation_string(self, player: int) -> str:
         return repr(self.view(player))
-
-    def information_state_shape(self) -> tuple[int, ...]:
-        return self.observation_shape()
 
     def information_state_tensor(self, player: int) -> list[float]:
         return self.observation_tensor(player)
@@ -277,6 +271,18 @@ class OrdersGame(Game):
     simultaneous = True
     options = (Option("unused", 0, "an option, to check options reach the game", type=int,
                       minimum=0, maximum=5),)
+
+    def action_count(self, options: dict, players: int) -> int:
+        return 3
+
+    def observation_shape(self, options: dict, players: int) -> tuple[int, ...]:
+        return (2 + players,)
+
+    def information_state_shape(self, options: dict, players: int) -> tuple[int, ...]:
+        return (2 + players,)
+
+    def max_game_length(self, options: dict, players: int) -> int:
+        return players * OrdersState.ROUNDS
 
     def initial_state(self, setup: Setup) -> OrdersState:
         st = OrdersState.__new__(OrdersState)

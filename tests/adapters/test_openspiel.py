@@ -66,9 +66,10 @@ def test_tensors_and_actions_are_the_cores(game_id):
     state = game.new_initial_state()
     inner = state.inner
     sim = registry.get(game_id).simultaneous
-    assert game.num_distinct_actions() == inner.num_distinct_actions() + (1 if sim else 0)
-    assert list(game.observation_tensor_shape()) == list(inner.observation_shape())
-    assert list(game.information_state_tensor_shape()) == list(inner.information_state_shape())
+    assert game.num_distinct_actions() == inner.game_info().num_distinct_actions + (1 if sim else 0)
+    assert list(game.observation_tensor_shape()) == list(inner.game_info().observation_shape)
+    facts = inner.game_info()
+    assert list(game.information_state_tensor_shape()) == list(facts.information_state_shape)
     for p in inner.current_players():
         assert state.legal_actions(p) == inner.legal_ids(p)
         assert state.observation_tensor(p) == pytest.approx(inner.observation_tensor(p))

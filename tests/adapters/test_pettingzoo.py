@@ -17,7 +17,11 @@ from pettingzoo.test import api_test, parallel_api_test, seed_test  # noqa: E402
 from boardct.adapters.pettingzoo import env, parallel_env  # noqa: E402
 from boardct.core import registry  # noqa: E402
 from boardct.core.errors import BoardctError, IllegalAction  # noqa: E402
-from boardct.core.records import Record, replay  # noqa: E402
+from boardct.core.records import (  # noqa: E402, record_of
+    Record,
+    record_of,  # noqa: E402
+    replay,
+)
 
 
 def _quiet(fn, *args, **kwargs):
@@ -82,11 +86,11 @@ def test_observation_has_the_games_shape_and_mask_is_the_legal_ids(game_id):
         p = int(agent.rsplit("_", 1)[1])
         obs = e.observe(agent)
         assert obs["observation"].dtype == np.float32
-        assert obs["observation"].shape == tuple(st.observation_shape())
+        assert obs["observation"].shape == tuple(st.game_info().observation_shape)
         assert obs["observation"].ravel().tolist() == pytest.approx(st.observation_tensor(p))
         legal = st.legal_ids(p) if p in st.current_players() else []
         assert np.flatnonzero(obs["action_mask"]).tolist() == legal
-        assert obs["action_mask"].shape == (st.num_distinct_actions(),)
+        assert obs["action_mask"].shape == (st.game_info().num_distinct_actions,)
 
 
 def test_each_agent_is_rewarded_with_its_own_return():
@@ -117,7 +121,7 @@ def test_reset_seed_is_the_games_seed_and_the_game_replays():
     _play(e, seed=1234)
     st = e.state
     assert st.setup.seed == 1234
-    replayed = replay(Record.from_json(st.record().to_json()))
+    replayed = replay(Record.from_json(record_of(st).to_json()))
     assert replayed.observation_tensor(0) == st.observation_tensor(0)
     assert replayed.returns() == st.returns()
 

@@ -4,9 +4,9 @@ information never read, and the arena's executors agreeing."""
 import pytest
 
 from boardct.agents import make
+from boardct.arena.bench import mid_game_state
 from boardct.arena.runner import round_robin, run_local, summary_key
 from boardct.core import registry
-from boardct.core.bench import mid_game_state
 from boardct.core.errors import BoardctError
 
 CHEAP = {  # budgets that keep every game's check under a few seconds

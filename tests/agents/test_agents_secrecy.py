@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from boardct.agents import make
+from boardct.arena.bench import mid_game_state
 from boardct.core import registry
-from boardct.core.bench import mid_game_state
 from boardct.games.ctf2187.maps import GameMap
 from boardct.games.ctf2187.sheet import TURN
 

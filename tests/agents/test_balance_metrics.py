@@ -6,6 +6,7 @@ from boardct.arena.ratings import score_interval
 from boardct.arena.report import balance_metrics, decided_share
 from boardct.arena.runner import GameResult
 from boardct.core import registry
+from boardct.core.records import record_of
 
 
 def _result(index: int, returns, winners, reason: str, length: int, record=None) -> GameResult:
@@ -23,7 +24,7 @@ def _fieldshift_game(*commands: str) -> GameResult:
     out = state.outcome
     assert out is not None
     return _result(0, out.returns, out.winners, out.reason, len(commands),
-                   state.record().to_dict())
+                   record_of(state).to_dict())
 
 
 def test_decided_share_is_the_part_of_the_game_after_the_winner_passed_every_loser_value():

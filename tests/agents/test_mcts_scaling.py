@@ -12,9 +12,9 @@ from click.testing import CliRunner
 
 from boardct.agents import make
 from boardct.agents.mcts import MCTSAgent, Node
+from boardct.arena.bench import mid_game_state
 from boardct.cli.main import cli
 from boardct.core import registry
-from boardct.core.bench import mid_game_state
 
 
 def run(*args: object) -> tuple[int, str]:

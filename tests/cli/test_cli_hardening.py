@@ -33,7 +33,7 @@ from boardct.cli import terminal
 from boardct.cli.terminal import MAX_LINE, Leave, Session, line_problem, name_problem
 from boardct.core import registry
 from boardct.core.game import MESSAGE
-from boardct.core.records import HIDDEN_KEY, Record
+from boardct.core.records import HIDDEN_KEY, Record, record_of
 
 POSIX_ONLY = pytest.mark.skipif(sys.platform == "win32",
                                 reason="pexpect and POSIX signals need a POSIX system")
@@ -479,7 +479,7 @@ def test_replay_of_an_unfinished_ctf2187_game_shows_only_the_spectator_view(tmp_
     for p in state.current_players():  # a turn played: the Bots have moved
         for num in state.owed(p):
             state.apply(state.sample_sheets(num)[1], p)
-    state.record().save(save)
+    record_of(state).save(save)
     spectator = state.render(None)
     code, out = run("replay", str(save), "--final", "--color", "never")
     assert code == 0 and spectator in out and "showing only what a spectator sees" in out
@@ -500,7 +500,7 @@ def test_stepping_through_an_unfinished_ctf2187_game_never_prints_a_sheet_or_a_b
     save = tmp_path / "ctf.json"
     state = registry.get("ctf2187").new(seed=2, names=("A", "B"))
     state.apply(state.sample_sheets(1)[3], 0)
-    state.record().save(save)
+    record_of(state).save(save)
     code, out = run("replay", str(save), "--color", "never", input="n\nq\n")
     assert code == 0 and "--- move 1 of 1 (after 1) ---" in out
     assert "BOT 1" not in out and "Bot 1" not in out and "The game goes on." in out
@@ -510,7 +510,7 @@ def test_stepping_through_an_unfinished_ctf2187_game_never_prints_a_sheet_or_a_b
 
 def test_replay_of_an_unfinished_shift_game_says_it_shows_the_spectator_view(tmp_path):
     save = tmp_path / "shift.json"
-    registry.get("shift").new(seed=2, names=("A", "B")).record().save(save)
+    record_of(registry.get("shift").new(seed=2, names=("A", "B"))).save(save)
     code, out = run("replay", str(save), "--final", "--color", "never")
     assert code == 0 and "showing only what a spectator sees" in out
 
@@ -637,7 +637,7 @@ def test_the_input_loop_survives_junk_lines(game_id, lines):
     text = out.getvalue()
     assert code == 0, text[-2000:]
     assert "Internal error" not in text and "Traceback" not in text
-    s.state.record()  # the game in memory is still whole
+    record_of(s.state)  # the game in memory is still whole
 
 
 def test_an_unexpected_error_in_a_script_still_saves_the_game(tmp_path, monkeypatch):

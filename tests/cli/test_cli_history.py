@@ -23,6 +23,7 @@ from boardct.cli import history
 from boardct.core import registry
 from boardct.core.errors import RecordError
 from boardct.core.records import Record
+from boardct.core.records import record_of as game_record
 
 POSIX_ONLY = pytest.mark.skipif(sys.platform == "win32",
                                 reason="pexpect needs a POSIX pseudo-terminal")
@@ -107,7 +108,7 @@ def test_no_name_is_asked_for_the_computer_seat(tmp_path, monkeypatch):
 
 # -- item 6: the record keeps the seats, a resume restores them -------------------------------
 def hills_record(**changes) -> dict:
-    doc = registry.get("hills").new(seed=3, names=("Me", "Computer (mcts)")).record().to_dict()
+    doc = game_record(registry.get("hills").new(seed=3, names=("Me", "Computer (mcts)"))).to_dict()
     doc.update(changes)
     return doc
 
@@ -346,7 +347,7 @@ def ctf_record(tmp_path: Path, finish: bool) -> Path:
         p = state.current_players()[0]
         state.apply(agent.select(state.clone(), p), p)
     path = tmp_path / "ctf.json"
-    state.record().save(path)
+    game_record(state).save(path)
     return path
 
 

@@ -15,7 +15,7 @@ from boardct.agents import make
 from boardct.cli import terminal
 from boardct.cli.terminal import Session
 from boardct.core import registry
-from boardct.core.records import load_state
+from boardct.core.records import load_state, record_of
 
 GAMES = ["fieldshift", "fff", "hills", "shift", "ctf2187"]
 
@@ -63,7 +63,7 @@ def test_fieldshift_help_names_its_confirm_and_deny_answers_for_undo():
 @pytest.mark.parametrize("game_id", GAMES)
 def test_moves_preview_and_status_show_things_and_change_nothing(game_id):
     s, _ = session(game_id)
-    before = s.state.record().to_json()
+    before = record_of(s.state).to_json()
     moves = s.handle("moves", Answers())
     assert moves.kind == "help" and len(moves.lines) > 1
     first = s.state.notation(s.state.legal_actions(s.state.current_players()[0])[0])
@@ -72,7 +72,7 @@ def test_moves_preview_and_status_show_things_and_change_nothing(game_id):
     assert s.handle(f"preview {first}", Answers()).lines == preview.lines
     status = s.handle("status", Answers())
     assert status.kind == "help" and "0 actions played" in status.lines[0]
-    assert s.state.record().to_json() == before
+    assert record_of(s.state).to_json() == before
 
 
 def test_moves_of_one_group_and_a_group_there_is_not():
@@ -127,7 +127,7 @@ def test_hot_seat_undo_needs_the_opponents_confirm_01():
                              "01/00 "]
     assert step.kind == "ok" and step.lines[0] == "Taken back: 1 action."
     assert s.state.snapshot() == start
-    assert s.state.record().actions == ["21", "undo"]
+    assert record_of(s.state).actions == ["21", "undo"]
 
 
 def test_hot_seat_undo_refused_with_00_changes_nothing():
@@ -136,7 +136,7 @@ def test_hot_seat_undo_refused_with_00_changes_nothing():
     step = s.handle("undo", Answers("00"))
     assert step.kind == "rejected" and "Bob said no" in step.lines[0]
     assert [s.state.notation(a) for _, a in s.state.history()] == ["21"]
-    assert s.state.record().actions == ["21"]
+    assert record_of(s.state).actions == ["21"]
 
 
 def test_an_answer_that_is_neither_is_asked_again():
@@ -176,7 +176,7 @@ def test_against_the_computer_undo_takes_back_your_move_and_its_reply_without_as
     step = s.handle("undo", Answers())
     assert step.kind == "ok" and step.lines[0] == "Taken back: 2 actions."
     assert s.state.history() == [] and s.state.current_players() == (0,)
-    assert s.state.record().actions[-1] == "undo 2"
+    assert record_of(s.state).actions[-1] == "undo 2"
 
 
 def test_against_the_computer_there_is_nothing_to_take_back_before_your_first_move():
@@ -232,7 +232,7 @@ def test_resign_asks_for_confirmation_and_ends_the_game(game_id):
 def test_fieldshift_resign_is_its_concession_09():
     s, _ = session("fieldshift")
     s.handle("resign", Answers("01"))
-    assert s.state.record().actions == ["09"] and s.state.outcome.reason == "concession"
+    assert record_of(s.state).actions == ["09"] and s.state.outcome.reason == "concession"
 
 
 def test_save_keeps_the_game_and_play_goes_on(tmp_path):
@@ -240,7 +240,7 @@ def test_save_keeps_the_game_and_play_goes_on(tmp_path):
     path = tmp_path / "kept.json"
     step = s.handle(f"save {path}", Answers())
     assert step.kind == "help" and step.lines[0].startswith(f"Game saved to {path}.")
-    assert load_state(path).record().actions == s.state.record().actions
+    assert record_of(load_state(path)).actions == record_of(s.state).actions
     assert not s.state.is_over
 
 
@@ -257,7 +257,7 @@ def test_quit_saves_the_game_and_leaves(tmp_path, monkeypatch):
     assert code == 0
     saved = sorted(tmp_path.glob("boardct-hills-*.json"))
     assert len(saved) == 1 and f"Game saved to {saved[0].name}." in out
-    assert load_state(saved[0]).record().actions == ["end"]  # the last `end` was never read
+    assert record_of(load_state(saved[0])).actions == ["end"]  # the last `end` was never read
 
 
 def test_quit_to_a_named_file(tmp_path):
@@ -265,7 +265,7 @@ def test_quit_to_a_named_file(tmp_path):
     s.handle("a1 NE", Answers())
     step = s.handle(f"quit {tmp_path / 'g.json'}", Answers())
     assert step.kind == "suspended" and step.path == tmp_path / "g.json"
-    assert load_state(tmp_path / "g.json").record().actions == ["a1 NE"]
+    assert record_of(load_state(tmp_path / "g.json")).actions == ["a1 NE"]
 
 
 # -- the game's words first ----------------------------------------------------------------------

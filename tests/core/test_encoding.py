@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 from boardct.core import registry
 from boardct.core.encoding import product
 from boardct.core.errors import BoardctError, IllegalAction
-from boardct.core.game import State
-from boardct.core.records import replay
+from boardct.core.game import Game, State
+from boardct.core.records import record_of, replay
 
 # Option sets the properties run over, per game (every ruleset and violation mode of
 # FieldShift; hidden-information games with several seats and sizes).
@@ -95,7 +95,7 @@ PROPS = settings(max_examples=25, deadline=None,
 
 def check_state(state: State) -> None:
     """Every encoding property that holds for one state."""
-    n = state.num_distinct_actions()
+    n = state.game_info().num_distinct_actions
     assert isinstance(n, int) and n > 0
     seats = range(len(state.setup.names))
     if state.game.id in STEP_GAMES:
@@ -121,8 +121,8 @@ def check_state(state: State) -> None:
     for player in seats:
         if player not in state.current_players():  # an environment's mask for a waiting seat
             assert state.legal_ids(player) == [], f"Player {player + 1} is not to decide"
-    shape = state.observation_shape()
-    ishape = state.information_state_shape()
+    shape = state.game_info().observation_shape
+    ishape = state.game_info().information_state_shape
     for player in seats:
         obs = state.observation_tensor(player)
         assert len(obs) == product(shape)
@@ -146,9 +146,9 @@ def test_every_registered_game_declares_the_encoding(game):
     _skip_pending(game)
     assert game in OPTION_SETS, f"{game}: add its option sets to this test"
     state = new_state(game, OPTION_SETS[game][0], 1)
-    assert state.num_distinct_actions() > 0
-    assert product(state.observation_shape()) > 0
-    assert product(state.information_state_shape()) > 0
+    assert state.game_info().num_distinct_actions > 0
+    assert product(state.game_info().observation_shape) > 0
+    assert product(state.game_info().information_state_shape) > 0
 
 
 def test_core_defaults_name_the_game():
@@ -157,16 +157,19 @@ def test_core_defaults_name_the_game():
     class Bare(State):
         __slots__ = ()
 
-    class FakeGame:
+    class BareGame(Game):
         id = "bare"
+        title = "Bare"
         perfect_information = False
 
-    Bare.game = FakeGame()
+    Bare.game = BareGame()
     bare = Bare()
-    for call in (bare.num_distinct_actions, bare.observation_shape,
-                 bare.information_state_shape):
+    for fact in (BareGame.action_count, BareGame.observation_shape,
+                 BareGame.information_state_shape, BareGame.max_game_length):
         with pytest.raises(NotImplementedError, match="bare"):
-            call()
+            fact(Bare.game, {}, 2)
+    with pytest.raises(NotImplementedError, match="bare"):
+        Bare.game.info()
     with pytest.raises(NotImplementedError, match="bare"):
         bare.information_state_tensor(0)
 
@@ -184,9 +187,7 @@ def test_properties_over_random_states(game_id):
         options, seed, steps = c
         state = random_state(game_id, options, seed, steps)
         first = new_state(game_id, options, seed)
-        assert state.num_distinct_actions() == first.num_distinct_actions()
-        assert state.observation_shape() == first.observation_shape()
-        assert state.information_state_shape() == first.information_state_shape()
+        assert state.game_info() is first.game_info()  # one frozen object per option set
         check_state(state)
 
     run()
@@ -198,7 +199,7 @@ def test_bad_ids_are_refused_clearly(game_id):
     was wrong, and nothing changes."""
     _skip_pending(game_id)
     state = new_state(game_id, OPTION_SETS[game_id][0], 3)
-    n = state.num_distinct_actions()
+    n = state.game_info().num_distinct_actions
     before = state.observation_tensor(0)
     for bad in (-1, n, n + 10**9, "3", 1.5, None, True):
         with pytest.raises(IllegalAction) as err:
@@ -225,7 +226,7 @@ def test_a_game_played_by_ids_replays_from_its_record(game_id):
         state.apply_id(rnd.choice(state.legal_ids(player)), player)
     while game_id in STEP_GAMES and not state.is_over and not state.legal_actions():
         state.apply_id(state.legal_ids()[-1])  # a turn part way: end it (the last id)
-    replayed = replay(state.record())
+    replayed = replay(record_of(state))
     for p in range(len(state.setup.names)):
         assert replayed.observation_tensor(p) == state.observation_tensor(p)
 

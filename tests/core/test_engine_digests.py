@@ -17,6 +17,11 @@ so they were recorded again from d128fa7 and the merged engines checked against 
 
     PYTHONPATH=$PWD/src python tests/core/test_engine_digests.py --record
 
+They were recorded again when every view took the core's envelope (`viewer`, `players`,
+`to_move`, `turn`, `result` around the game's `board`): before that, the same games digested
+with each new view mapped back to the old keys gave every recorded digest, for every seed of
+every game, so the engines' behaviour was unchanged and only the views' shape moved.
+
 Re-record only for a deliberate change of rules, and say so in the commit.
 """
 

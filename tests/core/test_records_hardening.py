@@ -10,11 +10,11 @@ import pytest
 
 from boardct.core import registry
 from boardct.core.errors import RecordError
-from boardct.core.records import HIDDEN_KEY, MAX_ACTIONS, Record, load_state
+from boardct.core.records import HIDDEN_KEY, MAX_ACTIONS, Record, load_state, record_of
 
 
 def fieldshift_record_text(**changes) -> str:
-    doc = registry.get("fieldshift").new(seed=3, names=("Ann", "Ben")).record().to_dict()
+    doc = record_of(registry.get("fieldshift").new(seed=3, names=("Ann", "Ben"))).to_dict()
     doc.update(changes)
     return json.dumps(doc)
 
@@ -88,7 +88,7 @@ def test_a_failed_save_leaves_no_stray_tmp_file(tmp_path):
     target = tmp_path / "game.json"
     target.mkdir()  # a folder where the file should go: the rename fails
     with pytest.raises(OSError):
-        state.record().save(target)
+        record_of(state).save(target)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]
 
 
@@ -96,24 +96,24 @@ def test_a_failed_save_leaves_no_stray_tmp_file(tmp_path):
 def test_record_of_a_game_with_hidden_information_says_so_in_its_first_field(game_id):
     game = registry.get(game_id)
     state = game.new(seed=5, names=tuple(f"P{i}" for i in range(game.min_players)))
-    doc = json.loads(state.record().to_json())
+    doc = json.loads(record_of(state).to_json())
     assert next(iter(doc)) == HIDDEN_KEY
     assert "hidden information" in doc[HIDDEN_KEY]
     # and it still reads back as a record
-    assert Record.from_json(state.record().to_json()).game == game_id
+    assert Record.from_json(record_of(state).to_json()).game == game_id
 
 
 @pytest.mark.parametrize("game_id", ["fieldshift", "fff"])
 def test_record_of_a_perfect_information_game_has_no_warning(game_id):
     state = registry.get(game_id).new(seed=5, names=("A", "B"))
-    doc = json.loads(state.record().to_json())
+    doc = json.loads(record_of(state).to_json())
     assert HIDDEN_KEY not in doc and next(iter(doc)) == "format"
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero here")
 def test_a_record_whose_option_names_a_device_is_a_record_error_naming_the_record(tmp_path):
     state = registry.get("ctf2187").new(seed=2, names=("A", "B"))
-    doc = state.record().to_dict()
+    doc = record_of(state).to_dict()
     doc["options"]["map"] = "/dev/zero"
     path = tmp_path / "rec.json"
     path.write_text(json.dumps(doc), encoding="utf-8")

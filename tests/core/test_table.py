@@ -16,7 +16,7 @@ from boardct.agents import make
 from boardct.core import registry, table
 from boardct.core.errors import BoardctError, IllegalAction, ParseError, RecordError
 from boardct.core.game import State
-from boardct.core.records import Record, replay
+from boardct.core.records import Record, record_of, replay
 from boardct.core.rng import Rng
 
 GAMES = ["fieldshift", "fff", "hills", "shift", "ctf2187"]
@@ -229,8 +229,8 @@ def test_a_hint_is_legal_and_the_same_for_the_same_seed(game_id):
     state = walk(new(game_id), 2)
     p = to_move(state)
     spec = "mcts:iters=12" if game_id == "fff" else "mcts:iters=40"  # FFF: ~800 turns a node
-    one = table.hint(state, p, spec, seed=11)
-    two = table.hint(state, p, spec, seed=11)
+    one = table.hint(state, make(spec, seed=11), p, seed=11, label=spec)
+    two = table.hint(state, make(spec, seed=11), p, seed=11, label=spec)
     assert one.action in state.legal_actions(p)
     assert (one.action, one.value, one.line) == (two.action, two.value, two.line)
     assert one.text == state.notation(one.action)
@@ -238,7 +238,7 @@ def test_a_hint_is_legal_and_the_same_for_the_same_seed(game_id):
 
 def test_a_hint_gives_the_agents_evaluation_and_the_line_it_expects():
     state = new("fieldshift")
-    got = table.hint(state, 0, "mcts:iters=300", seed=1)
+    got = table.hint(state, make("mcts:iters=300", seed=1), 0, seed=1, label="mcts:iters=300")
     assert got.value is not None and 0 <= got.value <= 1
     assert got.line[0] == got.text and len(got.line) >= 2
     lines = got.lines()
@@ -249,7 +249,7 @@ def test_a_hint_gives_the_agents_evaluation_and_the_line_it_expects():
 
 def test_a_hint_from_an_agent_without_a_search_report_is_just_the_move():
     state = new("fff")
-    got = table.hint(state, 0, "greedy", seed=1)
+    got = table.hint(state, make("greedy", seed=1), 0, seed=1, label="greedy")
     assert got.value is None and got.lines()[0].startswith("Hint (greedy): ")
 
 
@@ -257,8 +257,8 @@ def test_the_hint_in_hills_is_the_same_whatever_the_player_cannot_see():
     state = walk(new("hills"), 2)
     p = to_move(state)
     other = state.determinize(p, 99)
-    one = table.hint(state, p, "mcts:iters=60", seed=4)
-    two = table.hint(other, p, "mcts:iters=60", seed=4)
+    one = table.hint(state, make("mcts:iters=60", seed=4), p, seed=4, label="mcts:iters=60")
+    two = table.hint(other, make("mcts:iters=60", seed=4), p, seed=4, label="mcts:iters=60")
     assert (one.action, one.value, one.line) == (two.action, two.value, two.line)
 
 
@@ -279,10 +279,10 @@ def test_undo_brings_back_the_position_and_the_record_keeps_the_undo():
     state.apply(state.parse("21", 0), 0)
     back = table.undo(state, 1)
     assert back.snapshot() == start.snapshot() and back.history() == []
-    rec = back.record()
+    rec = record_of(back)
     assert rec.actions == ["21", "undo"] and rec.version == 2
     again = replay(Record.from_json(rec.to_json()))
-    assert again.snapshot() == start.snapshot() and again.record().actions == ["21", "undo"]
+    assert again.snapshot() == start.snapshot() and record_of(again).actions == ["21", "undo"]
 
 
 def test_play_goes_on_after_an_undo_and_replays_exactly():
@@ -293,7 +293,7 @@ def test_play_goes_on_after_an_undo_and_replays_exactly():
     state.apply(state.parse("24"))
     state.apply(state.parse("22"))
     state = table.undo(state, 1)
-    rec = state.record()
+    rec = record_of(state)
     assert rec.actions == ["21", "23", "undo 2", "24", "22", "undo"]
     assert [state.notation(a) for _, a in state.history()] == ["24"]
     assert replay(rec).snapshot() == state.snapshot()
@@ -320,11 +320,11 @@ def test_shift_moves_are_in_words():
 def test_a_record_without_an_undo_is_still_version_1():
     state = new("fff")
     state.apply(state.parse("a1 NE"))
-    assert state.record().version == 1 and state.record().to_dict()["version"] == 1
+    assert record_of(state).version == 1 and record_of(state).to_dict()["version"] == 1
 
 
 def test_undo_in_a_version_1_record_is_read_as_a_command_and_refused():
-    doc = new("fieldshift").record().to_dict() | {"actions": ["21", "undo"], "version": 1}
+    doc = record_of(new("fieldshift")).to_dict() | {"actions": ["21", "undo"], "version": 1}
     with pytest.raises(RecordError, match=r"actions\[1\]"):
         replay(Record.from_dict(doc))
 
@@ -354,7 +354,7 @@ def test_undo_in_hills_is_allowed_when_the_move_showed_nothing():
     start = state.view(p)
     state.apply(state.parse("I wait", p), p)
     back = table.undo(state, 1)
-    assert back.view(p) == start and back.record().actions == ["I wait", "undo"]
+    assert back.view(p) == start and record_of(back).actions == ["I wait", "undo"]
 
 
 def test_undo_is_refused_after_a_coin_in_shift():
@@ -394,7 +394,7 @@ def test_a_resignation_ends_the_game_for_the_others_and_replays(game_id):
     assert out is not None and p not in out.winners and out.winners
     assert out.returns[p] == 0.0
     assert state.current_players() == () and events
-    again = replay(Record.from_json(state.record().to_json()))
+    again = replay(Record.from_json(record_of(state).to_json()))
     assert again.outcome == out
 
 
@@ -413,20 +413,20 @@ def test_fieldshift_resigns_with_its_own_concession_09():
     state = new("fieldshift")
     state.resign(0)
     assert state.outcome.reason == "concession"  # FS-20's 09
-    assert state.record().actions == ["09"] and state.record().version == 1
+    assert record_of(state).actions == ["09"] and record_of(state).version == 1
 
 
 def test_a_resignation_is_a_record_entry_naming_the_player():
     state = new("hills")
     state.resign(to_move(state))
-    assert state.record().actions == [f"resign {to_move(new('hills')) + 1}"]
+    assert record_of(state).actions == [f"resign {to_move(new('hills')) + 1}"]
     assert state.outcome.reason == "resignation"
     with pytest.raises(IllegalAction, match="over"):
         state.resign(0)
 
 
 def test_a_resign_entry_for_no_player_is_refused():
-    doc = new("fff").record().to_dict() | {"actions": ["resign 3"], "version": 2}
+    doc = record_of(new("fff")).to_dict() | {"actions": ["resign 3"], "version": 2}
     with pytest.raises(RecordError, match="resign names a player"):
         replay(Record.from_dict(doc))
 

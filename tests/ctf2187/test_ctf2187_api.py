@@ -11,7 +11,8 @@ from hypothesis import strategies as hs
 
 from boardct.core import registry
 from boardct.core.errors import BoardctError
-from boardct.core.records import Record, replay
+from boardct.core.outcome import Termination
+from boardct.core.records import Record, record_of, replay
 from boardct.games.ctf2187.report import moderator_view
 from boardct.games.ctf2187.units import Bot, CommandPost
 
@@ -73,7 +74,7 @@ def test_prompt_names_player_bot_and_turn():
 def test_record_names_the_player_and_replays():
     st = game(names=("a", "b", "c", "d"))
     play_random(st, random.Random(3), max_turns=3)
-    rec = st.record()
+    rec = record_of(st)
     assert rec.actions[0].startswith("player 1: BOT 1 TURN 1; P1 ")
     again = replay(Record.from_json(rec.to_json()))
     assert snapshot(again)[:5] == snapshot(st)[:5]
@@ -86,19 +87,21 @@ def test_view_shows_only_what_the_bot_sees():
     place(st, 1, 2, 2, facing=2)
     place(st, 2, 19, 19, facing=6)   # 17 sectors away: beyond scanning range 15
     v = st.view(0)
-    assert [b["bot"] for b in v["bots"]] == [1]
-    assert v["contacts"] == []
-    assert all(abs(int(c) - 2) <= 5 for row in [v["visual"][0]] for c in
+    assert [b["bot"] for b in v["board"]["bots"]] == [1]
+    assert v["board"]["contacts"] == []
+    assert all(abs(int(c) - 2) <= 5 for row in [v["board"]["visual"][0]] for c in
                (row["x_from"], row["x_to"]))
     place(st, 2, 12, 12)
-    assert [c["bot"] for c in st.view(0)["contacts"]] == [2]
+    assert [c["bot"] for c in st.view(0)["board"]["contacts"]] == [2]
     spectator = st.view(None)
-    assert spectator["bots"] == [] and "terrain" not in spectator and "contacts" not in spectator
+    board = spectator["board"]
+    assert board["bots"] == [] and "terrain" not in board and "contacts" not in board
     json.dumps(v)
     json.dumps(spectator)
-    st.end("turn limit")
+    st.end("turn limit", Termination.TURN_LIMIT)
     after = st.view(None)
-    assert len(after["bots"]) == 2 and "terrain" in after and after == moderator_view(st)
+    assert len(after["board"]["bots"]) == 2 and "terrain" in after["board"]
+    assert after["board"] == moderator_view(st)
     json.dumps(after)
 
 
@@ -111,15 +114,15 @@ def test_view_hides_other_players_sheets_and_distant_events():
     place(st, 1, 2, 2)
     place(st, 2, 2, 4)
     st.apply(st.legal_actions(2)[0], 2)
-    assert st.view(0)["submitted"] == []
-    assert st.view(2)["submitted"] == [3]
+    assert st.view(0)["board"]["submitted"] == []
+    assert st.view(2)["board"]["submitted"] == [3]
     for p in (0, 1, 3):
         st.apply(st.legal_actions(p)[2], p)  # everybody holds still
     assert st.turn == 2
-    assert len(st.view(0)["log"]) < len(moderator_view(st)["log"])
-    assert not any(e[0] == "ap" and e[1] == 3 for e in st.view(0)["log"])
-    assert st.view(None)["submitted"] == [] and st.view(None)["owed"] == []
-    assert {e[0] for e in st.view(None)["log"]} == {"turn", "phase"}
+    assert len(st.view(0)["board"]["log"]) < len(moderator_view(st)["log"])
+    assert not any(e[0] == "ap" and e[1] == 3 for e in st.view(0)["board"]["log"])
+    assert st.view(None)["board"]["submitted"] == [] and st.view(None)["board"]["owed"] == []
+    assert {e[0] for e in st.view(None)["board"]["log"]} == {"turn", "phase"}
 
 
 def test_clone_is_independent():
@@ -220,7 +223,7 @@ def test_property_random_valid_and_invalid_commands(seed, steps):
         acts = st.legal_actions(p)
         st.apply(acts[pick % len(acts)], p)
     c = st.clone()
-    again = replay(Record.from_json(st.record().to_json()))
+    again = replay(Record.from_json(record_of(st).to_json()))
     assert snapshot(again)[:5] == snapshot(st)[:5]
     assert snapshot(c) == snapshot(st)
 
@@ -241,12 +244,12 @@ def test_view_shows_only_own_team_rating_until_the_end():
     knows every rating once the game is over (CTF-39)."""
     st = game()
     st.bots[1].vp = 30
-    assert st.view(0)["teams"] == [{"team": "A", "rating": 0.0}]
-    assert st.view(None)["teams"] == []
+    assert st.view(0)["board"]["teams"] == [{"team": "A", "rating": 0.0}]
+    assert st.view(None)["board"]["teams"] == []
     assert "B 0.55" not in st.render(0) and "Ratings" not in st.render(None)
-    st.end("turn limit")
-    assert [t["team"] for t in st.view(0)["teams"]] == ["A", "B"]
-    assert [t["team"] for t in st.view(None)["teams"]] == ["A", "B"]
+    st.end("turn limit", Termination.TURN_LIMIT)
+    assert [t["team"] for t in st.view(0)["board"]["teams"]] == ["A", "B"]
+    assert [t["team"] for t in st.view(None)["board"]["teams"]] == ["A", "B"]
     assert "B 0.55" in st.render(None)
 
 

@@ -27,7 +27,7 @@ def test_the_menu_is_the_legal_actions():
     assert len(legal) == 1 + 11 + 4  # the Lancer has four weapons
     assert all(a[1] == 1 for a in legal)
     assert (TURN, 1, *EJECT_PLAN) not in legal
-    assert s.num_distinct_actions() == 2 * s.menu_size() == 2 * (13 + 4)
+    assert s.game_info().num_distinct_actions == 2 * s.menu_size() == 2 * (13 + 4)
     assert s.legal_ids(1) == list(range(17, 17 + 16))
 
 

@@ -20,7 +20,7 @@ from hypothesis import strategies as hs
 from boardct.cli.main import cli
 from boardct.core import registry
 from boardct.core.errors import BoardctError, DataError, OptionError, ParseError, RecordError
-from boardct.core.records import Record, replay
+from boardct.core.records import Record, record_of, replay
 from boardct.games.ctf2187.maps import MAX_MAP_BYTES, parse_map
 from boardct.games.ctf2187.sheet import SheetError
 from boardct.games.ctf2187.state import MAX_BOTS_PER_TEAM, MAX_TURNS
@@ -722,7 +722,7 @@ hostile_text = texts_of_tokens | hs.text(max_size=200) | hs.binary(max_size=200)
 
 
 def fingerprint(st) -> str:
-    return json.dumps(st.view(None), sort_keys=True) + repr(st.record().actions)
+    return json.dumps(st.view(None), sort_keys=True) + repr(record_of(st).actions)
 
 
 @FUZZ

@@ -14,6 +14,7 @@ from ctf2187_helpers import game
 
 from boardct.cli.main import cli
 from boardct.core.game import Outcome, Setup, State
+from boardct.core.outcome import Termination
 from boardct.core.registry import get
 from boardct.games.ctf2187.report import format_report, turn_report
 from boardct.games.ctf2187.sheet import MAX_ERRORS_SHOWN, Roster, SheetError, parse_sheet
@@ -102,7 +103,7 @@ def four(**options):
 def test_result_names_the_winning_players_and_the_losers_with_their_teams():
     st = four()
     st.bots[0].vp = 11  # ann's Bot, team A
-    st.end("turn limit")
+    st.end("turn limit", Termination.TURN_LIMIT)
     assert st.outcome.winners == (0, 1)
     line = st.describe_outcome()
     assert line.startswith("ann and bob (team A) win against cy and dee (team B) (turn limit; "
@@ -113,14 +114,14 @@ def test_result_names_the_winning_players_and_the_losers_with_their_teams():
 def test_result_of_one_player_team_says_wins():
     st = game()
     st.bots[1].vp = 3
-    st.end("elimination")
+    st.end("elimination", Termination.ELIMINATION)
     assert st.describe_outcome() == ("bob (team B) wins against ann (team A) (elimination; "
                                      "ratings A 0.00, B 0.05)")
 
 
 def test_result_draw_names_every_player_and_team():
     st = four()
-    st.end("turn limit")
+    st.end("turn limit", Termination.TURN_LIMIT)
     assert st.describe_outcome() == ("draw between ann and bob (team A) and cy and dee (team B) "
                                      "(turn limit; ratings A 0.00, B 0.00)")
 
@@ -129,7 +130,7 @@ def test_tied_best_teams_share_the_win_against_the_rest():
     st = game(names=("ann", "bob", "cy"), teams=3)
     st.bots[0].vp = 5
     st.bots[2].vp = 5
-    st.end("turn limit")
+    st.end("turn limit", Termination.TURN_LIMIT)
     assert st.describe_outcome().startswith(
         "ann (team A) and cy (team C) share the win against bob (team B) (turn limit; ")
 
@@ -137,14 +138,14 @@ def test_tied_best_teams_share_the_win_against_the_rest():
 def test_unnamed_players_are_called_player_n_from_1():
     st = get("ctf2187").new(seed=1, names=["", ""], designs="Lancer", bots_per_team=1)
     st.bots[0].vp = 2
-    st.end("turn limit")
+    st.end("turn limit", Termination.TURN_LIMIT)
     assert st.describe_outcome().startswith("Player 1 (team A) wins against Player 2 (team B)")
 
 
 def test_board_footer_and_report_give_the_named_result():
     st = four()
     st.bots[2].vp = 4
-    st.end("turn limit")
+    st.end("turn limit", Termination.TURN_LIMIT)
     line = st.describe_outcome()
     assert line.startswith("cy and dee (team B) win against ann and bob (team A)")
     assert f"Result: {line}" in st.render(None).splitlines()
@@ -222,7 +223,7 @@ def test_results_json_winners_are_numbered_as_the_command_line(gamedir):
 
 def test_view_keeps_numbering_players_from_0_like_the_core_api():
     st = game()
-    assert [b["player"] for b in st.view(1)["bots"]] == [1]
+    assert [b["player"] for b in st.view(1)["board"]["bots"]] == [1]
 
 
 # -- a wreck shows no action points ----------------------------------------------------------------
@@ -250,7 +251,7 @@ def test_wreck_report_shows_no_action_points():
 
 def test_wreck_in_view_and_on_the_board_has_no_action_points():
     st = ejected()
-    (mine,) = st.view(0)["bots"]
+    (mine,) = st.view(0)["board"]["bots"]
     assert mine["state"] == "wreckage" and mine["ap_start"] is None and mine["ap_left"] is None
     line = next(ln for ln in st.render(0).splitlines() if ln.startswith("Bot 1 "))
     assert "wreckage" in line and "AP" not in line

@@ -7,6 +7,7 @@ from fractions import Fraction
 import pytest
 from ctf2187_helpers import Dice, engine, events, fresh_log, game, place
 
+from boardct.core.outcome import Termination
 from boardct.games.ctf2187.geometry import FA, LS, RA, RS, arc, bearing
 from boardct.games.ctf2187.units import (
     DAMAGED,
@@ -548,11 +549,11 @@ def test_ctf39_equal_ratings_share_the_win_or_draw():
     st = game(names=("a", "b", "c"), teams=3)
     st.bots[0].vp = 10
     st.bots[1].vp = 10
-    st.end("turn limit")
+    st.end("turn limit", Termination.TURN_LIMIT)
     assert st.outcome.winners == (0, 1)
     assert st.outcome.returns == (0.5, 0.5, 0.0)
     st2 = game()
-    st2.end("turn limit")
+    st2.end("turn limit", Termination.TURN_LIMIT)
     assert st2.outcome.winners == () and "ratings A 0.00, B 0.00" in st2.outcome.reason
 
 

@@ -147,7 +147,7 @@ def test_whole_random_games_show_each_player_only_what_its_bots_saw(config, monk
             for p in range(len(names)):
                 checked += check_shown(st, witness, turn, p)
                 logged = [e for e in st.events_for(turn, p) if e[0] not in ("sheet",)]
-                assert st.view(p)["log"] == [list(e) for e in logged]
+                assert st.view(p)["board"]["log"] == [list(e) for e in logged]
     assert checked > 2000
 
 
@@ -163,7 +163,7 @@ def test_a_command_post_firing_at_a_bot_out_of_sight_is_not_shown():
     assert cp_shots, "the scenario needs the CP to fire"
     assert not [e for e in st.events_for(events, 1) if e[0] == "shot" and e[1] == "B1"]
     assert [e for e in st.events_for(events, 0) if e[0] == "shot" and e[1] == "B1"]
-    assert not [e for e in st.view(1)["log"] if e[0] == "shot" and e[1] == "B1"]
+    assert not [e for e in st.view(1)["board"]["log"] if e[0] == "shot" and e[1] == "B1"]
 
 
 def test_the_action_order_lists_only_the_bots_a_player_could_see():
@@ -177,7 +177,7 @@ def test_the_action_order_lists_only_the_bots_a_player_could_see():
     assert orders and all(set(o) == {1, 2, 4} for o in orders)
     assert all(3 in e[1] for e in events if e[0] == "order")  # the moderator's (unfiltered)
     assert not [e for e in st.events_for(events, None) if e[0] == "order"]  # issue 15 item 9
-    assert all(set(e[1]) == {1, 2, 4} for e in st.view(0)["log"] if e[0] == "order")
+    assert all(set(e[1]) == {1, 2, 4} for e in st.view(0)["board"]["log"] if e[0] == "order")
 
 
 def test_a_bots_report_lists_the_action_order_only_as_far_as_it_could_see():

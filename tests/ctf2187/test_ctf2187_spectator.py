@@ -17,6 +17,7 @@ from ctf2187_helpers import game, place
 
 from boardct.core import registry
 from boardct.core.game import MESSAGE
+from boardct.core.outcome import Termination
 from boardct.games.ctf2187.maps import generate_map
 from boardct.games.ctf2187.report import _cells, moderator_view
 from boardct.games.ctf2187.sheet import STANDING, TURN
@@ -54,12 +55,13 @@ def bot_secrets(st: CtfState) -> list[str]:
 def assert_public_only(st: CtfState) -> None:
     """view(None) holds nothing of any Bot, order, sheet, terrain or rating."""
     v = st.view(None)
-    assert v["player"] is None and v["over"] is False and v["result"] is None
-    assert v["bots"] == [] and v["standing_orders"] == {} and v["submitted"] == []
-    assert v["owed"] == [] and v["teams"] == []
-    assert not {"terrain", "contacts", "visual"} & v.keys()
-    assert {e[0] for e in v["log"]} <= PUBLIC_KINDS
-    assert v["command_posts"] == moderator_view(st)["command_posts"]  # CTF-21: public
+    assert v["viewer"] is None and v["result"] is None
+    board = v["board"]
+    assert board["bots"] == [] and board["standing_orders"] == {} and board["submitted"] == []
+    assert board["owed"] == [] and board["teams"] == []
+    assert not {"terrain", "contacts", "visual"} & board.keys()
+    assert {e[0] for e in v["board"]["log"]} <= PUBLIC_KINDS
+    assert v["board"]["command_posts"] == moderator_view(st)["command_posts"]  # CTF-21: public
     text = json.dumps(v)
     assert not [s for s in bot_secrets(st) if s in text], text
 
@@ -81,14 +83,15 @@ def test_the_spectator_view_holds_no_bot_order_terrain_or_rating_during_the_game
     st = battle()
     assert_public_only(st)
     v = st.view(None)
-    assert v["turn"] == 2 and v["turns"] == 10 and v["map"] == {"width": 20, "height": 20}
-    assert v["log_turn"] == 1 and [e[0] for e in v["log"]] == ["turn"] + ["phase"] * 5
+    board = v["board"]
+    assert v["turn"] == 2 and board["turns"] == 10 and board["map"] == {"width": 20, "height": 20}
+    assert board["log_turn"] == 1 and [e[0] for e in board["log"]] == ["turn"] + ["phase"] * 5
 
 
 def test_the_spectator_view_at_the_start_shows_the_command_posts_only():
     st = game()
     assert_public_only(st)
-    assert [c["cp"] for c in st.view(None)["command_posts"]] == ["A1", "A2", "B1", "B2"]
+    assert [c["cp"] for c in st.view(None)["board"]["command_posts"]] == ["A1", "A2", "B1", "B2"]
 
 
 def test_the_spectator_board_shows_command_posts_but_no_bot_terrain_or_rating():
@@ -161,11 +164,11 @@ def scrambled(st: CtfState, rnd: random.Random) -> CtfState:
 def test_after_the_end_the_spectator_sees_everything():
     st = battle()
     raw = [e for _, e in st.log]
-    st.end("turn limit")
+    st.end("turn limit", Termination.TURN_LIMIT)
     v = st.view(None)
-    assert v == moderator_view(st)
-    assert len(v["bots"]) == 2 and set(v["standing_orders"]) == {"1", "2"}
-    assert len(v["teams"]) == 2 and v["terrain"] and v["result"] is not None
+    assert v["board"] == moderator_view(st)
+    assert len(v["board"]["bots"]) == 2 and set(v["board"]["standing_orders"]) == {"1", "2"}
+    assert len(v["board"]["teams"]) == 2 and v["board"]["terrain"] and v["result"] is not None
     assert st.visible_log(None) == raw and st.events_for(raw, None) == raw
     text = st.render(None)
     assert len(BOT_LINE.findall(text)) == 2 and "Ratings: A " in text and "Result:" in text
@@ -181,7 +184,7 @@ def test_a_game_played_to_its_turn_limit_shows_the_spectator_the_last_turn():
     events = st.apply((TURN, 1, *FIRE), 0) + st.apply((TURN, 2, *FIRE), 1)
     assert st.is_over
     assert st.events_for(events, None) == events
-    assert any(e[0] == "shot" for e in st.view(None)["log"])
+    assert any(e[0] == "shot" for e in st.view(None)["board"]["log"])
 
 
 def test_moderator_view_is_the_whole_picture_during_the_game():
@@ -227,7 +230,7 @@ def test_whole_random_games_show_the_spectator_nothing_of_any_bot(config):
                 twin = scrambled(st, rnd)
                 assert twin.view(None) == st.view(None)
             steps += 1
-        assert st.view(None) == moderator_view(st)
+        assert st.view(None)["board"] == moderator_view(st)
         assert st.events_for(events, None) == events
     assert steps > 10
 

@@ -6,6 +6,7 @@ from ctf2187_helpers import Dice, engine, events, game, place
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
+from boardct.core.outcome import Termination
 from boardct.games.ctf2187.geometry import track
 from boardct.games.ctf2187.report import format_report, turn_report
 from boardct.games.ctf2187.sheet import MISSING
@@ -236,7 +237,7 @@ def test_ctf39_ejected_pilot_keeps_vp_in_ratings():
     b = st.bots[0]
     b.vp = 55
     b.status = WRECKED
-    st.end("turn limit")
+    st.end("turn limit", Termination.TURN_LIMIT)
     assert st.outcome.winners == (0,)
     assert "A 1.00" in st.outcome.reason
     assert st.bots[1].status == FUNCTIONAL

@@ -19,6 +19,7 @@ from boardct.cli.main import cli
 from boardct.cli.terminal import QUIET_EVENTS
 from boardct.core.errors import IllegalAction, ParseError
 from boardct.core.game import State
+from boardct.core.records import record_of
 from boardct.core.records import replay as replay_record
 from boardct.games.fff.notation import parse_turn
 from boardct.games.fff.pieces import COLOUR_NAMES, COLOURS
@@ -62,7 +63,7 @@ def test_pass_in_any_case(word):
     s = GAME.new(seed=0)
     assert s.parse(word) == ()
     play(s, word)
-    assert s.turn == 1 and s.record().actions == ["pass"]
+    assert s.turn == 1 and record_of(s).actions == ["pass"]
 
 
 def test_attacks_and_colours_read_in_either_case():
@@ -78,7 +79,7 @@ def test_attacks_and_colours_read_in_either_case():
 def test_records_keep_the_canonical_text_of_what_was_typed_in_any_case():
     s = GAME.new(seed=0)
     play(s, "B1 ne M +O", "PASS", "C2 NE m")
-    rec = s.record()
+    rec = record_of(s)
     assert rec.actions == ["b1 NE m +o", "pass", "c2 m"]
     assert replay_record(rec).position() == s.position()
 
@@ -89,7 +90,7 @@ def test_a_move_onto_an_enemy_the_attack_captures_is_read_as_the_capture():
     assert s.parse("d4 m") == s.parse("d4 xN")  # the attacker keeps its facing, as a step
     play(s, "d4 m")
     assert pieces(s) == "B2d5N,W1h5S"  # FFF-9
-    assert s.record().actions == ["d4 xN"]
+    assert record_of(s).actions == ["d4 xN"]
 
 
 def test_a_move_onto_an_enemy_the_green_attack_pushes_is_read_as_the_push():
@@ -101,7 +102,7 @@ def test_a_move_onto_an_enemy_the_green_attack_pushes_is_read_as_the_push():
 def test_each_step_of_a_turn_onto_an_enemy_is_read_as_its_capture():
     s = setup("B2d4N,W1d5S,W1d6S,W1h5S")
     play(s, "d4 m m")
-    assert pieces(s) == "W1h5S,B2d6N" and s.record().actions == ["d4 xN xN"]
+    assert pieces(s) == "W1h5S,B2d6N" and record_of(s).actions == ["d4 xN xN"]
 
 
 def test_a_move_onto_an_enemy_after_turning_keeps_the_new_facing():

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from boardct.core import registry
 from boardct.core.errors import BoardctError, OptionError, ParseError
-from boardct.core.records import Record, replay
+from boardct.core.records import Record, record_of, replay
 from boardct.games.fff.game import MAX_POSITION_BYTES, MAX_TURN_LIMIT
 from boardct.games.fff.notation import parse_turn
 from boardct.games.fff.position import INITIAL, MAX_COUNT, read
@@ -73,7 +73,7 @@ def test_position_option_file_is_kept_inline_so_the_record_replays_without_it(tm
     path.write_text(with_count("3") + "\n", encoding="utf-8")
     s = GAME.new(seed=0, position=str(path))
     s.apply(s.parse("d1 m"))
-    record = s.record()
+    record = record_of(s)
     path.unlink()
     assert record.options["position"] == with_count("3")
     assert replay(Record.from_json(record.to_json())).position() == s.position()

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from boardct.core.errors import BoardctError
-from boardct.core.records import Record, replay
+from boardct.core.records import Record, record_of, replay
 from boardct.games.fff.position import counts, read, write
 
 FRAGMENTS = ["pass", "d1", "e1", "c1", "b1", "d2", "e2", "a1", "h1", "d8", "h8~", "d2~", "m",
@@ -50,7 +50,7 @@ def test_random_valid_and_invalid_turns_never_crash_and_refusals_change_nothing(
             except BoardctError:
                 assert snapshot(s) == before
         check_invariants(s)
-    again = replay(Record.from_json(s.record().to_json()))
+    again = replay(Record.from_json(record_of(s).to_json()))
     assert again.position() == s.position()
     assert again.outcome == s.outcome
 
@@ -112,7 +112,7 @@ def test_complete_random_games_end_cleanly_and_replay():
         assert out is not None and sum(out.returns) == 1.0
         assert s.legal_actions() == [] and s.current_players() == () and s.prompt() == ""
         reasons.add(out.reason.split(" ")[-1])
-        again = replay(s.record())
+        again = replay(record_of(s))
         assert again.position() == s.position() and again.outcome == out
         assert GAME.evaluate(s, 0) == out.returns[0] * 2 - 1
     assert "elimination" in reasons  # random play does reach the size-elimination win
@@ -136,7 +136,7 @@ def test_actions_survive_a_json_round_trip():
 
 
 def test_generic_bench_runs():
-    from boardct.core import bench
+    from boardct.arena import bench
 
     result = bench.run(GAME, seconds=0.2, seed=1)
     assert result["actions"] > 0 and result["legal_actions_at_mid"] > 1
@@ -148,7 +148,7 @@ def test_the_bench_times_the_turn_search_not_the_memory_of_the_last_answer(monke
     moves and then type one); `boardct bench`'s legal_actions figure must be the search: every
     timed call asks about a position not just asked, so each runs the generator (`_turns`),
     which may reuse only pieces of the side's previous position, never the position asked."""
-    from boardct.core import bench
+    from boardct.arena import bench
     from boardct.games.fff import movegen
 
     searches = [0]

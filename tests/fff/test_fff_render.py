@@ -86,8 +86,8 @@ def test_view_is_json_ready_and_complete():
     s = GAME.new(seed=0, position="B1c1N:gr,W2d4S:c,B2d4NE,B3a1N,W1a8S,W3h8S B - 000/000 3")
     v = s.view(None)
     assert json.loads(json.dumps(v)) == v
-    assert v["position"] == s.position() and v["to_move"] == 0
+    assert v["board"]["position"] == s.position() and v["to_move"] == [0]
     assert {"square": "d4", "owner": 1, "size": 2, "facing": "S", "fields": ["c"],
-            "out_of_phase": True} in v["pieces"]
-    assert v["pool"]["r"] == [3, 2] and v["no_capture_turns"] == 3
-    assert s.view(0) == s.view(1) == v  # perfect information
+            "out_of_phase": True} in v["board"]["pieces"]
+    assert v["board"]["pool"]["r"] == [3, 2] and v["board"]["no_capture_turns"] == 3
+    assert s.view(0)["board"] == s.view(1)["board"] == v["board"]  # perfect information

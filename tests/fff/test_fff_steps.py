@@ -12,6 +12,7 @@ from fff_helpers import GAME, setup
 from test_fff_movegen import MID, SMALL
 
 from boardct.core.errors import IllegalAction
+from boardct.core.records import record_of
 from boardct.games.fff import state as state_mod
 from boardct.games.fff import steps
 from boardct.games.fff.movegen import canonical as real_canonical
@@ -100,7 +101,7 @@ def test_a_turn_in_steps_is_recorded_in_turn_notation():
     assert play_steps(s, "d1", "NE", "m") == []
     events = play_steps(s, "+y")
     assert events[0] == ("select", 0, "d1", "B2N")
-    assert s.record().actions == ["d1 NE m +y"]
+    assert record_of(s).actions == ["d1 NE m +y"]
     assert s.part is None and s.turn == 1
 
 
@@ -108,17 +109,17 @@ def test_steps_that_spell_a_longer_text_record_the_canonical_turn():
     """`d4 N E` and `d4 E` give one result; the record keeps the canonical one (FFF-31)."""
     s = setup("B1d4N:y,W1d6S")
     play_steps(s, "d4", "W", "E", "end")
-    assert s.record().actions == ["d4 E"]
+    assert record_of(s).actions == ["d4 E"]
 
 
 def test_select_then_end_and_remove_then_add_back_are_the_pass():
     s = setup("B1d4N:y,W1d6S")
     play_steps(s, "d4", "end")
     play_steps(s, "d6", "end")  # White's turn
-    assert s.record().actions == ["pass", "pass"]
+    assert record_of(s).actions == ["pass", "pass"]
     s2 = setup("B1d4N:y,W1d6S")
     play_steps(s2, "d4", "-y", "+y")
-    assert s2.record().actions == ["pass"]
+    assert record_of(s2).actions == ["pass"]
 
 
 def test_the_partial_turn_lives_in_the_state_and_clones_with_it():
@@ -127,10 +128,10 @@ def test_the_partial_turn_lives_in_the_state_and_clones_with_it():
     c = s.clone()
     play_steps(c, "E", "end")
     assert s.part is not None and s.part.text() == "d4 m"
-    assert s.view(0)["steps"]["square"] == "d5"
+    assert s.view(0)["board"]["steps"]["square"] == "d5"
     play_steps(s, "end")
-    assert s.record().actions == ["d4 m"]
-    assert c.record().actions == ["d4 m E"]
+    assert record_of(s).actions == ["d4 m"]
+    assert record_of(c).actions == ["d4 m E"]
 
 
 def test_legal_ids_follow_the_turn_order_of_fff_4():
@@ -148,7 +149,7 @@ def test_legal_ids_follow_the_turn_order_of_fff_4():
     play_steps(s, "E")
     assert s.legal_ids() == ids_of(s, "+r", "+g", "+b", "+y", "+p", "+o", "+c", "end")
     play_steps(s, "+r")
-    assert s.part is None and s.record().actions == ["d4 m E +r"]
+    assert s.part is None and record_of(s).actions == ["d4 m E +r"]
 
 
 def test_no_op_steps_are_not_offered_and_are_refused():
@@ -198,7 +199,7 @@ def test_an_attack_that_decides_the_game_ends_the_turn_at_once():
     events = play_steps(s2, "xE")
     assert s2.part is None and s2.is_over
     assert events[-1][0] == "end"
-    assert s2.record().actions == ["d4 xE"]
+    assert record_of(s2).actions == ["d4 xE"]
     assert s2.legal_ids() == []
 
 
@@ -207,7 +208,7 @@ def test_clear_destruction_on_removal_ends_the_turn():
     s = setup("B1d4N:c,W2d4S")
     play_steps(s, "d4~", "-c")
     assert s.part is None
-    assert s.record().actions == ["d4~ -c"]
+    assert record_of(s).actions == ["d4~ -c"]
 
 
 def test_whole_turn_apply_mid_steps_is_refused_and_legal_actions_is_empty():
@@ -232,7 +233,7 @@ def test_wrong_player_and_finished_game_are_refused():
 
 def test_ids_and_texts_round_trip():
     s = GAME.new(seed=0)
-    n = s.num_distinct_actions()
+    n = s.game_info().num_distinct_actions
     assert n == 244
     for i in range(n):
         assert s.action_id(s.id_action(i)) == i
@@ -246,7 +247,7 @@ def test_ids_and_texts_round_trip():
 
 def test_observation_has_its_shape_is_finite_and_shows_the_steps():
     s = setup("B2d4N:y,W1d6S")
-    shape = s.observation_shape()
+    shape = s.game_info().observation_shape
     flat = s.observation_tensor(0)
     assert len(flat) == math.prod(shape) and all(math.isfinite(x) for x in flat)
     assert flat == s.information_state_tensor(0)
@@ -273,7 +274,7 @@ def test_random_step_games_end_and_replay_from_their_records():
             s.apply_id(rng.choice(s.legal_ids()))
             n += 1
         assert s.is_over
-        again = replay(s.record())
+        again = replay(record_of(s))
         assert again.position() == s.position()
         assert again.outcome == s.outcome
 

@@ -4,6 +4,7 @@ import pytest
 from fs_helpers import GAME, play, rejected
 
 from boardct.core.game import RESUME, SUSPEND
+from boardct.core.records import record_of
 
 
 def test_fs20_deny_and_confirm_without_a_request_do_nothing():
@@ -94,4 +95,4 @@ def test_fs20_concede_ends_the_game_as_a_loss():
 def test_fs20_requests_and_answers_are_part_of_the_record():
     s = GAME.new(seed=0)
     play(s, "05", "05", "01", "07")
-    assert s.record().actions == ["05", "05", "01", "07"]
+    assert record_of(s).actions == ["05", "05", "01", "07"]

@@ -42,7 +42,7 @@ def test_ids_are_the_commands_digits():
 def test_every_token_has_one_id_and_back():
     """All 1100 tokens of the command language, whatever the ruleset (FS-5)."""
     s = new()
-    assert s.num_distinct_actions() == 1100
+    assert s.game_info().num_distinct_actions == 1100
     tokens = {s.id_action(i) for i in range(1100)}
     assert len(tokens) == 1100
     assert all(s.id_action(s.action_id(t)) == t for t in tokens)

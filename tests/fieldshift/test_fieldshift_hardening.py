@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from boardct.core.errors import BoardctError, OptionError, ParseError, RecordError
-from boardct.core.records import Record, load_state, replay
+from boardct.core.records import Record, load_state, record_of, replay
 from boardct.games.fieldshift import notation as nt
 from boardct.games.fieldshift.game import MAX_TURN_LIMIT
 from boardct.games.fieldshift.savefile import MAX_SAVE_BYTES
@@ -84,7 +84,7 @@ def test_fs24_save_file_with_a_name_no_record_can_hold_is_refused(tmp_path, name
 def test_fs24_loaded_save_can_be_saved_and_replayed(tmp_path):
     path = save(tmp_path, BOM + "0\nZoë\nBob\n24\n".encode())
     s = load_state(path)
-    again = replay(Record.from_json(s.record().to_json()))
+    again = replay(Record.from_json(record_of(s).to_json()))
     assert again.setup.names == ("Zoë", "Bob") and again.snapshot() == s.snapshot()
 
 

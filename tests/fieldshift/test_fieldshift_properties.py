@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from boardct.core.errors import BoardctError
-from boardct.core.records import Record, replay
+from boardct.core.records import Record, record_of, replay
 from boardct.games.fieldshift.state import PV_SIZE, SKCD
 
 RULESETS = st.sampled_from(["lstd", "stdex", "type-a"])
@@ -85,7 +85,7 @@ def test_record_replay_gives_the_identical_state(seed, ruleset, mode, steps):
         if s.is_over:
             break
         s.apply(rng.choice(s.legal_actions()))
-    again = replay(Record.from_json(s.record().to_json()))
+    again = replay(Record.from_json(record_of(s).to_json()))
     assert again.snapshot() == s.snapshot()
 
 

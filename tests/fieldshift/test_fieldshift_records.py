@@ -8,7 +8,7 @@ import pytest
 from fs_helpers import GAME, play
 
 from boardct.core.errors import RecordError
-from boardct.core.records import Record, load_state, replay
+from boardct.core.records import Record, load_state, record_of, replay
 
 
 def random_game(seed: int, ruleset: str = "lstd", violations: str = "dispute", steps: int = 400):
@@ -24,7 +24,7 @@ def random_game(seed: int, ruleset: str = "lstd", violations: str = "dispute", s
 @pytest.mark.parametrize("ruleset", ["lstd", "stdex", "type-a"])
 def test_fs24_record_round_trip_replays_to_the_identical_state(ruleset, tmp_path):
     s = random_game(7, ruleset, steps=250)
-    path = s.record().save(tmp_path / "game.json")
+    path = record_of(s).save(tmp_path / "game.json")
     again = load_state(path)
     assert again.snapshot() == s.snapshot()
     assert again.render() == s.render()
@@ -33,24 +33,25 @@ def test_fs24_record_round_trip_replays_to_the_identical_state(ruleset, tmp_path
 def test_record_of_a_finished_game_keeps_the_result(tmp_path):
     s = GAME.new(seed=1, names=("Ann", "Ben"))
     play(s, "20", "09")
-    doc = json.loads(s.record().to_json())
+    doc = json.loads(record_of(s).to_json())
     assert doc["format"] == "boardct-record" and doc["version"] == 1
     assert doc["game"] == "fieldshift" and doc["players"] == ["Ann", "Ben"]
     assert doc["actions"] == ["20", "09"]
-    assert doc["result"] == {"winners": [0], "reason": "concession", "returns": [1.0, 0.0]}
+    assert doc["result"] == {"winners": [0], "reason": "concession", "returns": [1.0, 0.0],
+                             "kind": "resignation"}
     assert doc["options"] == {"ruleset": "lstd", "violations": "dispute", "turn_limit": 300}
 
 
 def test_record_keeps_the_tokens_as_typed_including_ignored_middle_digits():
     s = GAME.new(seed=1, ruleset="stdex")
     play(s, "773", "07", "011")
-    assert s.record().actions == ["773", "07", "011"]
+    assert record_of(s).actions == ["773", "07", "011"]
 
 
 def _doc(**changes):
     s = GAME.new(seed=1, names=("Ann", "Ben"))
     play(s, "24", "26", "09")
-    doc = json.loads(s.record().to_json())
+    doc = json.loads(record_of(s).to_json())
     doc.update(changes)
     return doc
 

@@ -143,7 +143,7 @@ def test_search_key_tells_apart_every_legal_command_and_joins_transpositions():
 
 def test_mcts_reuses_the_scores_of_a_transposition_and_chooses_as_without(monkeypatch):
     from boardct.agents import make
-    from boardct.core.bench import mid_game_state
+    from boardct.arena.bench import mid_game_state
 
     state = mid_game_state(FS, 1, FS.resolve_options({}))
     player = state.current_players()[0]

@@ -42,6 +42,7 @@ from hypothesis import strategies as st
 from boardct.core import registry
 from boardct.core.errors import BoardctError
 from boardct.core.game import State
+from boardct.core.records import record_of
 
 Draw = Callable[[st.SearchStrategy], Any]
 
@@ -294,7 +295,7 @@ class Snapshot:
 
 
 def _record_dict(state: State) -> dict:
-    doc = state.record().to_dict()
+    doc = record_of(state).to_dict()
     doc.pop("saved", None)
     return doc
 

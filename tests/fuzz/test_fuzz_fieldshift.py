@@ -20,7 +20,7 @@ from fuzz_kit import (
 from hypothesis import strategies as st
 
 from boardct.core import registry
-from boardct.core.records import load_state
+from boardct.core.records import load_state, record_of
 from boardct.games.fieldshift import savefile
 
 GAME = registry.get("fieldshift")
@@ -45,7 +45,7 @@ def test_fieldshift_options_and_names_refused_cleanly(draw):
 def valid_save(draw) -> tuple[str, object]:
     """An old-tool save of a game from the pool: ruleset line, two names, one token a line."""
     state = draw(pool("fieldshift").any_position)
-    record = state.record()
+    record = record_of(state)
     code = RULESET_CODE[record.options["ruleset"]]
     names = [draw(st.sampled_from(["A", "Bea", "x y", ""])) for _ in range(2)]
     return "\n".join([code, *names, *record.actions]) + "\n", state
@@ -92,6 +92,6 @@ def test_fieldshift_old_tool_save_with_a_byte_order_mark_loads_as_without(draw):
             return  # an empty name line, say: refused with or without the mark
         ok, got = attempt(savefile.load, GAME, marked)
         assert ok, f"a save with a byte-order mark was refused: {got}"
-        assert got.record().actions == want.record().actions
+        assert record_of(got).actions == record_of(want).actions
         ok, got = attempt(load_state, marked)
         assert ok, f"load_state refused a save with a byte-order mark: {got}"

@@ -28,7 +28,7 @@ from fuzz_kit import (
 from hypothesis import strategies as st
 
 from boardct.core import registry
-from boardct.core.records import Record, load_state, replay
+from boardct.core.records import Record, load_state, record_of, replay
 
 RAW_VALUES = [
     "null", "true", "false", "0", "-1", "1", "2", "17", "1.5", "-0.0", "1e999", "-1e999",
@@ -69,7 +69,7 @@ def option_raw(draw, name: str) -> str:
 def edited_record(draw, game_id: str) -> bytes | str:
     """The record of a random position of the game, edited one of several ways."""
     state = draw(pool(game_id).any_position)
-    doc = state.record().to_dict()
+    doc = record_of(state).to_dict()
     if game_id == "ctf2187" and draw(st.booleans()):
         doc["ctf2187"] = {"deadline": None}  # as the moderator's game.json holds it
     text = json.dumps(doc, indent=1, ensure_ascii=False)
@@ -135,7 +135,7 @@ def read_record(draw, game_id: str) -> None:
                 for p in (None, *state.iter_players()):
                     state.render(p)
                     json.dumps(state.view(p))
-                again = state.record()
+                again = record_of(state)
                 again.to_json()
             # a game that replays saves (names and options came through the checks)
             attempt(again.save, fresh_name(".json"))
@@ -204,8 +204,8 @@ def test_record_with_a_byte_order_mark_loads_as_without(draw):
     """Issue 15 item 3: a record saved by Notepad (byte-order mark) loads as without it."""
     game_id = draw(st.sampled_from(fuzz_kit.GAME_IDS))
     state = draw(pool(game_id).any_position)
-    text = state.record().to_json()
+    text = record_of(state).to_json()
     with scratch_file("\ufeff" + text, ".json") as path:
         ok, got = attempt(load_state, path)
         assert ok, f"a record with a byte-order mark was refused: {got}"
-        assert got.record().actions == state.record().actions
+        assert record_of(got).actions == record_of(state).actions

@@ -21,7 +21,7 @@ def hex_field(obs, h, k):
 
 def test_ids_follow_the_action_codes():
     s = new()
-    assert s.num_distinct_actions() == 139
+    assert s.game_info().num_distinct_actions == 139
     assert s.id_action(0) == A.END
     assert s.notation(s.id_action(1)) == "I move E"
     assert s.action_id(A.ammo(2, 5, 2)) == 138

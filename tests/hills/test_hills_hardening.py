@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from boardct.core.errors import BoardctError, DataError, OptionError
-from boardct.core.records import Record, replay
+from boardct.core.records import Record, record_of, replay
 from boardct.games.hills.board import MAX_CARDS_PER_KIND, MAX_DECK, MAX_TURN_LIMIT
 from boardct.games.hills.game import MAX_LAYOUT_BYTES, layout_of, parse_deck_mix
 from boardct.games.hills.layout import layout_text, parse_layout
@@ -228,7 +228,7 @@ def test_load_file_keeps_the_layout_inline_so_the_record_replays(tmp_path):
     path = tmp_path / "setup.txt"
     path.write_bytes(b"\xef\xbb\xbf" + LAYOUT.encode())
     s = HILLS.load_file(str(path))
-    record = s.record()
+    record = record_of(s)
     path.unlink()
     assert layout_of(replay(Record.from_json(record.to_json()))) == layout_of(s)
 

@@ -36,16 +36,16 @@ def test_view_never_shows_face_down_tiles_unrevealed_stars_deck_or_opponent_hand
         for p in (0, 1, None):
             view = s.view(p)
             for h in hidden_hexes(s):
-                assert view["hexes"][h] == {"q": view["hexes"][h]["q"],
-                                            "r": view["hexes"][h]["r"], "tile": None}
+                assert view["board"]["hexes"][h] == {"q": view["board"]["hexes"][h]["q"],
+                                            "r": view["board"]["hexes"][h]["r"], "tile": None}
             for h in LAND:
                 if s.rev[h]:
-                    assert view["hexes"][h]["tile"] == TILE_LETTERS[s.tiles[h]]
-            assert list(view["hands"]) == ([] if p is None else [str(p)])
+                    assert view["board"]["hexes"][h]["tile"] == TILE_LETTERS[s.tiles[h]]
+            assert list(view["board"]["hands"]) == ([] if p is None else [str(p)])
             if p is not None:
                 own = [CARD_WORDS[c] for c in range(4) for _ in range(s.hand[p * 4 + c])]
-                assert view["hands"][str(p)] == own
-            assert view["deck_size"] == len(s.deck)
+                assert view["board"]["hands"][str(p)] == own
+            assert view["board"]["deck_size"] == len(s.deck)
             text = json.dumps(view)
             assert "deck_order" not in text and "seed" not in text
             checked += 1
@@ -75,7 +75,7 @@ def test_view_and_screen_do_not_change_when_hidden_parts_are_resampled():
 
 def test_spectator_sees_no_hand_at_all():
     s = position(hands=((0, 1, 0, 1), (0, 0, 2, 0)))
-    assert s.view(None)["hands"] == {} and s.view(None)["hand_sizes"] == [2, 2]
+    assert s.view(None)["board"]["hands"] == {} and s.view(None)["board"]["hand_sizes"] == [2, 2]
     screen = s.render(None)
     assert "Artillery" not in screen and "Extra Ammo" not in screen and "2 cards" in screen
 
@@ -182,10 +182,10 @@ def test_determinize_samples_each_face_down_type_in_proportion():
 def test_bsh24_a_turn_that_ends_by_itself_shows_the_hand_holds_no_artillery():
     deck = ("artillery",) * 6 + ("boost",) * 3
     s = position(hands=((0, 0, 0, 0), (0, 0, 1, 1)), to_move=1, deck=deck)
-    assert s.view(0)["hand_facts"][1] == {"no_artillery": 0, "only_ammo": 0}
+    assert s.view(0)["board"]["hand_facts"][1] == {"no_artillery": 0, "only_ammo": 0}
     play(s, "I wait", "R wait", "M wait")  # no squad can be boosted: the turn ends by itself
     assert s.cur == 0
-    assert s.view(0)["hand_facts"][1] == {"no_artillery": 2, "only_ammo": 0}
+    assert s.view(0)["board"]["hand_facts"][1] == {"no_artillery": 2, "only_ammo": 0}
     for k in range(30):
         d = s.determinize(0, seed=k)
         assert d.hand[4 + 1] == 0 and sum(d.hand[4:8]) == 2
@@ -195,7 +195,7 @@ def test_bsh24_ending_by_itself_with_a_squad_boostable_shows_only_ammo():
     s = position(hands=((0, 0, 0, 0), (0, 0, 1, 0)), to_move=1,
                  deck=("artillery", "boost", "boost"))
     play(s, "I move W", "R move NW", "M move SW")
-    assert s.cur == 0 and s.view(0)["hand_facts"][1] == {"no_artillery": 1, "only_ammo": 1}
+    assert s.cur == 0 and s.view(0)["board"]["hand_facts"][1] == {"no_artillery": 1, "only_ammo": 1}
     assert all(s.determinize(0, seed=k).hand[4:8] == [0, 0, 1, 0] for k in range(10))
 
 

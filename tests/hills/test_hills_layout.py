@@ -6,7 +6,7 @@ import pytest
 from hills_helpers import HILLS, layout, play
 
 from boardct.core.errors import DataError
-from boardct.core.records import load_state, replay
+from boardct.core.records import load_state, record_of, replay
 from boardct.games.hills.board import INDEX, LAND
 from boardct.games.hills.game import layout_of
 from boardct.games.hills.layout import layout_text, parse_layout
@@ -29,7 +29,7 @@ def test_bsh39_layout_fixes_first_player_deck_limit_and_tiles():
     assert s.deck == [2, 3]  # boost on top (end of the list)
     assert s.tiles[INDEX[(1, -3)]] == 2 and s.star[INDEX[(1, -3)]] == 1
     assert sum(1 for h in LAND if s.tiles[h] == 1) == 34
-    assert s.view(0)["tile_counts"] == {"P": 0, "M": 34, "F": 1}
+    assert s.view(0)["board"]["tile_counts"] == {"P": 0, "M": 34, "F": 1}
 
 
 def test_bsh39_tiles_in_any_order_write_back_in_canonical_order():
@@ -69,7 +69,7 @@ def test_bsh39_layout_file_by_path_and_by_load_file(tmp_path):
     assert loaded.game.id == "hills" and loaded.tiles == s.tiles
     # the record keeps the layout text itself, so it replays without the file
     play(loaded, "end", "I move E")
-    record = loaded.record()
+    record = record_of(loaded)
     path.unlink()
     again = replay(record)
     assert again.view(0) == loaded.view(0) and again.hand == loaded.hand

@@ -47,7 +47,7 @@ def test_bsh2_tiles_are_15_plains_10_mountains_10_forest_all_face_down():
     tiles = [s.tiles[h] for h in LAND]
     assert (tiles.count(0), tiles.count(1), tiles.count(2)) == (15, 10, 10)
     view = s.view(0)
-    assert [h["tile"] for h in view["hexes"] if h["tile"] is not None] == ["H0", "H1"]
+    assert [h["tile"] for h in view["board"]["hexes"] if h["tile"] is not None] == ["H0", "H1"]
 
 
 def test_bsh2_the_shuffle_is_seeded():
@@ -66,7 +66,7 @@ def test_bsh3_options_set_stars_and_deck_mix():
     s = HILLS.new(seed=2, stars=35, deck="ammo:2, boost:1")
     assert all(s.star[h] for h in LAND)
     assert sorted(s.deck) == [2, 2, 3]
-    assert HILLS.new(seed=2, stars=0).view(0)["stars_total"] == 0
+    assert HILLS.new(seed=2, stars=0).view(0)["board"]["stars_total"] == 0
 
 
 @pytest.mark.parametrize("opts,msg", [({"stars": 36}, "more than the 35"),
@@ -102,4 +102,4 @@ def test_bsh6_first_player_is_a_seeded_coin_or_an_option():
 
 def test_bsh18_turn_limit_option_default_is_150():
     assert HILLS.option("turn_limit").default == 150
-    assert HILLS.new(seed=1).view(0)["turn_limit"] == 150
+    assert HILLS.new(seed=1).view(0)["board"]["turn_limit"] == 150

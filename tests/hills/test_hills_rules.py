@@ -41,7 +41,7 @@ def test_bsh5_squad_at_zero_units_is_removed():
     s = position(squads={"0M": (0, 0, 4), "1I": (1, 0, 2)})
     play(s, "M attack E I")
     assert units(s)["1I"] == 0 and where(s, "1I") is None
-    assert s.view(0)["squads"][3] == {"player": 1, "kind": "I", "units": 0}
+    assert s.view(0)["board"]["squads"][3] == {"player": 1, "kind": "I", "units": 0}
 
 
 # -- BSH-7: the turn -----------------------------------------------------------------------------
@@ -77,10 +77,10 @@ def test_bsh7_action_of_the_other_player_is_refused():
 # -- BSH-8: moving -------------------------------------------------------------------------------
 def test_bsh8_move_reveals_the_tile_to_both():
     s = position(tiles={(-1, 0): "F"})
-    assert s.view(1)["hexes"][INDEX[(-1, 0)]]["tile"] is None
+    assert s.view(1)["board"]["hexes"][INDEX[(-1, 0)]]["tile"] is None
     ev = play(s, "I move E")
     assert ev[0] == ("reveal", INDEX[(-1, 0)], 2, False)
-    assert s.view(1)["hexes"][INDEX[(-1, 0)]]["tile"] == "F"
+    assert s.view(1)["board"]["hexes"][INDEX[(-1, 0)]]["tile"] == "F"
     assert s.describe(ev[0]) == "The tile at (-1,0) is revealed: forest."
 
 
@@ -256,8 +256,8 @@ def test_bsh13_first_entry_draws_a_card_and_uses_up_the_star():
     ev = play(s, "I move E")
     assert ("draw", 0, 0) in ev
     assert s.hand[0:4] == [0, 1, 0, 0] and len(s.deck) == 1
-    assert s.view(1)["hands"] == {"1": []} and s.view(1)["hand_sizes"] == [1, 0]
-    assert s.view(0)["hands"] == {"0": ["artillery"]}
+    assert s.view(1)["board"]["hands"] == {"1": []} and s.view(1)["board"]["hand_sizes"] == [1, 0]
+    assert s.view(0)["board"]["hands"] == {"0": ["artillery"]}
     play(s, "end", "end", "I move NE", "R move E")
     assert where(s, "0R") == (-1, 0) and len(s.deck) == 1  # the star is used up
 
@@ -291,14 +291,14 @@ def test_bsh21_star_with_an_empty_deck_draws_nothing_and_is_used_up():
     s = position(tiles={(-1, 0): "P*"})
     ev = play(s, "I move E")
     assert ("deck-empty", 0) in ev and s.star[INDEX[(-1, 0)]] == 2
-    assert s.view(0)["hexes"][INDEX[(-1, 0)]]["star"] is False
+    assert s.view(0)["board"]["hexes"][INDEX[(-1, 0)]]["star"] is False
 
 
 def test_bsh21_discard_and_deck_size_are_public():
     s = position(squads={"1I": (1, 0, 6)}, hands=((0, 1, 0, 0), (0, 0, 0, 0)),
                  deck=("ammo", "boost"))
     play(s, "play artillery I")
-    assert s.view(1)["discard"] == ["artillery"] and s.view(1)["deck_size"] == 2
+    assert s.view(1)["board"]["discard"] == ["artillery"] and s.view(1)["board"]["deck_size"] == 2
 
 
 def test_bsh25_card_drawn_this_turn_may_be_played_this_turn():
@@ -572,7 +572,7 @@ def test_bsh28_mech_stopped_by_a_starred_mountain_draws_nothing():
     s = position(tiles={(-1, 0): "M*"}, deck=("artillery",))
     ev = play(s, "M move E")
     assert "draw" not in kinds(ev) and s.star[INDEX[(-1, 0)]] == 1 and len(s.deck) == 1
-    assert s.view(1)["hexes"][INDEX[(-1, 0)]]["star"] is True
+    assert s.view(1)["board"]["hexes"][INDEX[(-1, 0)]]["star"] is True
     play(s, "I move E")
     assert s.hand[0:4] == [0, 1, 0, 0]
 

@@ -20,17 +20,18 @@ def check_event(event: tuple, view: dict) -> None:
     """One event a player is shown, judged against that player's view after it."""
     kind = event[0]
     for field in HEX_FIELDS.get(kind, ()):
-        assert view["hexes"][event[field]]["tile"] is not None, event  # face up for all
+        assert view["board"]["hexes"][event[field]]["tile"] is not None, event  # face up for all
     if kind == "reveal":
         _, h, tile, starred = event
-        assert view["hexes"][h]["tile"][0] == TILE_LETTERS[tile]
-        assert starred == (view["hexes"][h]["star"] or view["hexes"][h]["star_used"])
+        hexes = view["board"]["hexes"]
+        assert hexes[h]["tile"][0] == TILE_LETTERS[tile]
+        assert starred == (hexes[h]["star"] or hexes[h]["star_used"])
     if kind == "draw":
         assert len(event) == 3  # the player and the squad, never the card
     if kind == "play":
-        assert CARD_WORDS[event[2]] in view["discard"]
+        assert CARD_WORDS[event[2]] in view["board"]["discard"]
     if kind == "survivors":
-        assert CARD_WORDS[SURVIVORS] in view["discard"]
+        assert CARD_WORDS[SURVIVORS] in view["board"]["discard"]
 
 
 def dump(s) -> tuple:

@@ -55,6 +55,6 @@ async def expire(service: GameService, game_id: str) -> None:
         session.execute(update(GameRow).where(GameRow.id == game_id).values(deadline_at=past))
         session.commit()
 
-    await service._db(write)
+    await service.db(write)
     live = await service.get(game_id)
     live.deadline_at = past

@@ -91,7 +91,8 @@ def test_spectators_get_the_spectators_view(api):
     made = api.create("hills")
     gid = made["game_id"]
     st = api.state(gid)
-    assert st["seat"] is None and st["view"]["viewer"] is None and st["view"]["hands"] == {}
+    assert st["seat"] is None and st["view"]["viewer"] is None
+    assert st["view"]["board"]["hands"] == {}
     assert st["legal"] == [] and not st["my_turn"]
 
 

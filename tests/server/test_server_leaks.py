@@ -7,9 +7,8 @@ from __future__ import annotations
 import json
 import random
 
-from boardct.core import registry
+from boardct.core import moves, registry
 from boardct.core.game import Setup
-from boardct.server.service import apply_text
 from conftest import Api
 
 
@@ -82,7 +81,8 @@ def true_states(api: Api, gid: str) -> tuple[dict, list]:
                                      tuple(record["players"]), record["created"]))
     out = [(state.clone(), [])]
     for text in record["actions"]:
-        state, events = apply_text(state, text)
+        done = moves.apply_entry(state, text)
+        state, events = done.state, done.events
         out.append((state.clone(), events))
     return record, out
 
@@ -145,7 +145,7 @@ def test_hills_seat_0_never_learns_seat_1s_hand_or_face_down_tiles(api):
         msg = json.loads(text)
         views = [msg["view"]] if "view" in msg else [msg["state"]["view"]] \
             if "state" in msg else []
-        for view in views:
+        for view in (v["board"] for v in views):
             assert set(view["hands"]) <= {"0"}  # never seat 1's cards
             for h, hx in enumerate(view["hexes"]):
                 if not st.rev[h]:  # face down for both: its terrain is nowhere

@@ -58,7 +58,7 @@ def test_two_processes_racing_for_one_version_one_wins_the_other_resyncs(db_url)
             return session.scalar(select(func.count()).select_from(ActionRow)
                                   .where(ActionRow.game == gid))
 
-        assert await one._db(count) == 1
+        assert await one.db(count) == 1
         assert a.version == b.version == 1  # the loser caught up with the winner's move
         assert a.state.history() == b.state.history()
     run(go())
@@ -118,7 +118,7 @@ def test_moves_in_many_games_at_once_are_each_committed_once(db_url):
             return session.scalar(select(func.count()).select_from(ActionRow)
                                   .where(ActionRow.game.in_(games)))
 
-        assert await service._db(count) == 30
+        assert await service.db(count) == 30
         again, _, _ = await service_for(db_url)  # what a restart reads back
         assert [(await again.get(gid)).version for gid in games] == [1] * 30
         service.close()

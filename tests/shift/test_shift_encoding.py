@@ -16,7 +16,7 @@ def new(**options):
 
 def test_ids():
     s = new()
-    assert s.num_distinct_actions() == 90
+    assert s.game_info().num_distinct_actions == 90
     assert s.action_id(PASS) == 9
     assert s.action_id(guard_action(-1, 0)) == 10
     assert s.action_id(guard_action(3, 15)) == 89

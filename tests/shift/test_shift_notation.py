@@ -210,8 +210,10 @@ def test_events_read_as_sentences(tmp_path):
 def test_view_is_json_and_public():
     s = at_turn(new(), 0)
     v = s.view(0)
-    assert v == s.view(1) == s.view(None)
+    assert v["board"] == s.view(1)["board"] == s.view(None)["board"]  # all of it public
+    assert {k: x for k, x in v.items() if k != "viewer"} == \
+        {k: x for k, x in s.view(None).items() if k != "viewer"}
     json.dumps(v)
-    assert v["phase"] == "shift" and v["to_move"] == [0]
-    assert v["players"][1]["card"] == "Tide Warden"
-    assert v["legal"] == ["attack alpha", "shift 2L", "shift 2R"]  # beta costs 1 spirit
+    assert v["board"]["phase"] == "shift" and v["to_move"] == [0]
+    assert v["board"]["players"][1]["card"] == "Tide Warden"
+    assert v["board"]["legal"] == ["attack alpha", "shift 2L", "shift 2R"]  # beta costs 1 spirit

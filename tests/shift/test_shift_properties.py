@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from shift_helpers import GAME, snapshot
 
 from boardct.core.errors import BoardctError
-from boardct.core.records import Record, replay
+from boardct.core.records import Record, record_of, replay
 from boardct.games.shift.cards import shipped
 from boardct.games.shift.state import ShiftState
 
@@ -69,7 +69,7 @@ def test_record_replays_to_the_identical_state():
     for seed in range(15):
         s = random_game(seed, CARDS[seed % len(CARDS)], CARDS[(seed * 5 + 1) % len(CARDS)],
                         steps=seed * 7)
-        rec = Record.from_json(s.record().to_json())
+        rec = Record.from_json(record_of(s).to_json())
         assert len(rec.extra["coins"]) == len(s.flip_log())
         assert rec.extra["coins"][0].startswith("toss: ")
         again = replay(rec)

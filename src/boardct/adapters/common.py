@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import importlib
 import re
-from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
 from boardct.core import registry
 from boardct.core.errors import BoardctError, IllegalAction
 from boardct.core.game import Game, State
+from boardct.core.info import GameInfo
 from boardct.core.rng import Rng
 
 # The ranges every game's tensors keep to (the core's encoding helpers scale and clip every
@@ -95,26 +95,12 @@ class SeedStream:
         return self._rng.next64() >> 1
 
 
-@dataclass(frozen=True)
-class Spaces:
-    """The sizes a game's setup fixes: players, action ids, observation shape."""
-
-    players: int
-    actions: int
-    shape: tuple[int, ...]
-    info_shape: tuple[int, ...]
-
-
-def probe(game: Game, players: int | None, options: dict[str, Any]) -> Spaces:
-    """The fixed sizes of `game` with these options, read from one new state (every state
-    of one setup agrees on them). The options are checked here, so a wrong one fails when
-    the environment is made, not at its first reset."""
+def probe(game: Game, players: int | None, options: dict[str, Any]) -> GameInfo:
+    """The game's facts with these options (`Game.info`), checked now, so a wrong option or
+    number of seats fails when the environment is made, not at its first reset."""
     if players is not None and (isinstance(players, bool) or not isinstance(players, int)):
         raise BoardctError(f"players {players!r:.40}: the number of seats is a whole number")
-    n = game.min_players if players is None else players
-    state = game.new(seed=0, names=[""] * n, **options)
-    info = state.information_state_shape()
-    return Spaces(n, state.num_distinct_actions(), tuple(state.observation_shape()), tuple(info))
+    return game.info(options, players)
 
 
 def new_state(game: Game, seed: int, players: int, options: dict[str, Any]) -> State:

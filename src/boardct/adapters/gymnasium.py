@@ -41,7 +41,7 @@ from boardct.adapters.common import (
     probe,
 )
 from boardct.agents import make as make_agent
-from boardct.core import registry
+from boardct.core import moves, registry
 from boardct.core.errors import BoardctError
 from boardct.core.game import Game, State
 
@@ -79,11 +79,12 @@ class BoardctEnv(gym.Env):
         self.fixed_seat = seat
         self.seat = 0 if seat is None else seat
         self.kind = observation
-        self.shape = self.spaces.shape if observation == "observation" else self.spaces.info_shape
+        self.shape = (self.spaces.observation_shape if observation == "observation"
+                      else self.spaces.information_state_shape)
         self.illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
         self.observation_space = gym.spaces.Box(OBS_LOW, OBS_HIGH, self.shape, np.float32)
-        self.action_space = gym.spaces.Discrete(self.spaces.actions)
+        self.action_space = gym.spaces.Discrete(self.spaces.num_distinct_actions)
         self.state: State | None = None
         self.agents: dict[int, Any] = {}
         self.seed_used: int | None = None
@@ -99,7 +100,7 @@ class BoardctEnv(gym.Env):
     def _info(self, **extra: Any) -> dict[str, Any]:
         st = self.state
         assert st is not None
-        mask = np.zeros(self.spaces.actions, np.int8)
+        mask = np.zeros(self.spaces.num_distinct_actions, np.int8)
         if not st.is_over and self.seat in st.current_players():
             mask[st.legal_ids(self.seat)] = 1
         return {"action_mask": mask, "seat": self.seat, **extra}
@@ -126,7 +127,7 @@ class BoardctEnv(gym.Env):
             p = players[0]
             action = self.agents[p].select(st, p)
             self._tell(p, action)
-            st.apply(action, p)
+            moves.act(st, p, action, entry=False)
 
     # -- the Gymnasium API ----------
     def reset(self, *, seed: int | None = None,
@@ -160,7 +161,7 @@ class BoardctEnv(gym.Env):
             return self._obs(), self.illegal_reward, True, False, self._info(
                 illegal_action=True, legal_ids=legal)
         self._tell(self.seat, st.id_action(number, self.seat))
-        st.apply_id(number, self.seat)
+        moves.act_id(st, self.seat, number)
         self._others()
         over = st.is_over
         reward = float(st.returns()[self.seat]) if over else 0.0

@@ -32,7 +32,7 @@ import math
 from typing import Any
 
 from boardct.adapters.common import game_of, need, new_state, probe
-from boardct.core import registry
+from boardct.core import moves, registry
 from boardct.core.errors import BoardctError
 from boardct.core.game import Game, State
 
@@ -105,9 +105,9 @@ class BoardctGame(pyspiel.Game):
         self.options = {k: v for k, v in full.items() if v != spec[k]}
         self.spaces = probe(game, players, self.options)
         self.simultaneous = game.simultaneous
-        self.wait = self.spaces.actions  # the id of "wait" in a simultaneous game
+        self.wait = self.spaces.num_distinct_actions  # the id of "wait" in a simultaneous game
         super().__init__(game_type(game), pyspiel.GameInfo(
-            num_distinct_actions=self.spaces.actions + (1 if self.simultaneous else 0),
+            num_distinct_actions=self.spaces.num_distinct_actions + (1 if self.simultaneous else 0),
             max_chance_outcomes=0,
             num_players=players,
             min_utility=0.0,
@@ -131,7 +131,7 @@ class BoardctGame(pyspiel.Game):
                 and iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER):
             raise ValueError(f"{short_name(self.bgame)}: boardct observes for one player "
                              "only (private_info=SINGLE_PLAYER)")
-        shape = self.spaces.info_shape if recall else self.spaces.shape
+        shape = self.spaces.information_state_shape if recall else self.spaces.observation_shape
         return Observer(shape, recall)
 
 
@@ -164,7 +164,7 @@ class BoardctState(pyspiel.State):
     # -- acting ------------------------------------------------------------------------------
     def _apply_action(self, action: int) -> None:
         inner = self.inner
-        inner.apply_id(action, inner.current_players()[0])
+        moves.act_id(inner, inner.current_players()[0], action)
 
     def _apply_actions(self, actions: list[int]) -> None:
         """One action per player at a simultaneous node; `wait` for those who owe nothing."""
@@ -174,7 +174,7 @@ class BoardctState(pyspiel.State):
                 break
             if actions[p] == self._wait:
                 raise BoardctError(f"player {p} owes orders: wait is not legal for it")
-            inner.apply_id(int(actions[p]), p)
+            moves.act_id(inner, p, int(actions[p]))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if self._sim and action == self._wait:

@@ -29,7 +29,6 @@ from boardct.adapters.common import (
     OBS_HIGH,
     OBS_LOW,
     SeedStream,
-    Spaces,
     agent_name,
     as_id,
     game_of,
@@ -38,8 +37,10 @@ from boardct.adapters.common import (
     new_state,
     probe,
 )
+from boardct.core import moves
 from boardct.core.errors import BoardctError
 from boardct.core.game import State
+from boardct.core.info import GameInfo
 
 np = need("numpy", "rl")
 gymnasium = need("gymnasium", "rl")
@@ -50,13 +51,13 @@ ParallelEnv = _pz.ParallelEnv
 OBSERVATIONS = ("observation", "information_state")
 
 
-def _spaces(spaces: Spaces, kind: str) -> tuple[Any, Any]:
-    shape = spaces.shape if kind == "observation" else spaces.info_shape
+def _spaces(spaces: GameInfo, kind: str) -> tuple[Any, Any]:
+    shape = spaces.observation_shape if kind == "observation" else spaces.information_state_shape
     obs = gymnasium.spaces.Dict({
         "observation": gymnasium.spaces.Box(OBS_LOW, OBS_HIGH, shape, np.float32),
-        "action_mask": gymnasium.spaces.Box(0, 1, (spaces.actions,), np.int8),
+        "action_mask": gymnasium.spaces.Box(0, 1, (spaces.num_distinct_actions,), np.int8),
     })
-    return obs, gymnasium.spaces.Discrete(spaces.actions)
+    return obs, gymnasium.spaces.Discrete(spaces.num_distinct_actions)
 
 
 class _Shared:
@@ -77,7 +78,8 @@ class _Shared:
         self.options = dict(options)
         self.spaces = probe(self.game, players, self.options)
         self.kind = observation
-        self.shape = self.spaces.shape if observation == "observation" else self.spaces.info_shape
+        self.shape = (self.spaces.observation_shape if observation == "observation"
+                      else self.spaces.information_state_shape)
         self.possible_agents = [agent_name(p) for p in range(self.spaces.players)]
         self._index = {a: p for p, a in enumerate(self.possible_agents)}
         # One space object per agent, kept: seeding a space must stick (PettingZoo's API test).
@@ -101,7 +103,7 @@ class _Shared:
         return self.state
 
     def _mask(self, player: int) -> Any:
-        mask = np.zeros(self.spaces.actions, np.int8)
+        mask = np.zeros(self.spaces.num_distinct_actions, np.int8)
         st = self.state
         if st is not None and not st.is_over and player in st.current_players():
             mask[st.legal_ids(player)] = 1
@@ -192,7 +194,7 @@ class BoardctAECEnv(_Shared, AECEnv):
         number = self._checked(player, action)
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        st.apply_id(number, player)
+        moves.act_id(st, player, number)
         if st.is_over:
             returns = st.returns()
             for a in self.agents:
@@ -250,7 +252,7 @@ class BoardctParallelEnv(_Shared, ParallelEnv):
         for p, number in chosen:
             if st.is_over or p not in st.current_players():
                 break  # cannot happen with sheets handed in together; kept as a guard
-            st.apply_id(number, p)
+            moves.act_id(st, p, number)
         self._steps += 1
         over = st.is_over
         cut = not over and self.max_cycles is not None and self._steps >= self.max_cycles

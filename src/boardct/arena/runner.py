@@ -10,6 +10,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from boardct.agents import make
+from boardct.core import moves, registry
+from boardct.core.errors import BoardctError
+from boardct.core.records import record_of
 from boardct.core.rng import Rng
 
 
@@ -74,9 +78,6 @@ def self_play(game: str, agent: str, games: int, seed: int, variants: dict[str, 
 
 def play_game(spec: GameSpec) -> GameResult:
     """Play one game to its end; agents are seeded from the game's seed and their seat."""
-    from boardct.agents import make
-    from boardct.core import registry
-
     game = registry.get(spec.game)
     names = tuple(spec.agents)
     state = game.new(seed=spec.seed, names=names, **spec.options)
@@ -92,14 +93,14 @@ def play_game(spec: GameSpec) -> GameResult:
                 continue
             action = agents[p].select(state, p)
             before = state.clone()
-            state.apply(action, p)
+            moves.act(state, p, action, entry=False)
             for other in agents:
                 other.observe(before, p, action)
             length += 1
     out = state.outcome
     return GameResult(spec.index, spec.game, spec.variant, list(spec.agents), spec.seed,
                       list(out.returns), list(out.winners), out.reason, length,
-                      round(time.perf_counter() - t0, 4), state.record().to_dict())
+                      round(time.perf_counter() - t0, 4), record_of(state).to_dict())
 
 
 def _worker_init() -> None:
@@ -140,8 +141,6 @@ def run_ray(specs: list[GameSpec], address: str | None, workers: int,
     try:
         import ray
     except ImportError:
-        from boardct.core.errors import BoardctError
-
         raise BoardctError("the Ray backend needs Ray: pip install 'boardct[ray]'") from None
     started = False
     if not ray.is_initialized():

@@ -181,7 +181,7 @@ def bench_agent(game_id: str, agent_spec: str, seconds: float, seed: int,
     random play. Seconds are this process's CPU seconds (the search is single-threaded), so
     the figures hold on a busy machine too; wall seconds are given beside them. The peak
     memory is the whole process's (None where it cannot be read)."""
-    from boardct.core.bench import mid_game_state, peak_rss_mb
+    from boardct.arena.bench import mid_game_state, peak_rss_mb
 
     game = registry.get(game_id)
     opts = game.resolve_options({**game.bench_options, **options})

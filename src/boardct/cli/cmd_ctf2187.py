@@ -31,7 +31,7 @@ import click
 from boardct.core import registry
 from boardct.core.errors import BoardctError, RecordError
 from boardct.core.inputs import MAX_FILE_BYTES, InputError, ascii_int, parse_json, read_bytes
-from boardct.core.records import MAX_NAME, Record, replay
+from boardct.core.records import MAX_NAME, Record, record_of, replay
 from boardct.games.ctf2187.maps import MAX_MAP_BYTES, parse_map
 from boardct.games.ctf2187.report import format_report, turn_report
 from boardct.games.ctf2187.sheet import MAX_SHEET_CHARS, MISSING, STANDING
@@ -198,7 +198,7 @@ def _load(directory: Path) -> tuple[CtfState, dict]:
 
 
 def _save(directory: Path, state: CtfState, meta: dict) -> None:
-    record = state.record()
+    record = record_of(state)
     record.extra["ctf2187"] = meta
     path = directory / GAME_FILE
     try:

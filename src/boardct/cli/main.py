@@ -98,7 +98,7 @@ def bench_cmd(game_id: str | None, seconds: float, seed: int, options: tuple[str
     """Engine speed: random-playout actions per CPU second and per wall second (full
     legal_actions at every step), games/s, clone() and legal_actions() in CPU microseconds at
     a mid-game state. CPU figures hold on a busy machine; wall figures do not."""
-    from boardct.core import bench
+    from boardct.arena import bench
 
     if every:
         _bench_all(game_id, seconds, seed, agent, as_json, out_dir, repeat, iters)
@@ -141,7 +141,7 @@ def _bench_all(game_id: str | None, seconds: float, seed: int, agent: str | None
     """`bench --all`: one table over every game (or the one named), Markdown and JSON."""
     from pathlib import Path
 
-    from boardct.core import bench
+    from boardct.arena import bench
 
     games = [registry.get(game_id)] if game_id else list(registry.all_games())
     spec = agent or bench.BENCH_AGENT

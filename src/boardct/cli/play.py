@@ -24,7 +24,7 @@ from boardct.core import registry
 from boardct.core.errors import BoardctError, OptionError, RecordError
 from boardct.core.game import Game, State
 from boardct.core.inputs import InputError, ascii_int, read_text
-from boardct.core.records import Record, load_state
+from boardct.core.records import Record, load_state, record_of
 
 MAX_SCRIPT_BYTES = 4 * 1024 * 1024  # a script of a 10,000-move game is far smaller
 
@@ -330,4 +330,4 @@ def spectator_only(state: State, reveal: bool) -> bool:
     hidden information or chance (its record's seed and actions reveal hands, tiles, coming
     flips and orders), unless --reveal. A finished game shows each player's view: nothing in
     it is secret any more."""
-    return state.record().hidden and not state.is_over and not reveal
+    return record_of(state).hidden and not state.is_over and not reveal

@@ -38,13 +38,14 @@ from rich.control import Control, ControlType
 from rich.segment import Segment
 from rich.text import Text
 
+from boardct.agents import make as make_agent
 from boardct.agents.base import Agent
 from boardct.cli.history import Keeper, data_dir
-from boardct.core import inputs, table
+from boardct.core import inputs, moves, table
 from boardct.core.errors import BoardctError
 from boardct.core.game import MESSAGE, RESUME, SUSPEND, Event, State
 from boardct.core.inputs import ascii_int
-from boardct.core.records import MAX_NAME, Record, load_state
+from boardct.core.records import MAX_NAME, Record, load_state, record_of, replay
 from boardct.core.rng import fresh_seed
 
 Ask = Callable[[str], str]
@@ -58,6 +59,9 @@ LEAVING_SIGNALS = ("SIGTERM", "SIGHUP", "SIGBREAK")
 # How often a question is asked again after an answer that is neither yes nor no: then the
 # answer is no, so that nothing is carried out on a guess and a stuck input cannot loop.
 CONFIRM_TRIES = 3
+# The computer's default: a search that thinks about a second a move (less when the move is
+# clear), the strongest opponent that still feels quick; `hint` asks it too.
+DEFAULT_HINT_AGENT = "mcts:time=1"
 
 
 class _Wipe(Control):
@@ -261,9 +265,7 @@ def save_record(state: State, path: Path, seats: list[str | None] | None = None)
     """Write the game's record to `path` (Record.save is atomic and leaves no stray `.tmp`),
     with who plays each seat (`seats`, see `Session.seats`) so that a resume keeps them.
     Raises OSError or ValueError (a NUL in the name, text the file system cannot hold)."""
-    record = state.record()
-    record.seats = seats
-    record.save(path)
+    record_of(state, seats).save(path)
 
 
 def reason_of(exc: BaseException) -> str:
@@ -354,7 +356,7 @@ class Session:
         self._save_failed = False  # the last save to --save failed
         self._interruptible = False  # inside a read or an agent's thought: safe to leave now
         self._pending: int | None = None  # a signal that came while the state was changing
-        self.hint_agent = table.DEFAULT_HINT_AGENT  # who gives `hint`s, and its seed (below)
+        self.hint_agent = DEFAULT_HINT_AGENT  # who gives `hint`s, and its seed (below)
         self.hint_seed: int | None = None  # None: a fresh seed per session (not the game's)
 
     # -- showing -------------------------------------------------------------------------------
@@ -449,7 +451,7 @@ class Session:
             if refused is not None:
                 return refused
             before = self.state.clone()
-            events = self.state.apply(action, player)
+            events = moves.act(self.state, player, action, entry=False).events
         except BoardctError as exc:
             return Step("rejected", [f"Rejected: {exc}"])
         for ev in events:
@@ -527,8 +529,9 @@ class Session:
         self._interruptible = True  # the agent thinks on a copy: safe to leave now
         try:
             self._raise_pending()
-            got = table.hint(self.state, player, self.hint_agent,
-                             seed=self.hint_seed + len(self.state.history()))
+            seed = self.hint_seed + len(self.state.history())
+            got = table.hint(self.state, make_agent(self.hint_agent, seed=seed), player,
+                             seed=seed, label=self.hint_agent)
         finally:
             self._interruptible = False
         return Step("help", got.lines())
@@ -599,9 +602,9 @@ class Session:
             return Step("rejected", ["Rejected: it is the computer's decision."])
         if not self._agrees(ask, player, "resign the game?"):
             return Step("rejected", ["Not resigned; the game goes on."])
-        action = self.state.resign_action(player)  # the game's own concession (FieldShift 09)
         before = self.state.clone()
-        events = self.state.resign(player)
+        done = moves.resign(self.state, player)  # the game's own concession where it has one
+        action, events = done.action, done.events
         if action is not None:
             said = self._played(before, player, action, events)
         else:
@@ -634,7 +637,7 @@ class Session:
             if not self._agrees(ask, other, f"allow {self.seat(mover)} to take back {what}?"):
                 return Step("rejected", [f"{self.player_name(other)} said no; nothing was "
                                          "taken back."])
-        self.state = table.undo(self.state, count)
+        self.state = moves.take_back(self.state, count).state
         lines = [f"Taken back: {count} action{'s' if count != 1 else ''}."] + self.autosave()
         return Step("ok", lines, said=[Said(list(lines))], player=mover)
 
@@ -706,7 +709,7 @@ class Session:
                 self._interruptible = False
             text = self.state.notation(action)
             before = self.state.clone()
-            events = self.state.apply(action, p)
+            events = moves.act(self.state, p, action, entry=False).events
             head = (f"Player {p + 1} (computer): {text}" if self.state.game.perfect_information
                     else f"Player {p + 1} (computer): played.")
             said.append(self._played(before, p, action, events, [head]))
@@ -719,9 +722,7 @@ class Session:
 
     def record(self) -> Record:
         """The game's record, with its seats."""
-        record = self.state.record()
-        record.seats = self.seats()
-        return record
+        return record_of(self.state, self.seats())
 
     def autosave(self) -> list[str]:
         """Keep the --save file and the history up to date (see `save_file`, `keep_history`)."""
@@ -973,7 +974,7 @@ class Session:
         with contextlib.suppress(OSError, ValueError):
             self.say([""] + lines)
             if path is None:
-                self.console.print(self.state.record().to_json(), markup=False)
+                self.console.print(record_of(self.state).to_json(), markup=False)
         return code
 
 
@@ -1023,18 +1024,16 @@ class Replayed:
 
 def positions(state: State) -> Replayed:
     """Every position of a finished or saved game from the start, and the steps between."""
-    from boardct.core.records import replay
-
-    record = state.record()
+    record = record_of(state)
     start = replay(record, upto=0)
     frames, said = [start], []
     cur = start.clone()
     for text in record.actions:
-        if record.version >= 2 and table.is_table_entry(text):  # an undo or a resignation
-            cur = table.apply_entry(cur, text)
-            events: list[Event] = [(MESSAGE, f"({text.strip()})")]
-        else:
-            events = cur.apply_entry(text)
+        table_entry = record.version >= 2 and moves.is_table_entry(text)
+        done = moves.apply_entry(cur, text, table=record.version >= 2)
+        cur = done.state
+        events: list[Event] = ([(MESSAGE, f"({text.strip()})")] if table_entry
+                               else done.events)
         after = cur.clone()
         frames.append(after)
         said.append(Said(events=list(events), after=after))

@@ -1,29 +1,48 @@
-"""The core game API: a `Game` (rules, options, a factory of states) and its `State`.
+"""The core game API: a `Game` (rules, options, facts, a factory of states) and its `State`.
 
 Front ends, agents and tournaments see games only through these two classes. A game package
-subclasses both and registers its `Game` (see `registry`). Players are numbered from 0;
-screens call player 0 "Player 1".
+subclasses both and registers its `Game` through the `boardct.games` entry point (see
+`registry`). Players are numbered from 0; screens call player 0 "Player 1".
+
+A `State` is one position: whose decision it is, the legal actions, `apply`, the end; what
+each player may see (`view`, `events_for`); the game's text notation; the terminal board;
+table help hooks; and the learners' encoding. Everything a front end shows of a state passes
+through `view(player)` and `events_for(events, player)`, the one secrecy filter.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
-from collections.abc import Hashable, Iterator, Sequence
+import functools
+import importlib
+import json
+from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from importlib import resources
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeAlias, TypeVar
 
-from boardct.core.errors import OptionError
-from boardct.core.inputs import MAX_TEXT as MAX_OPTION_TEXT
-from boardct.core.inputs import ascii_int
-from boardct.core.rng import fresh_seed
+from rich.text import Text
+
+from boardct.core.errors import BoardctError, IllegalAction, OptionError
+from boardct.core.frontends import FrontEnds
+from boardct.core.info import Chance, Dynamics, GameInfo, Information, Utility
+from boardct.core.options import Option, PlayFlag
+from boardct.core.outcome import Outcome, Termination
+from boardct.core.rng import Rng, fresh_seed
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rich.text import Text
+    from typing import Self
 
-    from boardct.core.records import Record
+__all__ = [
+    "COMPACT_SIZE", "MESSAGE", "RESUME", "SUSPEND", "VIEW_VERSION", "Action", "ActionT",
+    "Breach", "Event", "FrontEnds", "Game", "Option", "Outcome", "PlayFlag", "Setup", "State",
+    "TableMark", "Termination", "default_score_moves", "now_iso", "outcome_json",
+]
 
-Action = Any  # a game's action: small, hashable (an int or a tuple), with a text form
-Event = tuple  # (kind, *details); `State.describe` turns one into a line for people
+Action: TypeAlias = Hashable  # any game's action: small and hashable (an int or a tuple)
+ActionT = TypeVar("ActionT", bound=Hashable)  # one game's own action type
+Event: TypeAlias = tuple[Any, ...]  # (kind, *details); `State.describe` words it for people
+Json: TypeAlias = dict[str, Any]
 
 # Event kinds every front end understands; games may add their own.
 SUSPEND = "suspend"  # the player asked to save the game and leave
@@ -33,107 +52,16 @@ MESSAGE = "message"  # ("message", text): a line to show, nothing else happened
 # A small terminal (columns, lines): every game's compact board and its prompt fit it.
 COMPACT_SIZE = (80, 24)
 
-
-@dataclass(frozen=True)
-class Option:
-    """A game option: name, default, help, and either fixed choices or a value type."""
-
-    name: str
-    default: Any
-    help: str
-    choices: tuple[Any, ...] | None = None
-    type: type = str
-    minimum: int | None = None
-    maximum: int | None = None  # every number has one, so no record can ask for 10**7 bots
-    # The value may name a file or folder on this machine (a map, tables, a layout, a card
-    # file) that the game reads. A remote client (the server) must never make the machine read
-    # a file, so front ends that take options from the network refuse a value for which
-    # `names_file` is true and offer only `remote_choices` for such an option.
-    local_file: bool = False
-
-    def names_file(self, value: Any) -> bool:
-        """Whether `value`, given for this option, would make the game read a file or folder
-        on this machine. By default, for a `local_file` option, every non-empty value on one
-        line (the games take text with a newline as the content itself); an option that knows
-        its values better (built-in card names) overrides it. Decided from the text alone,
-        without looking at the file system, so asking never touches a file."""
-        if not self.local_file or not isinstance(value, str):
-            return False
-        text = value.strip()
-        return bool(text) and "\n" not in text
-
-    def remote_choices(self) -> tuple[Any, ...] | None:
-        """The values of a `local_file` option that name no file (built-in cards), which a
-        remote client may choose from; None: the option is not offered remotely at all."""
-        return None
-
-    def convert(self, value: Any) -> Any:
-        """Check (and convert from text) a value given for this option."""
-        if self.type is int and isinstance(value, str):
-            number = ascii_int(value.strip().removeprefix("-"))
-            if number is None:
-                raise OptionError(f"option {self.name}: {value!r} is not a whole number")
-            value = -number if value.strip().startswith("-") else number
-        if self.type is bool and isinstance(value, str):
-            low = value.lower()
-            if low not in ("true", "false", "yes", "no", "1", "0"):
-                raise OptionError(f"option {self.name}: {value!r} is not true or false")
-            value = low in ("true", "yes", "1")
-        if self.choices is not None and value not in self.choices:
-            shown = ", ".join(str(c) for c in self.choices)
-            raise OptionError(f"option {self.name}: {value!r} is not one of {shown}")
-        if self.type is int and isinstance(value, bool):  # True is an int to Python, not to us
-            raise OptionError(f"option {self.name}: {value!r} is not a whole number")
-        if self.choices is None and not isinstance(value, self.type):
-            raise OptionError(f"option {self.name}: {value!r} is not a {self.type.__name__}")
-        if self.type is bool and not isinstance(value, bool):
-            raise OptionError(f"option {self.name}: {value!r} is not true or false")
-        if self.minimum is not None and value < self.minimum:
-            raise OptionError(f"option {self.name}: {value!r} is below {self.minimum}")
-        if self.maximum is not None and value > self.maximum:
-            raise OptionError(f"option {self.name}: {value!r} is above {self.maximum}")
-        if isinstance(value, str) and len(value) > MAX_OPTION_TEXT:
-            raise OptionError(f"option {self.name}: longer than {MAX_OPTION_TEXT:,} characters")
-        return value
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """How a game ended. `returns` holds each player's score: 1 win, 0 loss, 0.5 draw."""
-
-    returns: tuple[float, ...]
-    reason: str
-    winners: tuple[int, ...] = ()
-    text: str = field(default="", compare=False)  # the game's own result line, if it has one
-
-    @property
-    def is_draw(self) -> bool:
-        return not self.winners
-
-    def describe(self, names: Sequence[str] = ()) -> str:
-        """The one-line result, e.g. "Player 1 wins (elimination)" or "draw (agreement)".
-        With `names` (the setup's), a player who has a name is called by it: "ann wins". A
-        game that knows its players better (CTF 2187: by team) builds the line itself, `text`,
-        so every front end shows it."""
-        if self.text:
-            return self.text
-        if not self.winners:
-            return f"draw ({self.reason})"
-        who = " and ".join(names[w] if w < len(names) and names[w] else f"Player {w + 1}"
-                           for w in self.winners)
-        verb = "wins" if len(self.winners) == 1 else "win"
-        return f"{who} {verb} ({self.reason})"
-
-    def to_json(self) -> dict:
-        return {"winners": list(self.winners), "reason": self.reason, "returns": list(self.returns)}
+# The version of the view envelope (`State.view`): pages and clients check it.
+VIEW_VERSION = 1
 
 
 @dataclass(frozen=True)
 class Breach:
-    """A rule that an action would break and that the game would still carry out (FieldShift's
-    dispute mode, FS-19, where the opponent may then dispute it). A front end asks the person
-    before it carries such an action out, so that nobody breaks a rule by a slip of the finger;
-    `confirm` and `deny` are the game's own answers (FieldShift: 01 and 00)."""
+    """A rule that an action would break and that the game would still carry out (a dispute
+    mode, where the opponent may then dispute it). A front end asks the person before it
+    carries such an action out, so that nobody breaks a rule by a slip of the finger;
+    `confirm` and `deny` are the game's own answers."""
 
     rule: str  # the ruling or rulings broken, e.g. "FS-16"
     what: str  # what is broken, in words, e.g. "the skill is on cooldown (5)"
@@ -158,11 +86,30 @@ class Setup:
     seed: int
     options: dict[str, Any]
     names: tuple[str, ...]
-    created: str = field(default_factory=lambda: now_iso())
+    created: str = field(default_factory=now_iso)
+
+
+def _frozen(value: Any) -> Hashable:
+    """An option value as a hashable key (lists and dicts become tuples)."""
+    if isinstance(value, dict):
+        return tuple(sorted((k, _frozen(v)) for k, v in value.items()))
+    if isinstance(value, list | tuple):
+        return tuple(_frozen(v) for v in value)
+    return value if isinstance(value, Hashable) else repr(value)
+
+
+@functools.lru_cache(maxsize=256)
+def _cached_info(game: Game, players: int, key: Hashable) -> GameInfo:
+    return game.make_info(dict(key), players)  # type: ignore[arg-type]
 
 
 class Game:
-    """A game's rules as a whole: identity, options, and the factory of initial states."""
+    """A game's rules as a whole: identity, options, facts, and the factory of states.
+
+    Hooks a game overrides, besides `initial_state`: its facts for learners
+    (`action_count`, `observation_shape`, `information_state_shape`, `max_game_length`), its
+    heuristic (`evaluate`, `score_moves`), its own save files (`load_file`), the flags it adds
+    to `boardct play` (`play_flags`) and where its front-end parts are (`frontends`)."""
 
     id: ClassVar[str]
     title: ClassVar[str]
@@ -175,10 +122,16 @@ class Game:
     help_text: ClassVar[str] = ""  # the command reference a front end shows on "help"
     classic_screen: ClassVar[bool] = False  # an earlier tool's exact screen exists (`--classic`)
     # The answers that agree to and refuse a request at the table (an undo), in the game's own
-    # words: FieldShift's are its confirm and deny commands 01 and 00 (FS-20).
+    # words (FieldShift's are its confirm and deny commands 01 and 00, FS-20).
     confirm_words: ClassVar[tuple[str, str]] = ("y", "n")
     bench_options: ClassVar[dict[str, Any]] = {}  # the benchmark's default configuration
+    play_flags: ClassVar[tuple[PlayFlag, ...]] = ()  # shortcuts `boardct play` offers
+    frontends: ClassVar[FrontEnds] = FrontEnds()
 
+    def __repr__(self) -> str:
+        return f"<Game {self.id}>"
+
+    # -- options -------------------------------------------------------------------------------
     def option(self, name: str) -> Option:
         for opt in self.options:
             if opt.name == name:
@@ -186,7 +139,7 @@ class Game:
         known = ", ".join(o.name for o in self.options) or "none"
         raise OptionError(f"{self.id} has no option {name!r} (options: {known})")
 
-    def check_remote_options(self, given: dict[str, Any]) -> None:
+    def check_remote_options(self, given: Mapping[str, Any]) -> None:
         """Refuse, before anything is read, option values a remote client may not give: any
         that would make this machine read one of its files (`Option.names_file`). The server
         calls it on every option it is sent, before `resolve_options` (which may read)."""
@@ -199,41 +152,123 @@ class Game:
                 raise OptionError(f"option {name}: names a file on the server, which a remote "
                                   f"game may not read; give {allowed}")
 
-    def resolve_options(self, given: dict[str, Any]) -> dict[str, Any]:
+    def resolve_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
         """Defaults overlaid with `given`, each value checked."""
         resolved = {o.name: o.default for o in self.options}
         for name, value in given.items():
             resolved[name] = self.option(name).convert(value)
         return resolved
 
+    def check_players(self, count: int) -> None:
+        if not self.min_players <= count <= self.max_players:
+            raise OptionError(
+                f"{self.id} is played by {self.min_players}-{self.max_players} players, not {count}"
+            )
+
+    # -- states --------------------------------------------------------------------------------
     def new(
         self, seed: int | None = None, names: Sequence[str] | None = None, **options: Any
-    ) -> State:
+    ) -> State[Any]:
         """A new game. A missing seed is drawn at random and kept, so the game still replays."""
         resolved = self.resolve_options(options)
         if seed is None:
             seed = fresh_seed()
         count = self.min_players if names is None else len(names)
-        if not self.min_players <= count <= self.max_players:
-            raise OptionError(
-                f"{self.id} is played by {self.min_players}-{self.max_players} players, not {count}"
-            )
-        names = tuple(names) if names is not None else tuple("" for _ in range(count))
-        return self.initial_state(Setup(int(seed), resolved, names))
+        self.check_players(count)
+        seats = tuple(names) if names is not None else tuple("" for _ in range(count))
+        return self.initial_state(Setup(int(seed), resolved, seats))
 
-    def initial_state(self, setup: Setup) -> State:  # pragma: no cover - abstract
+    def initial_state(self, setup: Setup) -> State[Any]:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def evaluate(self, state: State, player: int) -> float | None:
+    def load_file(self, path: str) -> State[Any] | None:
+        """Load a save file of a format particular to this game; None if not of that format."""
+        return None
+
+    # -- facts -----------------------------------------------------------------------------------
+    def info(self, options: Mapping[str, Any] | None = None, players: int | None = None
+             ) -> GameInfo:
+        """The game's facts at these options (defaults for the rest) and number of players
+        (default: the fewest): one frozen object, the same one for equal arguments."""
+        resolved = self.resolve_options(options or {})
+        count = self.min_players if players is None else players
+        if isinstance(count, bool) or not isinstance(count, int):
+            raise OptionError(f"players {count!r:.40}: the number of seats is a whole number")
+        self.check_players(count)
+        return _cached_info(self, count, _frozen(resolved))
+
+    def make_info(self, options: dict[str, Any], players: int) -> GameInfo:
+        """Build the facts (`info` caches them). From the hooks below and the class's kinds."""
+        two = players == 2
+        return GameInfo(
+            game=self.id,
+            players=players,
+            num_distinct_actions=self.action_count(options, players),
+            observation_shape=tuple(self.observation_shape(options, players)),
+            information_state_shape=tuple(self.information_state_shape(options, players)),
+            max_game_length=self.max_game_length(options, players),
+            chance=Chance.SAMPLED if self.has_chance else Chance.DETERMINISTIC,
+            information=(Information.PERFECT if self.perfect_information
+                         else Information.IMPERFECT),
+            dynamics=Dynamics.SIMULTANEOUS if self.simultaneous else Dynamics.SEQUENTIAL,
+            utility=Utility.CONSTANT_SUM if two else Utility.GENERAL_SUM,
+            utility_sum=1.0 if two else None,
+        )
+
+    def action_count(self, options: dict[str, Any], players: int) -> int:
+        """How many action ids there are at these options (ids run from 0 to this less one):
+        every state of one setup agrees."""
+        raise NotImplementedError(f"{self.id} has no action encoding")
+
+    def observation_shape(self, options: dict[str, Any], players: int) -> tuple[int, ...]:
+        """The shape of `State.observation_tensor` at these options."""
+        raise NotImplementedError(f"{self.id} has no observation tensor")
+
+    def information_state_shape(self, options: dict[str, Any], players: int
+                                ) -> tuple[int, ...]:
+        """The shape of `State.information_state_tensor`. With perfect information the
+        observation is all there is to know; hidden-information games add the player's own
+        history and override this."""
+        if self.perfect_information:
+            return self.observation_shape(options, players)
+        raise NotImplementedError(f"{self.id} has hidden information: it must give the shape "
+                                  "of its information-state tensor")
+
+    def max_game_length(self, options: dict[str, Any], players: int) -> int:
+        """An upper bound on the actions of one game at these options (every player's)."""
+        raise NotImplementedError(f"{self.id} gives no bound on the length of a game")
+
+    # -- what front ends need to know ----------------------------------------------------------
+    @property
+    def package(self) -> str:
+        """The package the game lives in, which holds its data files and its page renderer."""
+        module = importlib.import_module(type(self).__module__)
+        return module.__package__ or type(self).__module__
+
+    def board_schema(self) -> Json | None:
+        """The JSON Schema of the `board` part of this game's views (`board.schema.json` in
+        its package); None when the game publishes none."""
+        try:
+            text = resources.files(self.package).joinpath("board.schema.json").read_text(
+                encoding="utf-8")
+        except (FileNotFoundError, ModuleNotFoundError):
+            return None
+        schema = json.loads(text)
+        if not isinstance(schema, dict):
+            raise BoardctError(f"{self.id}: board.schema.json is not a JSON object")
+        return schema
+
+    # -- the heuristic -------------------------------------------------------------------------
+    def evaluate(self, state: State[Any], player: int) -> float | None:
         """Optional heuristic value of `state` for `player`, in [-1, 1]; None: no heuristic."""
         return None
 
-    def evaluate_all(self, state: State) -> list[float | None]:
+    def evaluate_all(self, state: State[Any]) -> list[float | None]:
         """Every player's `evaluate` at once, which is what a search asks at each leaf.
         Override when one pass can give them all (a zero-sum evaluation, say)."""
         return [self.evaluate(state, p) for p in range(len(state.setup.names))]
 
-    def score_moves(self, state: State, player: int, moves: Sequence[Action]) -> list[float]:
+    def score_moves(self, state: State[Any], player: int, moves: Sequence[Any]) -> list[float]:
         """The value for `player` of each of `moves` (legal in `state`, `player` to move), as
         a share in [0, 1]: the move's `Outcome.returns[player]` if it ends the game, else
         `evaluate_all` of the position it leads to, mapped from [-1, 1] as `(e + 1) / 2`
@@ -247,12 +282,8 @@ class Game:
         over many random positions (`default_score_moves`)."""
         return default_score_moves(state, player, moves)
 
-    def load_file(self, path: str) -> State | None:
-        """Load a save file of a format particular to this game; None if not of that format."""
-        return None
 
-
-def default_score_moves(state: State, player: int, moves: Sequence[Action]) -> list[float]:
+def default_score_moves(state: State[Any], player: int, moves: Sequence[Any]) -> list[float]:
     """`Game.score_moves` the plain way: clone, apply and evaluate each move. Overrides are
     tested against it (they must give the same values)."""
     evaluate_all = state.game.evaluate_all
@@ -275,9 +306,9 @@ class TableMark:
     """A cell of the linked history that is not an action but something done at the table: an
     undo of the last `count` actions, or a resignation by `player`. It sits in the player's
     place of a (prev, player, action) cell, and the action's place repeats the last action
-    still in force (-1: none), so an engine that peeks at the last action (FieldShift's
-    second-SWC rule) sees the same as before the undo. `State.history` skips these cells;
-    `State.table_log` and records keep them."""
+    still in force (-1: none), so an engine that peeks at the last action sees the same as
+    before the undo. `State.history` skips these cells; `State.table_log` and records keep
+    them."""
 
     __slots__ = ("kind", "value")
 
@@ -297,15 +328,27 @@ class TableMark:
         return f"TableMark({self.kind!r}, {self.value})"
 
 
-class State:
+def outcome_json(state: State[Any]) -> Json | None:
+    """The `result` of a view: how the game ended (kind, winners, returns, the game's own
+    reason) and its line for people, naming the players; None while it goes on."""
+    out = state.outcome
+    if out is None:
+        return None
+    return {"kind": out.kind.value, "winners": list(out.winners), "returns": list(out.returns),
+            "reason": out.reason, "text": state.describe_outcome()}
+
+
+class State(Generic[ActionT]):
     """One position of a game, with everything needed to go on and to replay it.
 
     Subclasses keep `setup` (shared) and `_hist`, a linked history of (prev, player, action)
-    cells that clones share, so cloning never copies the history.
-    """
+    cells that clones share, so cloning never copies the history. `ActionT` is the game's own
+    action type (an int, a tuple)."""
 
     __slots__ = ("setup", "_hist")
     game: ClassVar[Game]
+    setup: Setup
+    _hist: Any  # None, or (previous cell, player or TableMark, action)
 
     # -- whose decision ------------------------------------------------------------------------
     def current_players(self) -> tuple[int, ...]:
@@ -318,15 +361,27 @@ class State:
         players = self.current_players()
         return players[0] if players else -1
 
+    def to_move_seen(self, viewer: int | None) -> tuple[int, ...]:
+        """The players still to decide, as `viewer` (None: a spectator) may know them. By
+        default everyone may know it; a game where handing in is secret (sealed orders)
+        overrides it."""
+        return self.current_players()
+
+    def turn_number(self) -> int:
+        """The game's own count of turns, as its players know it (the view's `turn`). By
+        default the actions played so far, plus one: games with turns of several actions
+        override it."""
+        return len(self.history()) + 1
+
     # -- actions -------------------------------------------------------------------------------
-    def legal_actions(self, player: int | None = None) -> list[Action]:
+    def legal_actions(self, player: int | None = None) -> list[ActionT]:
         raise NotImplementedError  # pragma: no cover
 
-    def apply(self, action: Action, player: int | None = None) -> list[Event]:
+    def apply(self, action: ActionT, player: int | None = None) -> list[Event]:
         """Carry out an action; return its events. On `BoardctError` nothing changed."""
         raise NotImplementedError  # pragma: no cover
 
-    def breach(self, action: Action, player: int | None = None) -> Breach | None:
+    def breach(self, action: ActionT, player: int | None = None) -> Breach | None:
         """The rule `action` would break if `player` made it now, when the game would still
         carry it out (see `Breach`). None when the action is lawful, and also when `apply`
         would refuse it (its error then says why). Front ends call it before `apply` to ask
@@ -334,10 +389,10 @@ class State:
         is lawful."""
         return None
 
-    def parse(self, text: str, player: int | None = None) -> Action:
+    def parse(self, text: str, player: int | None = None) -> ActionT:
         raise NotImplementedError  # pragma: no cover
 
-    def notation(self, action: Action) -> str:
+    def notation(self, action: ActionT) -> str:
         raise NotImplementedError  # pragma: no cover
 
     def events_for(self, events: Sequence[Event], player: int | None) -> list[Event]:
@@ -357,14 +412,12 @@ class State:
         return " ".join(str(x) for x in event)
 
     # -- help at the table (core/table.py builds on these) -------------------------------------
-    def describe_action(self, action: Action, player: int | None = None) -> str:
+    def describe_action(self, action: ActionT, player: int | None = None) -> str:
         """A short line in words about what `action` does, for a list of legal moves. By
         default, in a game with nothing hidden and no chance, the events it would cause (on a
         clone); otherwise its notation. Games give better words by overriding it."""
         if not (self.game.perfect_information and not self.game.has_chance):
             return self.notation(action)
-        from boardct.core.errors import BoardctError
-
         trial = self.clone()
         try:
             events = trial.apply(action, player)
@@ -373,15 +426,22 @@ class State:
         lines = [trial.describe(e) for e in events if e and e[0] != "turn"]  # turn: a header
         return "; ".join(ln.rstrip(".") for ln in lines if ln) or self.notation(action)
 
-    def action_group(self, action: Action) -> str:
-        """The group `moves` lists `action` under (an instruction, a piece, a Bot): by default
-        the first word of its notation."""
+    def action_group(self, action: ActionT) -> str:
+        """The group `moves` lists `action` under (an instruction, a piece, a unit): by
+        default the first word of its notation."""
         text = self.notation(action).split()
         return text[0] if text else "-"
 
+    def action_targets(self, action: ActionT, player: int | None = None) -> tuple[str, ...]:
+        """The board elements `action` involves, as the keys the game's page renderer gives
+        them (`data-key`), the element acted with first: `("op:+1", "sector:4")`. Pages make
+        those elements clickable from the legal list alone and never parse notation. Empty
+        by default (the action is picked from the list)."""
+        return ()
+
     def moves_note(self) -> str:
         """A line `moves` prints after the list, when the legal actions are not all there is
-        to type (CTF 2187 lists sample order sheets); empty by default."""
+        to type (sample order sheets); empty by default."""
         return ""
 
     def reveals(self, event: Event) -> bool:
@@ -394,9 +454,10 @@ class State:
 
     def teammates(self, player: int) -> tuple[int, ...]:
         """The players on `player`'s side, `player` included, in order: who a team's chat
-        reaches. Alone by default; team games (CTF 2187) override it."""
+        reaches. Alone by default; team games override it."""
         return (player,)
 
+    # -- the end at the table: resignation and agreed draws ------------------------------------
     def resign_outcome(self, player: int) -> Outcome:
         """How the game ends when `player` resigns: every other player wins. Team games
         override it (the resigner's team loses)."""
@@ -404,9 +465,9 @@ class State:
         others = tuple(p for p in range(n) if p != player)
         share = 1.0 if len(others) == 1 else 1.0 / len(others)
         returns = tuple(0.0 if p == player else share for p in range(n))
-        return Outcome(returns, "resignation", others)
+        return Outcome(returns, "resignation", others, kind=Termination.RESIGNATION)
 
-    def resign_action(self, player: int) -> Action | None:
+    def resign_action(self, player: int) -> ActionT | None:
         """The game's own concession command, if it has one (FieldShift's 09): a resignation
         then is that action, recorded as such."""
         return None
@@ -419,8 +480,6 @@ class State:
     def resign(self, player: int) -> list[Event]:
         """`player` concedes the game: their own concession command where the game has one,
         else the game ends with `resign_outcome` and the record keeps a "resign N" entry."""
-        from boardct.core.errors import IllegalAction
-
         if self.is_over:
             raise IllegalAction("table", "the game is over")
         if not 0 <= player < len(self.setup.names):
@@ -436,14 +495,13 @@ class State:
     def agree_draw(self) -> list[Event]:
         """Every player agrees to a draw (the server's draw offer, accepted by all): the game
         ends drawn, each player the same return, and the record keeps a "draw" entry. A game
-        with no way to end at the table (FieldShift: its draw request is its own command 08,
-        played as a move) raises `IllegalAction`; nothing changes."""
-        from boardct.core.errors import IllegalAction
-
+        with no way to end drawn at the table (its draw request is its own command, played
+        as a move) raises `IllegalAction`; nothing changes."""
         if self.is_over:
             raise IllegalAction("table", "the game is over")
         n = len(self.setup.names)
-        outcome = Outcome(tuple(1.0 / n for _ in range(n)), "agreement", ())
+        outcome = Outcome(tuple(1.0 / n for _ in range(n)), "agreement", (),
+                          kind=Termination.AGREEMENT)
         trial = self.clone()  # a game whose result field cannot hold a draw says no here
         try:
             trial._set_outcome(outcome)
@@ -469,7 +527,7 @@ class State:
     def describe_outcome(self) -> str:
         """The result line for people, or "" while the game goes on. By default the outcome's
         own line with the players' names where they were given; a game whose players are
-        better known by more (CTF 2187: their teams) overrides it."""
+        better known by more (their teams) overrides it."""
         out = self.outcome
         return out.describe(self.setup.names) if out is not None else ""
 
@@ -478,8 +536,27 @@ class State:
         return out.returns if out is not None else tuple(0.0 for _ in self.setup.names)
 
     # -- showing -------------------------------------------------------------------------------
-    def view(self, player: int | None) -> dict:
-        """A JSON-ready dict of exactly what `player` may know (None: a spectator)."""
+    def view(self, player: int | None) -> Json:
+        """A JSON-ready dict of exactly what `player` may know (None: a spectator): the
+        envelope every game shares (`game`, `version`, `viewer`, `players`, `to_move`, `turn`,
+        `result`) around the game's own `board` (`board_view`). Its JSON Schema is
+        `core.view.view_schema(game)`."""
+        return {
+            "game": self.game.id,
+            "version": VIEW_VERSION,
+            "viewer": player,
+            "players": [{"seat": p, "name": name or f"Player {p + 1}"}
+                        for p, name in enumerate(self.setup.names)],
+            "to_move": list(self.to_move_seen(player)),
+            "turn": self.turn_number(),
+            "result": outcome_json(self),
+            "board": self.board_view(player),
+        }
+
+    def board_view(self, player: int | None) -> Json:
+        """The game's own part of `view`: its board, hands and counters as `player` may
+        know them (None: a spectator). JSON-ready; described by the game's
+        `board.schema.json`."""
         raise NotImplementedError  # pragma: no cover
 
     def render(self, player: int | None = None) -> str:
@@ -488,8 +565,6 @@ class State:
 
     def render_rich(self, player: int | None = None) -> Text:
         """The board with colours (Rich); by default the plain text."""
-        from rich.text import Text
-
         return Text(self.render(player))
 
     def render_compact(self, player: int | None = None) -> Text:
@@ -512,7 +587,7 @@ class State:
         return ""
 
     # -- copies, hidden information ------------------------------------------------------------
-    def clone(self) -> State:
+    def clone(self) -> Self:
         raise NotImplementedError  # pragma: no cover
 
     def search_key(self) -> Hashable | None:
@@ -522,38 +597,35 @@ class State:
         scores of its moves). None (the default): no key, nothing is reused."""
         return None
 
-    def determinize(self, player: int, seed: int) -> State:
+    def determinize(self, player: int, seed: int) -> Self:
         """A full state consistent with `player`'s view, unknowns resampled from `seed`.
 
         By default a clone whose random source (an `Rng` in a slot named `rng`, if any) is
         reseeded, so that future chance is not known in advance; games with hidden parts
         resample them too.
         """
-        from boardct.core.rng import Rng
-
         state = self.clone()
         if isinstance(getattr(state, "rng", None), Rng):
-            state.rng = Rng(seed)
+            state.rng = Rng(seed)  # type: ignore[attr-defined]
         return state
 
-    # -- for learners: a fixed action encoding and observation tensors (issue 20) ------------
+    # -- for learners: a fixed action encoding and observation tensors ------------------------
     # Learners (and the PettingZoo, Gymnasium and OpenSpiel adapters) need a fixed set of
-    # integer actions with a legality mask and tensors of fixed shape. Every game implements
-    # the `num_distinct_actions`/`action_id`/`id_action`/`legal_ids` and
-    # `observation_shape`/`observation_tensor` methods; its docs say what each id range and
-    # each field means ("For learners"). Tensors are flat lists of floats (no numpy in the
-    # core: adapters convert) built only from `view(player)`, so they cannot leak.
-    def num_distinct_actions(self) -> int:
-        """How many action ids there are: fixed for the game and its options, so every state
-        of one setup agrees (ids run from 0 to this less one)."""
-        raise NotImplementedError(f"{self.game.id} has no action encoding")
+    # integer actions with a legality mask and tensors of fixed shape; their sizes are the
+    # game's facts (`Game.info`). Every game implements `action_id`/`id_action` and
+    # `observation_tensor`; its docs say what each id range and each field means ("For
+    # learners"). Tensors are flat lists of floats (no numpy in the core: adapters convert)
+    # built only from what `view(player)` holds, so they cannot leak.
+    def game_info(self) -> GameInfo:
+        """The game's facts at this game's options and number of players."""
+        return self.game.info(self.setup.options, len(self.setup.names))
 
-    def action_id(self, action: Action, player: int | None = None) -> int:
+    def action_id(self, action: ActionT, player: int | None = None) -> int:
         """The id of `action` (for `player`, in a simultaneous turn). An action that has no
         id raises `IllegalAction` saying why."""
         raise NotImplementedError(f"{self.game.id} has no action encoding")
 
-    def id_action(self, action_id: int, player: int | None = None) -> Action:
+    def id_action(self, action_id: int, player: int | None = None) -> ActionT:
         """The action an id stands for. An id out of range, or one that means nothing here,
         raises `IllegalAction` saying so (never an IndexError)."""
         raise NotImplementedError(f"{self.game.id} has no action encoding")
@@ -561,36 +633,24 @@ class State:
     def legal_ids(self, player: int | None = None) -> list[int]:
         """The ids of the legal actions, ascending: a learner's action mask. For every game
         whose actions are whole turns exactly `{action_id(a) for a in legal_actions(player)}`
-        (Force Field Factions numbers the steps of a turn instead)."""
+        (a game may number the steps of a turn instead)."""
         return sorted({self.action_id(a, player) for a in self.legal_actions(player)})
 
     def apply_id(self, action_id: int, player: int | None = None) -> list[Event]:
-        """Carry out the action an id stands for (`apply` of `id_action`); FFF overrides it to
-        take one step of a turn."""
+        """Carry out the action an id stands for (`apply` of `id_action`); a game whose ids
+        are the steps of a turn overrides it to take one step."""
         return self.apply(self.id_action(action_id, player), player)
-
-    def observation_shape(self) -> tuple[int, ...]:
-        """The shape of `observation_tensor`: fixed for the game and its options."""
-        raise NotImplementedError(f"{self.game.id} has no observation tensor")
 
     def observation_tensor(self, player: int) -> list[float]:
         """What `player` observes now as a flat list of finite floats, as long as the product
-        of `observation_shape`. Built only from `view(player)`: two states that differ only in
-        what `player` cannot see give the same tensor."""
+        of the game's `observation_shape`. Built only from what `view(player)` holds: two
+        states that differ only in what `player` cannot see give the same tensor."""
         raise NotImplementedError(f"{self.game.id} has no observation tensor")
 
     def observation_string(self, player: int) -> str:
         """What `player` observes now, as text: by default the view as compact JSON with sorted
         keys (built from the view alone, so it cannot leak either)."""
-        return _view_text(self.view(player))
-
-    def information_state_shape(self) -> tuple[int, ...]:
-        """The shape of `information_state_tensor`. With perfect information the observation
-        is all there is to know; hidden-information games add the player's own history."""
-        if self.game.perfect_information:
-            return self.observation_shape()
-        raise NotImplementedError(f"{self.game.id} has hidden information: it must define "
-                                  "its information-state tensor")
+        return view_text(self.view(player))
 
     def information_state_tensor(self, player: int) -> list[float]:
         """The observation plus what `player` did and saw (hidden-information games; bounded,
@@ -607,8 +667,8 @@ class State:
         raise NotImplementedError(f"{self.game.id} has hidden information: it must define "
                                   "its information-state string")
 
-    # -- records -------------------------------------------------------------------------------
-    def _push(self, player: int, action: Action) -> None:
+    # -- the history ---------------------------------------------------------------------------
+    def _push(self, player: int, action: ActionT) -> None:
         self._hist = (self._hist, player, action)
 
     def _mark(self, mark: TableMark) -> None:
@@ -616,7 +676,7 @@ class State:
         last = self.history()
         self._hist = (self._hist, mark, last[-1][1] if last else -1)
 
-    def history(self) -> list[tuple[int, Action]]:
+    def history(self) -> list[tuple[int, ActionT]]:
         """Every applied action in force, oldest first, with the player who made it: the
         actions an undo took back are left out."""
         out = []
@@ -634,10 +694,10 @@ class State:
         out.reverse()
         return out
 
-    def table_log(self) -> list[tuple[int, Action] | TableMark]:
+    def table_log(self) -> list[tuple[int, ActionT] | TableMark]:
         """Everything done at the table, oldest first: each action (player, action), taken
         back or not, and each undo or resignation as its `TableMark`."""
-        out: list = []
+        out: list[tuple[int, ActionT] | TableMark] = []
         cell = self._hist
         while cell is not None:
             cell, player, action = cell
@@ -645,49 +705,23 @@ class State:
         out.reverse()
         return out
 
-    def entry_text(self, player: int, action: Action) -> str:
+    def entry_text(self, player: int, action: ActionT) -> str:
         """The text a record keeps for one action (taken before it is applied)."""
         return self.notation(action)
 
     def apply_entry(self, text: str) -> list[Event]:
-        """Apply one record entry (the inverse of `entry_text`)."""
+        """Apply one record entry that is an action (the inverse of `entry_text`)."""
         return self.apply(self.parse(text))
 
-    def record(self) -> Record:
-        """This game as a record: setup and every action in text, replayable to this state."""
-        from boardct.core.records import VERSION_BEFORE_TABLE, Record
-        from boardct.core.table import apply_entry
-
-        replay = self.game.initial_state(self.setup)
-        texts = []
-        marks = False
-        for item in self.table_log():
-            if type(item) is TableMark:
-                texts.append(item.entry())
-                replay = apply_entry(replay, item.entry())
-                marks = True
-                continue
-            player, action = item
-            texts.append(replay.entry_text(player, action))
-            replay.apply(action, player)
-        out = self.outcome
-        return Record(
-            game=self.game.id,
-            seed=self.setup.seed,
-            options=dict(self.setup.options),
-            players=list(self.setup.names),
-            actions=texts,
-            result=out.to_json() if out is not None else None,
-            created=self.setup.created,
-            **({} if marks else {"version": VERSION_BEFORE_TABLE}),
-        )
+    def record_extra(self) -> Json:
+        """Fields of the game's own that its record adds beside the core's (every coin flip
+        in words, say): for people reading the file; a replay ignores them."""
+        return {}
 
     def iter_players(self) -> Iterator[int]:
         return iter(range(len(self.setup.names)))
 
 
-def _view_text(view: dict) -> str:
+def view_text(view: Json) -> str:
     """A view as one line of JSON with sorted keys: the default observation string."""
-    import json
-
     return json.dumps(view, sort_keys=True, separators=(",", ":"), default=str)

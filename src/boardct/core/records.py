@@ -12,9 +12,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from boardct.core import registry
 from boardct.core.errors import BoardctError, RecordError
-from boardct.core.game import Setup, State, now_iso
+from boardct.core.game import Setup, State, TableMark, now_iso
 from boardct.core.inputs import InputError, parse_json, read_bytes, read_text, shown
+from boardct.core.moves import apply_entry
 
 FORMAT = "boardct-record"
 # Version 2 adds the table's entries to `actions`: "undo", "undo N" (the last N actions are
@@ -55,8 +57,6 @@ class Record:
     def hidden(self) -> bool:
         """Whether the record gives away what a player may not know (hidden parts, or chance
         still to come, which the seed decides), so the file must say so first."""
-        from boardct.core import registry
-
         try:
             game = registry.get(self.game)
             return not game.perfect_information or game.has_chance
@@ -190,8 +190,6 @@ def seats_field(value: Any, players: int, fail) -> list[str | None] | None:
 def replay(record: Record, source: str = "", upto: int | None = None) -> State:
     """The state a record leads to. Each action is checked; a result that does not match the
     replay (a tampered record) is an error."""
-    from boardct.core import registry
-
     try:
         game = registry.get(record.game)
     except BoardctError as exc:
@@ -209,14 +207,12 @@ def replay(record: Record, source: str = "", upto: int | None = None) -> State:
         state = game.initial_state(setup)
     except BoardctError as exc:  # an option naming a file, say: the record is what was wrong
         raise RecordError("options", str(exc), source) from None
-    from boardct.core.table import apply_entry
-
     actions = record.actions if upto is None else record.actions[:upto]
     for i, text in enumerate(actions):
         if state.is_over:
             raise RecordError(f"actions[{i}]", f"{text!r} comes after the end of the game", source)
         try:
-            state = apply_entry(state, text, table=record.version >= 2)
+            state = apply_entry(state, text, table=record.version >= 2).state
         except BoardctError as exc:
             raise RecordError(f"actions[{i}]", f"{text!r}: {exc}", source) from None
     if upto is None and record.result is not None:
@@ -232,8 +228,6 @@ def replay(record: Record, source: str = "", upto: int | None = None) -> State:
 
 def load_state(path: str | os.PathLike) -> State:
     """A saved game from a file: a boardct record, or a game's own save format."""
-    from boardct.core import registry
-
     path = Path(path)
     try:
         head = read_bytes(path, MAX_RECORD_BYTES, "saved game")[:4096]
@@ -246,3 +240,34 @@ def load_state(path: str | os.PathLike) -> State:
         if state is not None:
             return state
     raise RecordError("file", "neither a boardct record nor a save file boardct knows", str(path))
+
+
+def record_of(state: State[Any], seats: list[str | None] | None = None) -> Record:
+    """A game as a record: its setup and every entry in text (actions, and the undos,
+    resignations and draws done at the table), replayable to this state. `seats`: who played
+    each seat (None a person, an agent spec for the computer), where the front end knows."""
+    replay_state = state.game.initial_state(state.setup)
+    texts = []
+    marks = False
+    for item in state.table_log():
+        if type(item) is TableMark:
+            texts.append(item.entry())
+            replay_state = apply_entry(replay_state, item.entry()).state
+            marks = True
+            continue
+        player, action = item
+        texts.append(replay_state.entry_text(player, action))
+        replay_state.apply(action, player)
+    out = state.outcome
+    return Record(
+        game=state.game.id,
+        seed=state.setup.seed,
+        options=dict(state.setup.options),
+        players=list(state.setup.names),
+        actions=texts,
+        result=out.to_json() if out is not None else None,
+        created=state.setup.created,
+        extra=dict(state.record_extra()),
+        seats=seats,
+        **({} if marks else {"version": VERSION_BEFORE_TABLE}),
+    )

@@ -14,9 +14,9 @@ player cannot see give the same preview and the same hint.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from boardct.core.errors import BoardctError, IllegalAction, ParseError
 from boardct.core.game import MESSAGE, Action, State, TableMark
@@ -30,12 +30,14 @@ OUTCOME_WIDTH = 240  # characters of one outcome in a preview's lines (a whole t
 # -- legal moves, described and grouped ------------------------------------------------------------
 @dataclass(frozen=True)
 class Move:
-    """One legal action as a list shows it: its notation, its group and a line in words."""
+    """One legal action as a list shows it: its notation, its group, a line in words, and
+    the board elements it involves (`State.action_targets`: what a page makes clickable)."""
 
     action: Action
     text: str
     group: str
     words: str
+    targets: tuple[str, ...] = ()
 
 
 def legal_moves(state: State, player: int | None = None) -> list[Move]:
@@ -54,7 +56,8 @@ def legal_moves(state: State, player: int | None = None) -> list[Move]:
         seen.add(action)
         text = state.notation(action)
         words = state.describe_action(action, player)
-        out.append(Move(action, text, state.action_group(action), words))
+        out.append(Move(action, text, state.action_group(action), words,
+                        tuple(state.action_targets(action, player))))
     return out
 
 
@@ -269,41 +272,12 @@ def offers_allowed(state: State) -> tuple[str, ...]:
     return tuple(allowed)
 
 
-# -- record entries --------------------------------------------------------------------------------
-_ENTRY = re.compile(r"\s*(undo|resign|draw)(?:\s+([0-9]{1,6}))?\s*\Z", re.I)
-
-
-def is_table_entry(text: str) -> bool:
-    """Whether a record entry (of version 2) is an undo, a resignation or an agreed draw, not
-    an action."""
-    return _ENTRY.match(text) is not None
-
-
-def apply_entry(state: State, text: str, table: bool = True) -> State:
-    """Apply one record entry and return the state after it: an action (in place), or with
-    `table` (records of version 2) "undo", "undo N", "resign N" or "draw", which give a new state
-    for an undo. Raises `BoardctError` for an entry that cannot be applied."""
-    m = _ENTRY.match(text) if table else None
-    if m is None:
-        state.apply_entry(text)
-        return state
-    kind, number = m.group(1).lower(), m.group(2)
-    if kind == "undo":
-        return undo(state, int(number) if number else 1)
-    if kind == "draw":
-        if number is not None:
-            raise ParseError(f"{text.strip()!r}: a draw names nobody", text)
-        state.agree_draw()
-        return state
-    if number is None or not 1 <= int(number) <= len(state.setup.names):
-        raise ParseError(f"{text.strip()!r}: resign names a player, 1 to "
-                         f"{len(state.setup.names)}", text)
-    state.resign(int(number) - 1)
-    return state
-
-
 # -- hints -----------------------------------------------------------------------------------------
-DEFAULT_HINT_AGENT = "mcts:time=1"
+class Adviser(Protocol):
+    """What a hint needs of an agent (`boardct.agents.Agent` is one): a choice for a player,
+    and, optionally, `report()` giving its value of the choice and the line it expects."""
+
+    def select(self, state: State[Any], player: int) -> Any: ...
 
 
 @dataclass
@@ -317,10 +291,10 @@ class Hint:
     words: str
     value: float | None = None
     line: list[str] = field(default_factory=list)
-    agent: str = DEFAULT_HINT_AGENT
+    agent: str = ""
 
     def lines(self) -> list[str]:
-        head = f"Hint ({self.agent}): {self.text}"
+        head = f"Hint ({self.agent}): {self.text}" if self.agent else f"Hint: {self.text}"
         if self.words and self.words != self.text:
             head += f"  ({self.words})"
         out = [head]
@@ -331,24 +305,21 @@ class Hint:
         return out
 
 
-def hint(state: State, player: int | None = None, agent: str = DEFAULT_HINT_AGENT,
-         seed: int = 0) -> Hint:
-    """The suggestion of the agent `agent` (a spec for `boardct.agents.make`) for `player`.
-    The agent decides on a copy; with an `iters` budget the hint is a function of the
-    player's view and the seed. Agents that report their search (`report()`) add its value
-    and line."""
-    from boardct.agents import make
-
+def hint(state: State[Any], adviser: Adviser, player: int | None = None, *, seed: int = 0,
+         label: str = "") -> Hint:
+    """The suggestion of `adviser` (an agent, built by the caller: the core knows no agent)
+    for `player`, `label` naming it ("mcts:time=1"). The agent decides on a copy, so it sees
+    only what it may (agents search determinizations where anything is hidden). Agents that
+    report their search (`report()`) add its value and line."""
     if player is None:
         players = state.current_players()
         if not players:
             raise IllegalAction("table", "the game is over")
         player = players[0]
-    bot = make(agent, seed=seed)
-    action = bot.select(state.clone(), player)
+    action = adviser.select(state.clone(), player)
     out = Hint(action, state.notation(action), state.describe_action(action, player),
-               agent=agent)
-    report = getattr(bot, "report", None)
+               agent=label)
+    report = getattr(adviser, "report", None)
     if report is None:
         return out
     value, line = report()

@@ -19,7 +19,11 @@ import logging
 import multiprocessing
 from typing import TYPE_CHECKING, Any
 
+from boardct.agents import make
+from boardct.core import moves, registry
 from boardct.core.errors import BoardctError
+from boardct.core.game import Setup
+from boardct.server.live import ServiceError
 
 if TYPE_CHECKING:  # pragma: no cover
     from boardct.server.service import GameService, Live
@@ -31,8 +35,6 @@ MAX_AGENT_ITERS = 200_000  # search iterations of one agent move without a time 
 
 def check_spec(spec: str) -> str | None:
     """Why `spec` is not an agent boardct can build (None: it is)."""
-    from boardct.agents import make
-
     try:
         agent = make(spec)
     except BoardctError as exc:
@@ -52,15 +54,10 @@ def choose(game_id: str, seed: int, options: dict[str, Any], names: list[str], c
            texts: list[str], seat: int, spec: str, agent_seed: int) -> str:
     """In a worker process: the game rebuilt from its setup and log, and the text of the
     action the agent `spec` chooses for `seat`."""
-    from boardct.agents import make
-    from boardct.core import registry
-    from boardct.core.game import Setup
-    from boardct.server.service import apply_text
-
     game = registry.get(game_id)
     state = game.initial_state(Setup(seed, options, tuple(names), created))
     for text in texts:
-        state, _ = apply_text(state, text)
+        state = moves.apply_entry(state, text).state
     agent = make(spec, seed=agent_seed)
     action = agent.select(state.clone(), seat)
     return state.notation(action)
@@ -108,8 +105,6 @@ class AgentRunner:
             task.add_done_callback(self._tasks.discard)
 
     async def _play(self, service: GameService, live: Live, seat: int) -> None:
-        from boardct.server.service import ServiceError
-
         key = (live.id, seat)
         version = live.version
         spec = live.seats[seat].agent or "random"

@@ -13,11 +13,11 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
-from boardct.core import registry, table
+from boardct.core import moves, registry, table
 from boardct.core.errors import BoardctError
 from boardct.core.inputs import InputError, parse_json
 from boardct.server import messages
-from boardct.server.service import END_KINDS, GameService, Live, ServiceError
+from boardct.server.service import END_KINDS, GameService, Live, ServiceError, seen_lines
 
 router = APIRouter(prefix="/api/v1")
 MAX_TOKENS = 200  # tokens in one `mine` request
@@ -274,8 +274,6 @@ async def record(game_id: str, request: Request) -> JSONResponse:
 @router.get("/games/{game_id}/replay")
 async def replay(game_id: str, request: Request) -> dict:
     """After the end: every position, with each seat's and the spectator's view."""
-    from boardct.server.service import apply_text, seen_lines
-
     live, _seat = await caller(request, game_id)
     if not live.over:
         raise ServiceError("forbidden", "the replay is shown after the end of the game")
@@ -288,8 +286,9 @@ async def replay(game_id: str, request: Request) -> dict:
     frames = [{"ply": 0, "seat": None, "text": None, "events": [], "views": views(state),
                "spectator": state.view(None)}]
     for k, e in enumerate(live.entries, start=1):
-        state, events = apply_text(state, e.text)
-        lines = seen_lines(state, events, [None])
+        done = moves.apply_entry(state, e.text)
+        state = done.state
+        lines = seen_lines(state, done.events, [None])
         frames.append({"ply": k, "seat": e.seat, "text": e.text, "events": lines[None],
                        "views": views(state), "spectator": state.view(None)})
     return {"game_id": live.id, "game": live.game.id, "frames": frames}

@@ -115,7 +115,7 @@ class DeadlineKeeper:
 
     async def on_change(self, game_id: str, version: int) -> None:
         """Service listener: after a change this process committed, (re)set the deadline."""
-        live = self.service._live.get(game_id)
+        live = self.service.cached(game_id)
         if live is None or from_peer(live, version):
             return
         if limit_of(live) is None and live.deadline_at is None:
@@ -131,7 +131,7 @@ class DeadlineKeeper:
                             .values(deadline_at=when))
             session.commit()
 
-        await self.service._db(write)
+        await self.service.db(write)
 
     def state_extra(self, live: Any, seat: int | None) -> dict[str, Any]:
         """The state message's `deadline` (ISO 8601, UTC) and the limits, for every seat."""
@@ -173,7 +173,7 @@ class DeadlineKeeper:
                                    .order_by(GameRow.deadline_at).limit(100))
             return [(g, v) for g, v in rows]
 
-        return await self.service._db(read)
+        return await self.service.db(read)
 
     async def arm(self) -> int:
         """Give a deadline to the playing games with a limit and none set: a game whose last
@@ -190,7 +190,7 @@ class DeadlineKeeper:
             return [(g, v) for g, v in rows]
 
         armed = 0
-        for game_id, version in await self.service._db(read):
+        for game_id, version in await self.service.db(read):
             live = await self.service.get(game_id)
             if live.version != version or live.extra.get("deadline_cleared") == version:
                 continue
@@ -206,7 +206,7 @@ class DeadlineKeeper:
                                 .values(deadline_at=when))
                 session.commit()
 
-            await self.service._db(write)
+            await self.service.db(write)
             armed += 1
         return armed
 
@@ -287,7 +287,7 @@ class DeadlineKeeper:
                             .values(deadline_at=None))
             session.commit()
 
-        await self.service._db(write)
+        await self.service.db(write)
 
 
 def default_text(state: Any, seat: int) -> str:

@@ -19,12 +19,13 @@ from typing import Any
 from fastapi import APIRouter, Request
 from sqlalchemy.orm import Session
 
+from boardct.core import moves
 from boardct.core.errors import BoardctError
 from boardct.server import social
 from boardct.server.api import caller, field, read_object
 from boardct.server.deadlines import DeadlineKeeper, from_peer, mark_peer
 from boardct.server.notify import NullNotifier, PgNotifier, make_notifier
-from boardct.server.service import ServiceError, apply_text
+from boardct.server.service import ServiceError, table_entry
 
 log = logging.getLogger("boardct.server.extras")
 
@@ -66,7 +67,7 @@ class Extras:
     async def _notify_peers(self, game_id: str, version: int) -> None:
         if not isinstance(self.notifier, PgNotifier):
             return
-        live = self.service._live.get(game_id)
+        live = self.service.cached(game_id)
         if live is not None and from_peer(live, version):
             return  # caught up from another process: that one told everybody already
         await self.notifier.anotify(game_id, version)
@@ -74,7 +75,7 @@ class Extras:
     async def _peer_changed(self, game_id: str, version: int) -> None:
         """Another process changed `game_id`: catch up and tell this process's clients.
         Version -1: not a move but chat or an offer; resend the state (and chat)."""
-        live = self.service._live.get(game_id)
+        live = self.service.cached(game_id)
         if live is None:
             return
         if version < 0:
@@ -96,7 +97,7 @@ class Extras:
                 seen.discard(v)  # not caught up: a later one may be this process's own
 
     async def _peer_reconnected(self) -> None:
-        for live in list(self.service._live.values()):
+        for live in self.service.cached_games():
             with contextlib.suppress(Exception):
                 await self._catch_up(live)
 
@@ -128,7 +129,7 @@ class Extras:
                     "chat": [{"to": c.to, "team": c.team, "json": social.chat_json(c)}
                              for c in reversed(chat)]}
 
-        live.extra["social"] = await self.service._db(read)
+        live.extra["social"] = await self.service.db(read)
 
     async def _push_social(self, live: Any, peer: bool = False,
                            chat: dict | None = None) -> None:
@@ -156,7 +157,7 @@ class Extras:
             return {"to": row.to, "team": row.team, "json": social.chat_json(row)}
 
         try:
-            msg = await self.service._db(write)
+            msg = await self.service.db(write)
         except social.SocialError as exc:
             raise _from_social(exc) from None
         await self._push_social(live, chat=msg)
@@ -164,7 +165,7 @@ class Extras:
 
     async def read_chat(self, game_id: str, seat: int | None) -> list[dict]:
         await self.service.get(game_id)
-        return await self.service._db(lambda s: social.chat_for(s, game_id, seat))
+        return await self.service.db(lambda s: social.chat_for(s, game_id, seat))
 
     async def offer(self, game_id: str, seat: int | None, kind: Any) -> dict:
         live = await self.service.get(game_id)
@@ -178,7 +179,7 @@ class Extras:
 
         async with live.lock:
             try:
-                out = await self.service._db(write)
+                out = await self.service.db(write)
             except social.SocialError as exc:
                 raise _from_social(exc) from None
         await self._push_social(live)
@@ -197,7 +198,7 @@ class Extras:
 
         async with live.lock:
             try:
-                out = await self.service._db(write)
+                out = await self.service.db(write)
             except social.SocialError as exc:
                 await self.load_social(live)
                 raise _from_social(exc) from None
@@ -314,25 +315,6 @@ async def submit_sheet(service: Any, live: Any, seat: int, text: str, move_id: A
     return ack | {"accepted": live.state.describe_action(action, seat)}
 
 
-async def table_entry(service: Any, game_id: str, seat: int, entry: str) -> dict:
-    """Commit a record table entry ("draw", "undo N") for `seat` the way the service commits a
-    move: applied on a copy, compare-and-set of the version with the log entry in one
-    transaction, then broadcast. Refused (nothing changed) where the core refuses it."""
-    live = await service.get(game_id)
-    first = live.version + 1
-    async with live.lock:
-        if live.over:
-            raise ServiceError("game_over", "the game is over")
-        try:
-            trial, events = apply_text(live.state.clone(), entry)
-        except BoardctError as exc:
-            rule = getattr(exc, "rule", None)
-            raise ServiceError("rejected", getattr(exc, "reason", str(exc)), rule) from None
-        ack = await service._commit(live, seat, entry, None, trial, events)
-    await service._after_change(live, first=first)
-    return ack
-
-
 def turn_reports(live: Any, seat: int, turn: int | None) -> dict:
     """The reports of `seat`'s Bots for `turn`: the live state for the last processed turn,
     a replay of the log up to the end of `turn` for an earlier one."""
@@ -350,7 +332,7 @@ def turn_reports(live: Any, seat: int, turn: int | None) -> dict:
         for e in live.entries:
             if state.log_turn == turn:
                 break
-            state, _events = apply_text(state, e.text)
+            state = moves.apply_entry(state, e.text).state
     deadline = None
     if turn == last and live.deadline_at is not None:
         from boardct.server.deadlines import aware

@@ -14,7 +14,7 @@ from typing import Any
 from boardct.core import table
 from boardct.core.errors import BoardctError
 from boardct.core.table import legal_moves
-from boardct.server.service import Entry, Live, iso
+from boardct.server.live import Entry, Live, iso
 
 PROTOCOL = 1
 LOG_TAIL = 100  # log entries in a state message (the newest); the replay has them all

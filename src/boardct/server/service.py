@@ -24,25 +24,39 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import datetime as dt
-import hashlib
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import Engine, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from boardct.core import registry
+from boardct.core import moves, registry
 from boardct.core.errors import BoardctError, IllegalAction
-from boardct.core.game import MESSAGE, Event, Game, Setup, State
+from boardct.core.game import Event, Setup, State
 from boardct.core.inputs import shown
 from boardct.core.records import MAX_NAME, MAX_SEAT, Record
 from boardct.core.rng import fresh_seed
-from boardct.core.table import _ENTRY, is_table_entry, undo
+from boardct.server.agents import check_spec
+from boardct.server.live import (
+    STATUS_OPEN,
+    STATUS_OVER,
+    STATUS_PLAYING,
+    Entry,
+    Live,
+    Seat,
+    ServiceError,
+    iso,
+    new_game_id,
+    new_token,
+    result_json,
+    seen_lines,
+    token_hash,
+    utcnow,
+)
+from boardct.server.messages import state_message
 from boardct.server.models import ActionRow, GameRow, SeatRow
 
 log = logging.getLogger("boardct.server")
@@ -54,164 +68,9 @@ MAX_MOVE_ID = 100
 SERVER_MOVE_IDS = ("agent:", "server:")
 DB_THREADS = 16  # database calls at once, besides SQLite (db.POOL_SIZE matches it)
 MAX_CACHED = 5000  # games kept in memory (finished, unwatched ones are dropped beyond it)
-STATUS_OPEN, STATUS_PLAYING, STATUS_OVER = "open", "playing", "over"
 END_KINDS = ("resign", "timeout")
 
 Listener = Callable[[str, int], Awaitable[None]]
-
-
-class ServiceError(Exception):
-    """A request the service refuses; the front ends turn it into the JSON error
-    `{"error": {"code", "message", "rule"}}` with `status`. Nothing was changed."""
-
-    STATUS = {"bad_request": 400, "unauthorized": 401, "forbidden": 403, "not_found": 404,
-              "conflict": 409, "game_over": 409, "rejected": 422, "too_large": 413}
-
-    def __init__(self, code: str, message: str, rule: str | None = None):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.rule = rule
-
-    @property
-    def status(self) -> int:
-        return self.STATUS.get(self.code, 400)
-
-    def to_json(self) -> dict:
-        return {"error": {"code": self.code, "message": self.message, "rule": self.rule}}
-
-
-def token_hash(token: str) -> str:
-    """What the database keeps of a seat token or invite code: its SHA-256, never the token."""
-    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(24)  # 192 bits
-
-
-def new_game_id() -> str:
-    return secrets.token_urlsafe(9)
-
-
-def utcnow() -> dt.datetime:
-    return dt.datetime.now(dt.UTC)
-
-
-def iso(when: dt.datetime | None) -> str | None:
-    if when is None:
-        return None
-    if when.tzinfo is None:  # SQLite hands back naive datetimes: they were stored as UTC
-        when = when.replace(tzinfo=dt.UTC)
-    return when.isoformat(timespec="seconds")
-
-
-@dataclass
-class Seat:
-    seat: int
-    kind: str  # "human" or "agent"
-    agent: str | None
-    name: str
-    claimed: bool
-    token_hash: str | None = None
-    invite_hash: str | None = None
-
-
-@dataclass
-class Entry:
-    """One log entry as each seat may know it: `lines[p]` the described events seat p may see
-    (None: a spectator), computed on the state right after the entry."""
-
-    version: int
-    seat: int | None
-    text: str
-    move_id: str | None
-    lines: dict[int | None, list[str]]
-
-
-@dataclass
-class Live:
-    """A game in memory: its setup, seats, live state, version and log."""
-
-    id: str
-    game: Game
-    setup: Setup
-    public: bool
-    created: dt.datetime
-    seats: list[Seat]
-    state: State
-    version: int = 0
-    entries: list[Entry] = field(default_factory=list)
-    result: dict | None = None
-    rematch: str | None = None
-    deadline_at: dt.datetime | None = None
-    move_time: float | None = None
-    on_timeout: str | None = None
-    turn_deadline: float | None = None
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    notify_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    extra: dict[str, Any] = field(default_factory=dict)  # other modules' per-game data
-    # (version, seat) -> the seat's legal actions as messages list them, for this version
-    legal_cache: dict[tuple[int, int], list[dict]] = field(default_factory=dict)
-
-    @property
-    def over(self) -> bool:
-        return self.state.is_over
-
-    @property
-    def status(self) -> str:
-        if self.over:
-            return STATUS_OVER
-        if any(s.kind == "human" and not s.claimed for s in self.seats):
-            return STATUS_OPEN
-        return STATUS_PLAYING
-
-    def entry_by_move_id(self, move_id: str) -> Entry | None:
-        for e in reversed(self.entries):
-            if e.move_id == move_id:
-                return e
-        return None
-
-    def players(self) -> list[int | None]:
-        return [*range(len(self.seats)), None]
-
-
-def result_json(state: State) -> dict | None:
-    out = state.outcome
-    if out is None:
-        return None
-    return {"text": state.describe_outcome(), "winners": list(out.winners),
-            "returns": list(out.returns), "reason": out.reason}
-
-
-def apply_text(state: State, text: str) -> tuple[State, list[Event]]:
-    """Apply one log entry (a record entry: an action, "resign N" or "undo N") and return the
-    state after it (a new one for an undo) with the events it caused."""
-    if is_table_entry(text):
-        m = _ENTRY.match(text)
-        assert m is not None
-        kind, number = m.group(1).lower(), m.group(2)
-        if kind == "undo":
-            count = int(number) if number else 1
-            return undo(state, count), [(MESSAGE, f"{count} action{'s' if count != 1 else ''} "
-                                                  "taken back.")]
-        if kind == "draw":  # srvx: an agreed draw (server/social.py offers)
-            if number is not None:
-                raise IllegalAction("table", f"{text!r}: a draw names nobody")
-            return state, state.agree_draw()
-        if number is None or not 1 <= int(number) <= len(state.setup.names):
-            raise IllegalAction("table", f"{text!r}: resign names a player")
-        return state, state.resign(int(number) - 1)
-    return state, state.apply_entry(text)
-
-
-def seen_lines(state: State, events: list[Event], players: list[int | None]
-               ) -> dict[int | None, list[str]]:
-    """Each player's described events, through the one secrecy filter `events_for`."""
-    out: dict[int | None, list[str]] = {}
-    for p in players:
-        out[p] = [state.describe(e) for e in state.events_for(events, p) if e]
-    return out
 
 
 class GameService:
@@ -245,7 +104,7 @@ class GameService:
             1 if sqlite else DB_THREADS, "boardct-db")
 
     # -- database helpers ----------------------------------------------------------------------
-    async def _db(self, fn: Callable[[Session], Any]) -> Any:
+    async def db(self, fn: Callable[[Session], Any]) -> Any:
         """Run `fn(session)` in a worker thread (the database never blocks the event loop)."""
 
         def run() -> Any:
@@ -253,6 +112,14 @@ class GameService:
                 return fn(session)
 
         return await asyncio.get_running_loop().run_in_executor(self._executor, run)
+
+    def cached(self, game_id: str) -> Live | None:
+        """The game if this process holds it in memory (None: not loaded here)."""
+        return self._live.get(game_id)
+
+    def cached_games(self) -> list[Live]:
+        """Every game this process holds in memory."""
+        return list(self._live.values())
 
     def close(self) -> None:
         """Finish the database calls under way and stop the database thread (at shutdown)."""
@@ -318,9 +185,9 @@ class GameService:
                                     invite_hash=s.invite_hash, claimed=s.kind == "agent"))
             session.commit()
 
-        await self._db(insert)
+        await self.db(insert)
         self._live[gid] = live
-        await self._after_change(live)
+        await self.after_change(live)
         return {"game_id": gid, "seats": out_seats}
 
     def _seat_from_json(self, i: int, spec: Any) -> Seat:
@@ -342,7 +209,6 @@ class GameService:
         if not isinstance(agent, str) or len(agent) > MAX_SEAT or not agent.isprintable():
             raise ServiceError("bad_request", f"seats[{i}].agent: an agent spec such as "
                                               "\"random\" or \"mcts:time=1\"")
-        from boardct.server.agents import check_spec
 
         problem = check_spec(agent)
         if problem:
@@ -365,7 +231,7 @@ class GameService:
             live = await self._load(game_id)
             self._live[game_id] = live
             self._evict()
-        await self._after_change(live, notify=False)  # an agent to move after a restart
+        await self.after_change(live, notify=False)  # an agent to move after a restart
         return live
 
     def _evict(self) -> None:
@@ -394,7 +260,7 @@ class GameService:
                                       .order_by(ActionRow.seq)).all()
             return row, list(seats), list(actions)
 
-        got = await self._db(read)
+        got = await self.db(read)
         if got is None:
             raise ServiceError("not_found", "no such game")
         row, seat_rows, actions = got
@@ -414,7 +280,8 @@ class GameService:
         for a in actions:
             if a.seq != live.version + 1:
                 raise RuntimeError(f"game {live.id}: log entry {a.seq} after {live.version}")
-            live.state, events = apply_text(live.state, a.text)
+            done = moves.apply_entry(live.state, a.text)
+            live.state, events = done.state, done.events
             live.version = a.seq
             live.entries.append(Entry(a.seq, a.seat, a.text, a.move_id,
                                       seen_lines(live.state, events, live.players())))
@@ -432,7 +299,7 @@ class GameService:
             await self._catch_up(live)
             new = live.version - before
         if new:
-            await self._after_change(live, first=before + 1)
+            await self.after_change(live, first=before + 1)
         return new
 
     async def _catch_up(self, live: Live) -> None:
@@ -447,7 +314,7 @@ class GameService:
                                       .order_by(ActionRow.seq)).all()
             return list(seats), list(actions)
 
-        seats, actions = await self._db(read)
+        seats, actions = await self.db(read)
         self._set_seats(live, seats)
         self._replay_into(live, actions)
 
@@ -463,7 +330,7 @@ class GameService:
         def read(session: Session) -> list[SeatRow]:
             return list(session.scalars(select(SeatRow).where(SeatRow.game == live.id)))
 
-        self._set_seats(live, await self._db(read))
+        self._set_seats(live, await self.db(read))
 
     async def resume_agents(self, limit: int = 1000) -> int:
         """At start-up: load the unfinished games that have an agent seat, so an agent whose
@@ -476,7 +343,7 @@ class GameService:
                  .distinct().limit(limit))
             return list(session.scalars(q))
 
-        ids = await self._db(read)
+        ids = await self.db(read)
         for gid in ids:
             try:
                 await self.get(gid)
@@ -507,7 +374,7 @@ class GameService:
                 self._set_status(session, live.id)
                 session.commit()
 
-            await self._db(take)
+            await self.db(take)
             mine.claimed, mine.invite_hash = True, None
         return live, seat
 
@@ -565,7 +432,7 @@ class GameService:
             session.commit()
             return row.game, row.seat
 
-        got = await self._db(take)
+        got = await self.db(take)
         if got is None:
             raise ServiceError("not_found", "no such invite (or it was already used)")
         gid, seat = got
@@ -573,7 +440,7 @@ class GameService:
         if live is not None:
             async with live.lock:
                 await self._catch_up(live)
-            await self._after_change(live, resync=True)
+            await self.after_change(live, resync=True)
         return {"game_id": gid, "seat": seat, "token": token}
 
     async def take_seat(self, game_id: str, seat: Any, name: str | None) -> dict:
@@ -628,7 +495,7 @@ class GameService:
             session.commit()
             return None
 
-        problem = await self._db(take)
+        problem = await self.db(take)
         if problem == "private":
             raise ServiceError("forbidden", "a private game's seats are taken by invite only")
         if problem == "over":
@@ -639,7 +506,7 @@ class GameService:
             raise ServiceError("conflict", f"seat {seat} is already taken")
         async with live.lock:
             await self._catch_up(live)  # the seats too
-        await self._after_change(live, resync=True)
+        await self.after_change(live, resync=True)
         return {"game_id": live.id, "seat": seat, "token": token}
 
     # -- moves ---------------------------------------------------------------------------------
@@ -675,28 +542,26 @@ class GameService:
             if not by_server and live.seats[seat].kind != "human":
                 raise ServiceError("forbidden", f"seat {seat} is played by the server")
             self._check_turn(live, seat, version)
-            trial = live.state.clone()
             try:
-                action = trial.parse(text.strip(), seat)
-                entry = live.state.entry_text(seat, action)
-                events = trial.apply(action, seat)
+                done = moves.submit(live.state.clone(), seat, text)
             except IllegalAction as exc:
                 raise ServiceError("rejected", exc.reason, exc.rule) from None
             except BoardctError as exc:
                 raise ServiceError("rejected", str(exc)) from None
-            ack = await self._commit_and_tell(live, first, seat, entry, move_id, trial, events)
-        await self._after_change(live, first=first)
+            ack = await self.commit_and_tell(live, first, seat, done.entry, move_id,
+                                              done.state, done.events)
+        await self.after_change(live, first=first)
         return ack
 
-    async def _commit_and_tell(self, live: Live, first: int, seat: int, entry: str,
+    async def commit_and_tell(self, live: Live, first: int, seat: int, entry: str,
                                move_id: str | None, trial: State, events: list[Event]) -> dict:
-        """`_commit`; when it loses the race, the entries it caught up on still reach this
+        """`commit`; when it loses the race, the entries it caught up on still reach this
         process's clients."""
         try:
-            return await self._commit(live, seat, entry, move_id, trial, events)
+            return await self.commit(live, seat, entry, move_id, trial, events)
         except ServiceError:
             if live.version >= first:
-                await self._after_change(live, first=first)
+                await self.after_change(live, first=first)
             raise
 
     async def end(self, game_id: str, outcome_kind: str, seat: int, move_id: str | None = None
@@ -717,20 +582,15 @@ class GameService:
                 return again
             if live.over:
                 raise ServiceError("game_over", "the game is over")
-            trial = live.state.clone()
-            action = trial.resign_action(seat)
-            if action is not None:
-                entry = live.state.entry_text(seat, action)
-            else:
-                entry = f"resign {seat + 1}"
             try:
-                events = trial.resign(seat)
+                done = moves.resign(live.state.clone(), seat)
             except IllegalAction as exc:
                 raise ServiceError("rejected", exc.reason, exc.rule) from None
             except BoardctError as exc:
                 raise ServiceError("rejected", str(exc)) from None
-            ack = await self._commit_and_tell(live, first, seat, entry, move_id, trial, events)
-        await self._after_change(live, first=first)
+            ack = await self.commit_and_tell(live, first, seat, done.entry, move_id,
+                                              done.state, done.events)
+        await self.after_change(live, first=first)
         return ack
 
     def _check_move_id(self, move_id: Any) -> None:
@@ -759,11 +619,8 @@ class GameService:
         if version is not None and version != live.version:
             raise ServiceError("conflict", f"the game is at version {live.version}, not "
                                            f"{version}: resync")
-        if seat not in live.state.current_players():
-            who = ", ".join(f"Player {p + 1}" for p in live.state.current_players())
-            raise ServiceError("rejected", f"it is not your turn (to move: {who})", "turn")
 
-    async def _commit(self, live: Live, seat: int | None, entry: str, move_id: str | None,
+    async def commit(self, live: Live, seat: int | None, entry: str, move_id: str | None,
                       trial: State, events: list[Event]) -> dict:
         """Under the game's lock: compare-and-set the version and append the entry in one
         transaction; then swap the state in. A lost race reloads and answers `conflict`."""
@@ -794,7 +651,7 @@ class GameService:
                 return False
             return True
 
-        if not await self._db(write):
+        if not await self.db(write):
             await self._catch_up(live)
             again = self._again(live, move_id, seat)
             if again is not None:
@@ -808,7 +665,7 @@ class GameService:
         live.entries.append(e)
         return {"ack": True, "version": live.version, "events": e.lines.get(seat, [])}
 
-    async def _after_change(self, live: Live, first: int | None = None, notify: bool = True,
+    async def after_change(self, live: Live, first: int | None = None, notify: bool = True,
                             resync: bool = False) -> None:
         """After a commit (or a load): in a background task, so the mover's acknowledgement
         goes out first, push the updates from version `first` on to this process's clients,
@@ -844,7 +701,7 @@ class GameService:
     async def push_state(self, game_id: str) -> None:
         """Send every client of the game a fresh state message (after a change that is not a
         log entry: a claimed seat, an offer, a deadline set)."""
-        await self._after_change(await self.get(game_id), resync=True)
+        await self.after_change(await self.get(game_id), resync=True)
 
     async def settle(self) -> None:
         """Wait until every background task (broadcasts, listeners) has finished: for tests
@@ -855,8 +712,6 @@ class GameService:
     # -- reading -------------------------------------------------------------------------------
     def state_message(self, live: Live, seat: int | None) -> dict:
         """The state message for `seat` (messages.state_message with this service's extras)."""
-        from boardct.server.messages import state_message
-
         return state_message(live, seat, self.state_extras)
 
     async def lobby(self) -> list[Live]:
@@ -866,7 +721,7 @@ class GameService:
                                         .order_by(GameRow.created.desc()).limit(200)))
 
         out = []
-        for gid in await self._db(read):
+        for gid in await self.db(read):
             live = await self.get(gid)
             if live.status == STATUS_OPEN:
                 out.append(live)
@@ -883,7 +738,7 @@ class GameService:
             return [(g, s) for g, s in rows]
 
         out = []
-        for gid, seat in await self._db(read):
+        for gid, seat in await self.db(read):
             out.append((await self.get(gid), seat))
         return out
 
@@ -908,7 +763,7 @@ class GameService:
         n = len(live.seats)
         async with live.lock:
             if live.rematch is None:
-                live.rematch = await self._db(
+                live.rematch = await self.db(
                     lambda session: session.scalar(select(GameRow.rematch)
                                                    .where(GameRow.id == live.id)))
             if live.rematch is None:
@@ -932,7 +787,7 @@ class GameService:
                     return session.scalar(select(GameRow.rematch)
                                           .where(GameRow.id == live.id))
 
-                live.rematch = await self._db(link)
+                live.rematch = await self.db(link)
         new = await self.get(live.rematch)
         try:
             return await self._take_free_seat(new, (seat + 1) % n, None, public_only=False)
@@ -941,3 +796,23 @@ class GameService:
                 raise ServiceError("conflict", "your seat in the rematch was already taken"
                                    ) from None
             raise
+
+
+async def table_entry(service: GameService, game_id: str, seat: int, entry: str) -> dict:
+    """Commit a table entry ("draw", "undo N": an accepted offer) for `seat` the way a move is
+    committed: applied on a copy through the core's one path, compare-and-set of the version
+    with the log entry in one transaction, then broadcast. Refused (nothing changed) where the
+    core refuses it."""
+    live = await service.get(game_id)
+    first = live.version + 1
+    async with live.lock:
+        if live.over:
+            raise ServiceError("game_over", "the game is over")
+        try:
+            done = moves.apply_entry(live.state.clone(), entry)
+        except BoardctError as exc:
+            rule = getattr(exc, "rule", None)
+            raise ServiceError("rejected", getattr(exc, "reason", str(exc)), rule) from None
+        ack = await service.commit(live, seat, done.entry, None, done.state, done.events)
+    await service.after_change(live, first=first)
+    return ack

@@ -91,6 +91,7 @@ def _xy(sector: str) -> tuple[int, int]:
 
 def observation(layout: Layout, view: dict, player: int) -> list[float]:
     w, h = layout.width, layout.height
+    board = view["board"]
     cells = w * h
     planes = layout.planes
     grid = [0.0] * (cells * planes)
@@ -99,22 +100,22 @@ def observation(layout: Layout, view: dict, player: int) -> list[float]:
         if 1 <= x <= w and 1 <= y <= h:
             grid[plane * cells + (y - 1) * w + (x - 1)] = value
 
-    mine = view.get("bots", [])
+    mine = board.get("bots", [])
     team = mine[0]["team"] if mine else ""
     for b in mine:
         put(b["x"], b["y"], 3 if b["state"] != "functional" else 0)
-    for c in view.get("contacts", []):
+    for c in board.get("contacts", []):
         x, y = _xy(c["sector"])
         if c["state"] != "functional":
             put(x, y, 3)
         else:
             put(x, y, 1 if c["team"] == team else 2)
-    for cp in view["command_posts"]:
+    for cp in board["command_posts"]:
         x, y = _xy(cp["sector"])
         put(x, y, 6 if cp["state"] != "operational" else 4 if cp["team"] == team else 5)
     terrain_plane = {code: len(MAP_PLANES) + i for i, code in enumerate(layout.terrain)}
     elevation_plane = planes - 1
-    for vis in view.get("visual", []):
+    for vis in board.get("visual", []):
         x0, y_top = vis["x_from"], vis["y_from"]
         for row, cells_row in enumerate(vis["rows"]):
             y = y_top - row
@@ -126,8 +127,8 @@ def observation(layout: Layout, view: dict, player: int) -> list[float]:
                     put(x, y, terrain_plane[name])
                 put(x, y, elevation_plane, scaled(int(level), ELEVATION_SCALE))
     out = grid
-    owed = set(view.get("owed", []))
-    submitted = set(view.get("submitted", []))
+    owed = set(board.get("owed", []))
+    submitted = set(board.get("submitted", []))
     for k in range(layout.bots):
         if k >= len(mine):
             out.extend([0.0] * layout.bot_fields)
@@ -155,16 +156,16 @@ def observation(layout: Layout, view: dict, player: int) -> list[float]:
         out.append(scaled(b["ap_start"] or 0, AP_SCALE))
         out.append(flag(b["bot"] in owed))
         out.append(flag(b["bot"] in submitted))
-    for cp in view["command_posts"]:
+    for cp in board["command_posts"]:
         out.append(scaled(cp["structure"], layout.cp_structure))
         out.append(flag(cp["state"] == "operational"))
         out.append(flag(cp["team"] == team))
-    for _ in range(layout.cps - len(view["command_posts"])):
+    for _ in range(layout.cps - len(board["command_posts"])):
         out.extend((0.0, 0.0, 0.0))
-    out.append(scaled(view["turn"], view["turns"]))
-    ratings = {t["team"]: t["rating"] for t in view["teams"]}
+    out.append(scaled(view["turn"], board["turns"]))
+    ratings = {t["team"]: t["rating"] for t in board["teams"]}
     out.append(scaled(ratings.get(team, 0.0), 2.0))
-    out.append(flag(view["over"]))
+    out.append(flag(view["result"] is not None))
     one_hot(out, TEAM_LETTERS.index(team) if team in TEAM_LETTERS else -1, len(TEAM_LETTERS))
     return out
 
@@ -185,9 +186,10 @@ def information_state(layout: Layout, view: dict, player: int) -> list[float]:
     from boardct.games.ctf2187.state import _menu_index
 
     out = observation(layout, view, player)
-    mine = view.get("bots", [])
-    sheets = view.get("sheets", {})
-    standing = view.get("standing_orders", {})
+    board = view["board"]
+    mine = board.get("bots", [])
+    sheets = board.get("sheets", {})
+    standing = board.get("standing_orders", {})
     for k in range(layout.bots):
         for texts in (sheets, standing):
             block = [0.0] * (layout.menu + 1)
@@ -200,7 +202,7 @@ def information_state(layout: Layout, view: dict, player: int) -> list[float]:
                     block[layout.menu if entry is None else entry] = 1.0
             out += block
     counts = dict.fromkeys(LOG_KINDS, 0)
-    for event in view.get("log", []):
+    for event in board.get("log", []):
         if event and event[0] in counts:
             counts[event[0]] += 1
     out += [scaled(counts[kind], LOG_SCALE) for kind in LOG_KINDS]

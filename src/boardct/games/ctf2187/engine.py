@@ -24,7 +24,7 @@ from itertools import accumulate, islice
 from operator import add, attrgetter, itemgetter
 from typing import TYPE_CHECKING
 
-from boardct.core.game import MESSAGE, RESUME, SUSPEND
+from boardct.core.game import MESSAGE, RESUME, SUSPEND, Termination
 from boardct.games.ctf2187.geometry import (
     _BEARINGS,
     DX,
@@ -659,7 +659,7 @@ def _process_turn(st: CtfState) -> list[tuple]:
     st.log_turn = st.turn
     st.turn += 1
     if st.over is None and st.turn > st.turns:
-        st.end("turn limit")
+        st.end("turn limit", Termination.TURN_LIMIT)
         log_all(st, ("end", "the turn limit was reached"))
     return list(map(_EVENT, st.log))
 
@@ -766,7 +766,7 @@ def check_end(st: CtfState) -> bool:
         return False  # every team has a functional Bot (after every phase but the last few)
     if not alive:
         # nothing can act any more (CPs only return fire): the game ends here (docs)
-        st.end("no functional bot left")
+        st.end("no functional bot left", Termination.ELIMINATION)
         log_all(st, ("end", "no functional bot is left on the field"))
         return True
     for c in st._cps:
@@ -775,7 +775,7 @@ def check_end(st: CtfState) -> bool:
     for team in range(st.teams):
         if alive >> team & 1:
             continue
-        st.end("elimination")
+        st.end("elimination", Termination.ELIMINATION)
         log_all(st, ("end", f"team {'ABCD'[team]} has no functional bot and no command post"))
         return True
     return False

@@ -206,12 +206,9 @@ def visual_display(st: CtfState, b: Bot) -> dict:
 
 
 def view_header(st: CtfState, player: int | None) -> dict:
-    """The public head of every view: the map's size, the turn, the turn limit, the result."""
-    return {"game": "ctf2187", "turn": st.turn, "turns": st.turns,
-            "map": {"width": st.map.width, "height": st.map.height},
-            "player": player, "over": st.over is not None,
-            "result": dict(st.over.to_json(), text=st.describe_outcome())
-            if st.over is not None else None}
+    """The public head of every board view: the map's size and the turn limit (the turn and
+    the result are in the view's envelope)."""
+    return {"turns": st.turns, "map": {"width": st.map.width, "height": st.map.height}}
 
 
 def moderator_view(st: CtfState) -> dict:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from boardct.core.errors import DataError, IllegalAction, OptionError, ParseError
-from boardct.core.game import Game, Option, Outcome, Setup, State
+from boardct.core.game import Game, Option, Outcome, Setup, State, Termination
 from boardct.core.inputs import InputError, ascii_int, read_text
 from boardct.core.rng import Rng
 from boardct.games.ctf2187 import engine
@@ -369,6 +369,19 @@ class CtfState(State):
                 seen.append(b.player)
         return tuple(sorted(seen))
 
+    def to_move_seen(self, viewer: int | None) -> tuple[int, ...]:
+        """Who still owes sheets, as `viewer` may know it (CTF-41): before processing a player
+        knows only whether their own sheets are in. So every other player is listed as still
+        to hand in, and the viewer only while they owe a sheet; a spectator sees every player
+        listed until the end (which Bots still function is not theirs to know either)."""
+        if self.over is not None:
+            return ()
+        everyone = range(len(self.setup.names))
+        if viewer is None:
+            return tuple(everyone)
+        owes = viewer in self.current_players()
+        return tuple(p for p in everyone if p != viewer or owes)
+
     def bots_of(self, player: int) -> list[Bot]:
         return [b for b in self.bots if b.player == player]  # Bots handed out: private
 
@@ -435,10 +448,6 @@ class CtfState(State):
         return out
 
     # -- for learners (issue 20; encoding.py, docs/ctf2187.md "For learners") ---------------
-    def num_distinct_actions(self) -> int:
-        """Every Bot's menu, Bot after Bot: id = (Bot - 1) x menu size + menu entry."""
-        return len(self._bots) * self.menu_size()
-
     def action_id(self, action: Any, player: int | None = None) -> int:
         if (not isinstance(action, tuple) or len(action) < 2 or type(action[1]) is not int
                 or not 1 <= action[1] <= len(self._bots)):
@@ -459,7 +468,7 @@ class CtfState(State):
     def id_action(self, action_id: int, player: int | None = None) -> tuple:
         from boardct.core.encoding import check_id
 
-        i = check_id(action_id, self.num_distinct_actions(), "ctf2187")
+        i = check_id(action_id, len(self._bots) * self.menu_size(), "ctf2187")
         size = self.menu_size()
         num, entry = i // size + 1, i % size
         b = self._bots[num - 1]
@@ -480,20 +489,10 @@ class CtfState(State):
 
         return enc.fast_legal_ids(self, player)
 
-    def observation_shape(self) -> tuple[int, ...]:
-        from boardct.games.ctf2187 import encoding as enc
-
-        return (enc.Layout.of(self).size,)
-
     def observation_tensor(self, player: int) -> list[float]:
         from boardct.games.ctf2187 import encoding as enc
 
         return enc.fast_observation(enc.Layout.of(self), self, player)  # = from the view
-
-    def information_state_shape(self) -> tuple[int, ...]:
-        from boardct.games.ctf2187 import encoding as enc
-
-        return (enc.Layout.of(self).info_size,)
 
     def information_state_tensor(self, player: int) -> list[float]:
         from boardct.games.ctf2187 import encoding as enc
@@ -660,7 +659,7 @@ class CtfState(State):
         mine = team.get(player)
         winners = tuple(p for p in range(n) if team.get(p) != mine)
         returns = tuple(1.0 if p in winners else 0.0 for p in range(n))
-        return Outcome(returns, "resignation", winners)
+        return Outcome(returns, "resignation", winners, kind=Termination.RESIGNATION)
 
     def _set_outcome(self, outcome: Outcome) -> None:
         self.over = outcome
@@ -718,7 +717,7 @@ class CtfState(State):
         tons = sum(b.design.tons for b in members)
         return Fraction(sum(b.vp for b in members), tons) if tons else Fraction(0)
 
-    def end(self, reason: str) -> None:
+    def end(self, reason: str, kind: Termination) -> None:
         ratings = [self.team_rating(t) for t in range(self.teams)]
         best = max(ratings)
         top = [t for t in range(self.teams) if ratings[t] == best]
@@ -727,19 +726,20 @@ class CtfState(State):
         player_team = {b.player: b.team for b in self._bots}
         if len(top) == self.teams:
             self.over = self._named(Outcome(tuple(0.5 for _ in range(n)),
-                                            f"{reason}; ratings {shown}"))
+                                            f"{reason}; ratings {shown}", kind=kind))
             return
         share = 1.0 if len(top) == 1 else 0.5
         returns = tuple(share if player_team.get(p) in top else 0.0 for p in range(n))
         winners = tuple(p for p in range(n) if player_team.get(p) in top)
-        self.over = self._named(Outcome(returns, f"{reason}; ratings {shown}", winners))
+        self.over = self._named(Outcome(returns, f"{reason}; ratings {shown}", winners,
+                                        kind=kind))
 
     def _named(self, out: Outcome) -> Outcome:
         """The outcome with its line naming every player and team (report.outcome_text), so
         every front end that shows the result names them (issue 17 item 5)."""
         from boardct.games.ctf2187.report import outcome_text
 
-        return Outcome(out.returns, out.reason, out.winners, outcome_text(self, out))
+        return Outcome(out.returns, out.reason, out.winners, outcome_text(self, out), out.kind)
 
     @property
     def outcome(self) -> Outcome | None:
@@ -767,7 +767,10 @@ class CtfState(State):
                     out.append(shown)
         return out
 
-    def view(self, player: int | None) -> dict:
+    def turn_number(self) -> int:
+        return self.turn
+
+    def board_view(self, player: int | None) -> dict:
         """Exactly what `player` may know (see hidden.py and docs/ctf2187.md).
 
         A spectator (None) has no seat: while the game goes on it gets only what is public —
@@ -899,6 +902,32 @@ class CtfGame(Game):
         TablesOption("tables", "", "a directory of TOML tables overriding the shipped ones",
                      local_file=True),
     )
+
+    # -- facts for learners (encoding.py; docs/ctf2187.md "For learners") --------------------
+    # Sizes follow the Bots and the map the options give, so they are read off a new game of
+    # these options (seed 0: the deployment does not change them).
+    def _sample(self, options: dict, players: int) -> CtfState:
+        return self.initial_state(Setup(0, dict(options), tuple("" for _ in range(players))))
+
+    def action_count(self, options: dict, players: int) -> int:
+        """Every Bot's menu, Bot after Bot: id = (Bot - 1) x menu size + menu entry."""
+        st = self._sample(options, players)
+        return len(st._bots) * st.menu_size()
+
+    def observation_shape(self, options: dict, players: int) -> tuple[int, ...]:
+        from boardct.games.ctf2187 import encoding as enc
+
+        return (enc.Layout.of(self._sample(options, players)).size,)
+
+    def information_state_shape(self, options: dict, players: int) -> tuple[int, ...]:
+        from boardct.games.ctf2187 import encoding as enc
+
+        return (enc.Layout.of(self._sample(options, players)).info_size,)
+
+    def max_game_length(self, options: dict, players: int) -> int:
+        """One sheet per Bot per turn, and at most the turn limit's turns (CTF-14, CTF-39)."""
+        st = self._sample(options, players)
+        return st.turns * len(st._bots)
 
     def initial_state(self, setup: Setup) -> CtfState:
         return CtfState.new(setup)

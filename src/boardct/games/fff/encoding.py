@@ -30,8 +30,9 @@ _COLOUR = {c: i for i, c in enumerate(COLOURS)}
 def observation(view: dict, player: int) -> list[float]:
     """The observation tensor of `view` (a `FFFState.view(player)` dict) for `player`."""
     out = [0.0] * OBS_LEN
-    steps = view.get("steps")
-    pieces = steps["pieces"] if steps else view["pieces"]
+    board = view["board"]
+    steps = board.get("steps")
+    pieces = steps["pieces"] if steps else board["pieces"]
     for p in pieces:
         sq = SQUARE_INDEX[p["square"]]
         base = 21 * 64 if p["out_of_phase"] else 0
@@ -44,34 +45,35 @@ def observation(view: dict, player: int) -> list[float]:
     if steps:
         out[42 * 64 + SQUARE_INDEX[steps["square"]]] = 1.0
         out[43 * 64 + SQUARE_INDEX[steps["from"]]] = 1.0
-    out[s] = 1.0 if view["to_move"] == player else 0.0
+    out[s] = 1.0 if player in view["to_move"] else 0.0
     for i, c in enumerate(COLOURS):
-        two, three = view["pool"][c]
+        two, three = board["pool"][c]
         out[s + 1 + 2 * i] = two / 3
         out[s + 2 + 2 * i] = three / 3
-    mine, theirs = view["lost"][player], view["lost"][1 - player]
+    mine, theirs = board["lost"][player], board["lost"][1 - player]
     for k in range(3):
         out[s + 15 + k] = mine[k] / 3
         out[s + 18 + k] = theirs[k] / 3
-    limit = view["turn_limit"]
-    out[s + 21] = view["no_capture_turns"] / limit if limit else 0.0
+    limit = board["turn_limit"]
+    out[s + 21] = board["no_capture_turns"] / limit if limit else 0.0
     if steps:
         out[s + 22] = 1.0
         out[s + 23] = 1.0 if steps["may_remove"] else 0.0
         out[s + 24] = steps["points_left"] / 6
         out[s + 25] = steps["points_spent"] / 6
-    out[s + 26] = 1.0 if view["outcome"] is not None else 0.0
+    out[s + 26] = 1.0 if view["result"] is not None else 0.0
     return out
 
 
 def observation_string(view: dict) -> str:
     """One line: the FFF-32 position at the turn's start, and the turn under way in steps."""
-    text = view["position"]
-    steps = view.get("steps")
+    board = view["board"]
+    text = board["position"]
+    steps = board.get("steps")
     if steps:
         text += (f" | steps: {steps['turn']} ({steps['points_left']} point"
                  f"{'s' if steps['points_left'] != 1 else ''} left)")
-    if view["outcome"] is not None:
+    if view["result"] is not None:
         text += " | over"
     return text
 

@@ -7,7 +7,9 @@ from typing import Any
 
 from boardct.core.errors import OptionError
 from boardct.core.game import Game, Option, Setup, default_score_moves
+from boardct.core.info import LENGTH_CAP
 from boardct.core.inputs import InputError, looks_like_path, read_text
+from boardct.games.fff import encoding, steps
 from boardct.games.fff import position as posmod
 from boardct.games.fff.notation import shown
 from boardct.games.fff.pieces import (
@@ -133,6 +135,17 @@ class FFFGame(Game):
         text = setup.options.get("position") or ""
         board = posmod.read(text) if text else posmod.initial_board()
         return FFFState(setup, board)
+
+    # -- facts for learners (steps.py, encoding.py; docs/fff.md "For learners") -------------
+    def action_count(self, options: dict, players: int) -> int:
+        """Step ids, not whole turns: see `steps` for the table."""
+        return steps.NUM_STEP_IDS
+
+    def observation_shape(self, options: dict, players: int) -> tuple[int, ...]:
+        return encoding.OBS_SHAPE
+
+    def max_game_length(self, options: dict, players: int) -> int:
+        return LENGTH_CAP
 
     def from_position(self, text: str, turn_limit: int = 200) -> FFFState:
         """A game starting at an FFF-32 position (a convenience for tests and tools)."""

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from boardct.core.encoding import check_id
 from boardct.core.errors import IllegalAction
-from boardct.core.game import Outcome, State
+from boardct.core.game import Outcome, State, Termination
 from boardct.games.fff import encoding, steps
 from boardct.games.fff import position as posmod
 from boardct.games.fff.movegen import (
@@ -68,13 +68,17 @@ class FFFState(State):
     def _judge(self) -> None:
         black_out, white_out = eliminated(self.cnt)
         if black_out and white_out:
-            self.result = Outcome((0.5, 0.5), "both eliminated")
+            self.result = Outcome((0.5, 0.5), "both eliminated",
+                                  kind=Termination.ELIMINATION)
         elif black_out:
-            self.result = Outcome((0.0, 1.0), "elimination", (1,))
+            self.result = Outcome((0.0, 1.0), "elimination", (1,),
+                                  kind=Termination.ELIMINATION)
         elif white_out:
-            self.result = Outcome((1.0, 0.0), "elimination", (0,))
+            self.result = Outcome((1.0, 0.0), "elimination", (0,),
+                                  kind=Termination.ELIMINATION)
         elif self.limit and self.count >= self.limit:
-            self.result = Outcome((0.5, 0.5), f"{self.limit} turns without a capture")
+            self.result = Outcome((0.5, 0.5), f"{self.limit} turns without a capture",
+                                  kind=Termination.NO_PROGRESS)
         else:
             self.result = None
 
@@ -188,10 +192,6 @@ class FFFState(State):
         self.part = None
 
     # -- for learners: the step encoding (issue 20; steps.py, encoding.py, docs/fff.md) ------
-    def num_distinct_actions(self) -> int:
-        """Step ids, not whole turns: see `steps` for the table."""
-        return steps.NUM_STEP_IDS
-
     def action_id(self, action, player: int | None = None) -> int:
         """The id of a step, given as its text (`"d4"`, `"NE"`, `"xN/E"`, `"+r"`, `"end"`). A
         whole turn has no id: it is a sequence of steps."""
@@ -240,9 +240,6 @@ class FFFState(State):
         self.part = None
         return self.apply(action, player)
 
-    def observation_shape(self) -> tuple[int, ...]:
-        return encoding.OBS_SHAPE
-
     def observation_tensor(self, player: int) -> list[float]:
         """`encoding.observation(self.view(player), player)` (see `encoding` for the layout),
         built without the view (its fast path: the same values, tested)."""
@@ -252,9 +249,6 @@ class FFFState(State):
         return encoding.observation_string(self.view(player))
 
     # Perfect information: the information state is the observation.
-    def information_state_shape(self) -> tuple[int, ...]:
-        return self.observation_shape()
-
     def information_state_tensor(self, player: int) -> list[float]:
         return self.observation_tensor(player)
 
@@ -307,7 +301,9 @@ class FFFState(State):
         """The FFF-32 text of this position."""
         return posmod.write(self.board())
 
-    def view(self, player: int | None) -> dict:
+    def board_view(self, player: int | None) -> dict:
+        """The whole board (nothing is hidden): the FFF-32 position, every piece, the pool,
+        the lost pieces, the no-capture count; `steps` while a turn is under way in steps."""
         pieces = []
         for sq in range(64):
             for c in (self.ghost[sq], self.main[sq]):
@@ -318,17 +314,13 @@ class FFFState(State):
                         "fields": [COLOURS[f] for f in FIELDS[c]],
                         "out_of_phase": GHOST[c],
                     })
-        out = self.result
         view = {
-            "game": "fff",
             "position": self.position(),
             "pieces": pieces,
-            "to_move": None if out is not None else self.turn,
             "pool": {COLOURS[c]: [self.pool[2 * c], self.pool[2 * c + 1]] for c in range(7)},
             "lost": [self.lost[:3], self.lost[3:]],
             "no_capture_turns": self.count,
             "turn_limit": self.limit,
-            "outcome": out.to_json() if out is not None else None,
         }
         if self.part is not None:
             view["steps"] = self._steps_view()

@@ -53,12 +53,13 @@ def observation(view: dict, player: int) -> list[float]:
     out: list[float] = []
     me = player
     order = (me, 1 - me)
-    ops = view["operators"]
+    board = view["board"]
+    ops = board["operators"]
     rank = {}
-    for cell in view["sectors"]:
+    for cell in board["sectors"]:
         for k, name in enumerate(cell):
             rank[name] = k
-    selected = [_op_index(view["players"][p]["selected"]) for p in range(2)]
+    selected = [_op_index(board["players"][p]["selected"]) for p in range(2)]
     for p in order:
         for n in range(10):
             op = ops[p * 10 + n]
@@ -72,25 +73,25 @@ def observation(view: dict, player: int) -> list[float]:
             out.append(flag(selected[p] == p * 10 + n))
             out.append(scaled(rank.get(op["id"], 0), 19))
     for p in order:
-        pl = view["players"][p]
+        pl = board["players"][p]
         out.append(scaled(pl["crates"], CRATE_SCALE))
         out.extend(scaled(f, CRATE_SCALE) for f in pl["facilities"])
         out.append(scaled(pl["skill_cooldown"], 5))
         out.append(scaled(pl["support_cooldown"], 5))
         out.append(flag(pl["artillery_ready"]))
         out.append(flag(pl["under_cyberwarfare"]))
-    one_hot(out, RULESETS.index(view["ruleset"]), 3)
-    one_hot(out, ("dispute", "reject").index(view["violations"]), 2)
-    limit = view.get("turn_limit") or TURN_SCALE
+    one_hot(out, RULESETS.index(board["ruleset"]), 3)
+    one_hot(out, ("dispute", "reject").index(board["violations"]), 2)
+    limit = board["turn_limit"] or TURN_SCALE
     out.append(scaled(view["turn"], limit))
-    out.append(flag(view["to_move"] == me))
+    out.append(flag(board["turn_player"] == me))
     out.append(flag(me == 1))
-    pending = view["pending"]
+    pending = board["pending"]
     one_hot(out, 0 if pending is None else 1 if pending["kind"] == "ruleset" else 2, 3)
     out.append(flag(pending is not None and pending["requester"] == me))
     one_hot(out, -1 if pending is None or pending["ruleset"] is None
             else RULESETS.index(pending["ruleset"]), 3)
-    disputable = {d["player"] for d in view["disputable"]}
+    disputable = {d["player"] for d in board["disputable"]}
     out.append(flag(me in disputable))
     out.append(flag(1 - me in disputable))
     out.append(flag(view["result"] is not None))

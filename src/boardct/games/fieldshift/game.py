@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from boardct.core.errors import RecordError
-from boardct.core.game import Game, Option, Setup
+from boardct.core.game import Game, Option, PlayFlag, Setup
+from boardct.core.info import LENGTH_CAP
 from boardct.core.inputs import MAX_FILE_BYTES, InputError, read_bytes
+from boardct.games.fieldshift import encoding as enc
 from boardct.games.fieldshift import savefile
 from boardct.games.fieldshift.help import HELP
 from boardct.games.fieldshift.notation import TWO
@@ -135,6 +137,12 @@ class FieldShift(Game):
     help_text = HELP
     classic_screen = True  # the earlier BoardCT tool's screen, FS-23
     confirm_words = ("01", "00")  # a request at the table is answered as FS-20's are
+    play_flags = (
+        PlayFlag("--ruleset", ("ruleset",), "The command ruleset at the start: lstd, stdex or "
+                 "type-a (FS-5).", "RULESET"),
+        PlayFlag("--violations", ("violations",), "dispute (carried out, disputable) or "
+                 "reject (FS-19).", "MODE"),
+    )
     options = (
         Option("ruleset", "lstd", "command ruleset at the start (FS-5)", RULESETS),
         Option("violations", "dispute",
@@ -146,6 +154,19 @@ class FieldShift(Game):
 
     def initial_state(self, setup: Setup) -> FieldShiftState:
         return FieldShiftState.initial(setup)
+
+    # -- facts for learners (encoding.py; docs/fieldshift.md "For learners") -----------------
+    def action_count(self, options: dict, players: int) -> int:
+        """1100: every command token has an id, in every ruleset (see `encoding`)."""
+        return enc.NUM_ACTIONS
+
+    def observation_shape(self, options: dict, players: int) -> tuple[int, ...]:
+        return (enc.SIZE,)
+
+    def max_game_length(self, options: dict, players: int) -> int:
+        """No bound from the rules: a request may be repeated (FS-37), and SWC and WDR keep
+        the turn (FS-7), so a turn has no longest length; `LENGTH_CAP`."""
+        return LENGTH_CAP
 
     def evaluate(self, state: FieldShiftState, player: int) -> float:
         """Material share in [-1, 1]: per operator on the field its vitality plus 3 (the win

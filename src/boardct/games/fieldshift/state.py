@@ -16,7 +16,17 @@ from __future__ import annotations
 from array import array
 
 from boardct.core.errors import BoardctError, IllegalAction
-from boardct.core.game import MESSAGE, RESUME, SUSPEND, Breach, Event, Outcome, Setup, State
+from boardct.core.game import (
+    MESSAGE,
+    RESUME,
+    SUSPEND,
+    Breach,
+    Event,
+    Outcome,
+    Setup,
+    State,
+    Termination,
+)
 from boardct.games.fieldshift import encoding as enc
 from boardct.games.fieldshift import notation as nt
 from boardct.games.fieldshift.tables import (
@@ -43,6 +53,8 @@ from boardct.games.fieldshift.tables import (
     SPECIALIST,
     STDEX,
     TECHNICIAN,
+    TERRAIN,
+    TERRAIN_NAMES,
     TYPE_A,
     VIOLATION_MODES,
     VITALITY,
@@ -525,7 +537,7 @@ class FieldShiftState(State):
                 if not (act & 1023 and act >> 10) and self._outcome is None:
                     self._check_win(issuer, events)
             if self.limit and turn >= self.limit and self._outcome is None:
-                self._finish(Outcome((0.5, 0.5), "turn limit"), events)
+                self._finish(Outcome((0.5, 0.5), "turn limit", kind=Termination.TURN_LIMIT), events)
         elif self._left:
             self._left = False
             act = self.act
@@ -979,13 +991,14 @@ class FieldShiftState(State):
             events.append(("request", "draw", p, -1))
         elif x == nt.CONCEDE:
             self._push(p, action)
-            self._finish(Outcome(self._score(1 - p), "concession", (1 - p,)), events)
+            self._finish(Outcome(self._score(1 - p), "concession", (1 - p,),
+                                           kind=Termination.RESIGNATION), events)
             return events
         elif x == nt.DISPUTE_CMD:  # a founded dispute (`apply` plays a false one)
             self._push(p, action)
             found = [r for who, r in self.violations if who == 1 - p]
             events.append(("dispute", p, True, tuple(x for r in found for x in r)))
-            self._finish(Outcome(self._score(p), "dispute", (p,)), events)
+            self._finish(Outcome(self._score(p), "dispute", (p,), kind=Termination.DISPUTE), events)
             return events
         elif x == nt.GOOD_GAME:
             events.append((MESSAGE, "Good game"))
@@ -1015,7 +1028,7 @@ class FieldShiftState(State):
             return events
         events.append(("answer", responder, True))
         if kind == "draw":
-            self._finish(Outcome((0.5, 0.5), "agreement"), events)
+            self._finish(Outcome((0.5, 0.5), "agreement", kind=Termination.AGREEMENT), events)
             return events
         self.ruleset = target
         events.append(("ruleset", target))
@@ -1034,7 +1047,8 @@ class FieldShiftState(State):
             winner = 1 - issuer
         else:
             winner = 0 if alive0 else 1
-        self._finish(Outcome(self._score(winner), "elimination", (winner,)), events)
+        self._finish(Outcome(self._score(winner), "elimination", (winner,),
+                                   kind=Termination.ELIMINATION), events)
 
     @staticmethod
     def _score(winner: int) -> tuple[float, float]:
@@ -1046,8 +1060,13 @@ class FieldShiftState(State):
         events.append(("over", outcome))
 
     # ---------------------------------------------------------------- showing
-    def view(self, player: int | None = None) -> dict:
-        """Everything (FieldShift has no hidden information), JSON-ready."""
+    def turn_number(self) -> int:
+        return self.turn
+
+    def board_view(self, player: int | None = None) -> dict:
+        """Everything (FieldShift has no hidden information), JSON-ready. `turn_player`: whose
+        turn it is (the envelope's `to_move` says who decides now: the other player while a
+        request waits for their answer)."""
         ops = []
         for i in range(20):
             ops.append({
@@ -1070,18 +1089,16 @@ class FieldShiftState(State):
                 "selected": op_name(self.pv[o + SEL]) if self.pv[o + SEL] >= 0 else None,
                 "under_cyberwarfare": self.under_cyber(p),
             })
-        out = self._outcome
         return {
-            "game": "fieldshift", "ruleset": RULESETS[self.ruleset],
-            "violations": VIOLATION_MODES[self.mode], "turn": self.turn, "to_move": self.cur,
-            "turn_limit": self.limit,
+            "ruleset": RULESETS[self.ruleset],
+            "violations": VIOLATION_MODES[self.mode], "turn_player": self.cur,
+            "turn_limit": self.limit, "terrain": [TERRAIN_NAMES[t] for t in TERRAIN],
             "players": players, "operators": ops,
             "sectors": [[op_name(i) for i in self.sector(s)] for s in range(10)],
             "pending": None if self.pending is None else {
                 "kind": self.pending[0], "requester": self.pending[1],
                 "ruleset": RULESETS[self.pending[2]] if self.pending[2] >= 0 else None},
             "disputable": [{"player": who, "reasons": list(r)} for who, r in self.violations],
-            "result": out.to_json() if out is not None else None,
         }
 
     def render(self, player: int | None = None) -> str:
@@ -1156,10 +1173,6 @@ class FieldShiftState(State):
         return nt.INSTRUCTION_NAMES[ins]
 
     # ---------------------------------------------------------------- for learners (issue 20)
-    def num_distinct_actions(self) -> int:
-        """1100: every command token has an id, in every ruleset (see `encoding`)."""
-        return enc.NUM_ACTIONS
-
     def action_id(self, action: int, player: int | None = None) -> int:
         return enc.action_id(action)
 
@@ -1168,9 +1181,6 @@ class FieldShiftState(State):
 
     def legal_ids(self, player: int | None = None) -> list[int]:
         return sorted({a - _TWO if a >= _TWO else a + 100 for a in self.legal_actions(player)})
-
-    def observation_shape(self) -> tuple[int, ...]:
-        return (enc.SIZE,)
 
     def observation_tensor(self, player: int) -> list[float]:
         """`enc.observation(self.view(player), player)`, built without the view (its fast

@@ -1,10 +1,11 @@
 """Battle for The Shifting Hills (rulebook 001, rulings BSH-1..BSH-39): a two-player hex
-skirmish with face-down tiles, a bonus deck and private hands."""
+skirmish with face-down tiles, a bonus deck and private hands. Offered through the
+`boardct.games` entry point as `GAME`."""
 
-from boardct.core.registry import register
 from boardct.games.hills.game import HillsGame
 from boardct.games.hills.state import HillsState
 
-HillsState.game = register(HillsGame())
+GAME = HillsGame()
+HillsState.game = GAME
 
-__all__ = ["HillsGame", "HillsState"]
+__all__ = ["GAME", "HillsGame", "HillsState"]

@@ -53,8 +53,9 @@ def id_action(action_id_: object) -> int:
 
 def observation(view: dict, player: int) -> list[float]:
     me = player
+    board = view["board"]
     hexes: list[list[float]] = []
-    for h in view["hexes"]:
+    for h in board["hexes"]:
         cell: list[float] = []
         tile = h["tile"]
         if tile is None:
@@ -71,7 +72,7 @@ def observation(view: dict, player: int) -> list[float]:
     squads: list[float] = []
     for side in (me, 1 - me):
         for k in range(3):
-            sq = view["squads"][side * 3 + k]
+            sq = board["squads"][side * 3 + k]
             alive = sq["units"] > 0
             if alive:
                 where = INDEX[(sq["q"], sq["r"])]
@@ -83,33 +84,33 @@ def observation(view: dict, player: int) -> list[float]:
             one_hot(squads, STATUSES.index(status) if status in STATUSES else -1, 3)
     out = [x for cell in hexes for x in cell]
     out += squads
-    limit = view["turn_limit"] or TURN_SCALE
-    out.append(flag(view["to_move"] == me))
+    limit = board["turn_limit"] or TURN_SCALE
+    out.append(flag(board["turn_player"] == me))
     out.append(flag(me == 1))
-    out.append(flag(view["first"] == me))
-    out.append(scaled(view["turns_done"][me], limit))
-    out.append(scaled(view["turns_done"][1 - me], limit))
-    out.append(flag(view["card_played"]))
-    boosted = view["boosted"]
+    out.append(flag(board["first"] == me))
+    out.append(scaled(board["turns_done"][me], limit))
+    out.append(scaled(board["turns_done"][1 - me], limit))
+    out.append(flag(board["card_played"]))
+    boosted = board["boosted"]
     one_hot(out, -1 if boosted is None else KIND_LETTERS.index(boosted), 3)
-    out.append(scaled(view["seize"][me], 3))
-    out.append(scaled(view["seize"][1 - me], 3))
-    hand = view["hands"].get(str(me), [])
+    out.append(scaled(board["seize"][me], 3))
+    out.append(scaled(board["seize"][1 - me], 3))
+    hand = board["hands"].get(str(me), [])
     out.extend(scaled(hand.count(w), HAND_SCALE) for w in CARD_WORDS)
-    out.append(scaled(view["hand_sizes"][me], HAND_SCALE))
-    out.append(scaled(view["hand_sizes"][1 - me], HAND_SCALE))
+    out.append(scaled(board["hand_sizes"][me], HAND_SCALE))
+    out.append(scaled(board["hand_sizes"][1 - me], HAND_SCALE))
     for side in (me, 1 - me):
-        facts = view["hand_facts"][side]
+        facts = board["hand_facts"][side]
         out.append(scaled(facts["no_artillery"], HAND_SCALE))
         out.append(scaled(facts["only_ammo"], HAND_SCALE))
-    mix = view["deck_mix"]
-    out.append(scaled(view["deck_size"], sum(mix.values())))
-    discard = view["discard"]
+    mix = board["deck_mix"]
+    out.append(scaled(board["deck_size"], sum(mix.values())))
+    discard = board["discard"]
     out.extend(scaled(discard.count(w), mix[w]) for w in CARD_WORDS)
-    counts = view["tile_counts"]
-    out.extend(scaled(view["face_down"][t], counts[t]) for t in "PMF")
-    out.append(scaled(view["stars_face_down"], view["stars_total"]))
-    out.append(flag(view["outcome"] is not None))
+    counts = board["tile_counts"]
+    out.extend(scaled(board["face_down"][t], counts[t]) for t in "PMF")
+    out.append(scaled(board["stars_face_down"], board["stars_total"]))
+    out.append(flag(view["result"] is not None))
     return out
 
 

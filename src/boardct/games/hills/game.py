@@ -6,8 +6,10 @@ from pathlib import Path
 
 from boardct.core.errors import DataError, OptionError
 from boardct.core.game import Game, Option, Setup
+from boardct.core.info import LENGTH_CAP
 from boardct.core.inputs import MAX_FILE_BYTES, InputError, ascii_int, decode, read_bytes, read_text
 from boardct.core.rng import Rng
+from boardct.games.hills import encoding as enc
 from boardct.games.hills.board import (
     CARD_WORDS,
     DEFAULT_DECK,
@@ -143,6 +145,19 @@ class HillsGame(Game):
                "player (its path, or its text); overrides stars, deck and first",
                local_file=True),
     )
+
+    # -- facts for learners (encoding.py; docs/hills.md "For learners") ----------------------
+    def action_count(self, options: dict, players: int) -> int:
+        return enc.NUM_ACTIONS
+
+    def observation_shape(self, options: dict, players: int) -> tuple[int, ...]:
+        return (enc.SIZE,)
+
+    def information_state_shape(self, options: dict, players: int) -> tuple[int, ...]:
+        return (enc.INFO_SIZE,)
+
+    def max_game_length(self, options: dict, players: int) -> int:
+        return LENGTH_CAP
 
     def initial_state(self, setup: Setup) -> HillsState:
         opts = setup.options

@@ -14,7 +14,17 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, ClassVar
 
 from boardct.core.errors import IllegalAction
-from boardct.core.game import MESSAGE, RESUME, SUSPEND, Event, Game, Outcome, Setup, State
+from boardct.core.game import (
+    MESSAGE,
+    RESUME,
+    SUSPEND,
+    Event,
+    Game,
+    Outcome,
+    Setup,
+    State,
+    Termination,
+)
 from boardct.core.rng import Rng
 from boardct.games.hills import actions as A
 from boardct.games.hills import encoding as enc
@@ -727,7 +737,8 @@ class HillsState(State):
         for p in (1 - self.cur, self.cur):
             if not self.alive(p):
                 w = 1 - p
-                self.out = Outcome((1.0, 0.0) if w == 0 else (0.0, 1.0), "rout", (w,))
+                self.out = Outcome((1.0, 0.0) if w == 0 else (0.0, 1.0), "rout", (w,),
+                                   kind=Termination.ELIMINATION)
                 ev.append(("rout", p))
                 return
 
@@ -737,7 +748,7 @@ class HillsState(State):
         self.tdone[me] += 1
         limit = self.info.turn_limit
         if limit and self.tdone[0] >= limit and self.tdone[1] >= limit:
-            self.out = Outcome((0.5, 0.5), "turn limit")
+            self.out = Outcome((0.5, 0.5), "turn limit", kind=Termination.TURN_LIMIT)
             ev.append(("turn-limit", limit))
             return
         nxt = self.cur = 1 - me
@@ -749,7 +760,8 @@ class HillsState(State):
             self.seize[nxt] += 1
             ev.append(("seize", nxt, self.seize[nxt]))
             if self.seize[nxt] >= 3:
-                self.out = Outcome((1.0, 0.0) if nxt == 0 else (0.0, 1.0), "seize", (nxt,))
+                self.out = Outcome((1.0, 0.0) if nxt == 0 else (0.0, 1.0), "seize", (nxt,),
+                                   kind=Termination.OBJECTIVE)
                 ev.append(("captured", nxt))
 
     # -- text ----------------------------------------------------------------------------------
@@ -874,7 +886,15 @@ class HillsState(State):
         return f"Player {me + 1} (turn {self.tdone[me] + 1}, to act: {left}): "
 
     # -- views ---------------------------------------------------------------------------------
-    def view(self, player: int | None) -> dict:
+    def turn_number(self) -> int:
+        """Player turns done by both, plus one (each player's own count is the board's
+        `turns_done`; the limit counts those)."""
+        return self.tdone[0] + self.tdone[1] + 1
+
+    def board_view(self, player: int | None) -> dict:
+        """The map (face-down tiles as None), the squads, what each player may know of the
+        hands and the deck; `hands` holds only the viewer's own. `turn_player`: whose turn it
+        is (None after the end)."""
         hexes = []
         for h, (q, r) in enumerate(HEXES):
             if self.rev[h]:
@@ -901,9 +921,7 @@ class HillsState(State):
                 revealed[self.tiles[h]] += 1
         info = self.info
         return {
-            "game": "hills",
-            "viewer": player,
-            "to_move": self.cur if self.out is None else None,
+            "turn_player": self.cur if self.out is None else None,
             "first": info.first,
             "turns_done": list(self.tdone),
             "turn_limit": info.turn_limit,
@@ -928,29 +946,19 @@ class HillsState(State):
             "stars_face_down": info.star_total - sum(1 for h in LAND
                                                      if self.rev[h] and self.star[h]),
             "deck_mix": dict(zip(CARD_WORDS, info.deck_mix, strict=True)),
-            "outcome": self.out.to_json() if self.out is not None else None,
         }
 
     # -- for learners (issue 20; encoding.py, docs/hills.md "For learners") -----------------
-    def num_distinct_actions(self) -> int:
-        return enc.NUM_ACTIONS
-
     def action_id(self, action: int, player: int | None = None) -> int:
         return enc.action_id(action)
 
     def id_action(self, action_id: int, player: int | None = None) -> int:
         return enc.id_action(action_id)
 
-    def observation_shape(self) -> tuple[int, ...]:
-        return (enc.SIZE,)
-
     def observation_tensor(self, player: int) -> list[float]:
         """`enc.observation(self.view(player), player)`, built without the view (its fast
         path: the same values, tested)."""
         return enc.fast_observation(self, player)
-
-    def information_state_shape(self) -> tuple[int, ...]:
-        return (enc.INFO_SIZE,)
 
     def information_state_tensor(self, player: int) -> list[float]:
         return enc.fast_information_state(self, player)

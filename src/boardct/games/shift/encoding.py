@@ -41,17 +41,18 @@ def id_action(action_id_: object) -> int:
 def observation(view: dict, player: int) -> list[float]:
     out: list[float] = []
     me = player
-    one_hot(out, PHASE_NAMES.index(view["phase"]), len(PHASE_NAMES))
+    board = view["board"]
+    one_hot(out, PHASE_NAMES.index(board["phase"]), len(PHASE_NAMES))
     out.append(flag(me in view["to_move"]))
-    out.append(flag(view["mover"] == me))
-    out.append(flag(view["first"] == me))
-    out.append(flag(view["first"] == -1))
-    out.append(flag(view["toss_winner"] == me))
-    attack = view["attack"]
+    out.append(flag(board["mover"] == me))
+    out.append(flag(board["first"] == me))
+    out.append(flag(board["first"] == -1))
+    out.append(flag(board["toss_winner"] == me))
+    attack = board["attack"]
     one_hot(out, -1 if attack is None else ATTACK_TYPES.index(attack["type"]), 3)
-    out.append(scaled(view["turn"], view["turn_limit"]))
+    out.append(scaled(view["turn"], board["turn_limit"]))
     for p in (me, 1 - me):
-        pl = view["players"][p]
+        pl = board["players"][p]
         one_hot(out, RING.index(pl["gear"]), 4)
         out.append(scaled(pl["level"], 3))
         out.append(scaled(pl["power"], STAT))
@@ -70,7 +71,7 @@ def observation(view: dict, player: int) -> list[float]:
                 out.append(flag(m is not None))
                 out.append(scaled(len(m["pattern"]) if m else 0, 4))
                 out.append(scaled(m["cost"] if m else 0, TOKENS))
-    flips = view["flips"][-FLIPS:]
+    flips = board["flips"][-FLIPS:]
     flips = [None] * (FLIPS - len(flips)) + flips
     for f in flips:  # oldest first; per coin: heads, tails, own, other's, the toss
         if f is None:

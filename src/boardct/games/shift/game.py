@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from boardct.core.game import Game, Option, Setup, State
+from boardct.core.game import Game, Option, PlayFlag, Setup, State
+from boardct.core.info import LENGTH_CAP
+from boardct.games.shift import encoding as enc
 from boardct.games.shift.cards import is_shipped, resolve, shipped
 from boardct.games.shift.state import ShiftState, heuristic
 
@@ -62,6 +64,21 @@ class ShiftGame(Game):
     has_chance: ClassVar[bool] = True
     simultaneous: ClassVar[bool] = False
 
+    play_flags: ClassVar[tuple[PlayFlag, ...]] = (
+        PlayFlag("--cards", ("card1", "card2"), "The two cards (shipped names or TOML files).",
+                 "A B"),
+    )
+
+    # -- facts for learners (encoding.py; docs/shift.md "For learners") ----------------------
+    def action_count(self, options: dict, players: int) -> int:
+        return enc.NUM_ACTIONS
+
+    def observation_shape(self, options: dict, players: int) -> tuple[int, ...]:
+        return (enc.SIZE,)
+
+    def max_game_length(self, options: dict, players: int) -> int:
+        return LENGTH_CAP
+
     def initial_state(self, setup: Setup) -> ShiftState:
         cards = (resolve(str(setup.options["card1"])), resolve(str(setup.options["card2"])))
         state = ShiftState.__new__(ShiftState)
@@ -73,4 +90,5 @@ class ShiftGame(Game):
         return heuristic(state, player)
 
 
-ShiftState.game = ShiftGame()
+GAME = ShiftGame()
+ShiftState.game = GAME

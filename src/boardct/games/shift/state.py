@@ -20,7 +20,7 @@ import math
 from typing import ClassVar
 
 from boardct.core.errors import IllegalAction
-from boardct.core.game import Event, Game, Outcome, Setup, State
+from boardct.core.game import Event, Game, Outcome, Setup, State, Termination
 from boardct.core.rng import Rng
 from boardct.games.shift import encoding as enc
 from boardct.games.shift.actions import (  # noqa: F401 - re-exported for callers and tests
@@ -171,13 +171,11 @@ class ShiftState(ShiftNotation, ShiftText, State):
         s.forced = ()
         return s
 
-    def record(self):
-        """The core record, plus every coin of the game in order (SH-4, SH-39: chance events
+    def record_extra(self) -> dict:
+        """Every coin of the game in order, beside the core record (SH-4, SH-39: chance events
         are always recorded; the seed reproduces them, the list lets people read them)."""
-        rec = super().record()
-        rec.extra["coins"] = [f"{'toss' if p < 0 else player_label(p)}: {face} ({purpose})"
-                              for p, face, purpose in self.flip_log()]
-        return rec
+        return {"coins": [f"{'toss' if p < 0 else player_label(p)}: {face} ({purpose})"
+                          for p, face, purpose in self.flip_log()]}
 
     def flip_log(self) -> list[tuple[int, str, str]]:
         """Every coin of the game so far, oldest first: (player or -1, "H"/"T", purpose)."""
@@ -702,17 +700,11 @@ class ShiftState(ShiftNotation, ShiftText, State):
 
     # -- the end -------------------------------------------------------------------------------
     # -- for learners (issue 20; encoding.py, docs/shift.md "For learners") ----------------
-    def num_distinct_actions(self) -> int:
-        return enc.NUM_ACTIONS
-
     def action_id(self, action, player: int | None = None) -> int:
         return enc.action_id(action)
 
     def id_action(self, action_id: int, player: int | None = None) -> int:
         return enc.id_action(action_id)
-
-    def observation_shape(self) -> tuple[int, ...]:
-        return (enc.SIZE,)
 
     def observation_tensor(self, player: int) -> list[float]:
         """`enc.observation(self.view(player), player)`, built without the view (its fast
@@ -748,10 +740,12 @@ class ShiftState(ShiftNotation, ShiftText, State):
         if w < 0:
             return None
         if w >= 3:
-            return Outcome((1.0, 0.0) if w == 3 else (0.0, 1.0), "resignation", (w - 3,))
+            return Outcome((1.0, 0.0) if w == 3 else (0.0, 1.0), "resignation", (w - 3,),
+                           kind=Termination.RESIGNATION)
         if w == 2:
-            return Outcome((0.5, 0.5), "turn limit")
-        return Outcome((1.0, 0.0) if w == 0 else (0.0, 1.0), "damage", (w,))
+            return Outcome((0.5, 0.5), "turn limit", kind=Termination.TURN_LIMIT)
+        return Outcome((1.0, 0.0) if w == 0 else (0.0, 1.0), "damage", (w,),
+                       kind=Termination.ELIMINATION)
 
 
 

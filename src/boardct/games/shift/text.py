@@ -115,15 +115,16 @@ class ShiftText:
         return State.describe(self, event)  # type: ignore[arg-type]
 
     # -- showing -------------------------------------------------------------------------------
-    def view(self, player: int | None) -> dict:
-        out = self.outcome
+    def turn_number(self) -> int:
+        return self.turn
+
+    def board_view(self, player: int | None) -> dict:
+        """Everything on the table (Shift hides nothing but the coins to come): both cards as
+        played, the phase, the attack under way, the last coins, the legal commands."""
         mod = self.attack_mod()
         return {
-            "game": "shift",
-            "turn": self.turn,
             "turn_limit": self.limit,
             "phase": PHASE_NAMES[self.phase],
-            "to_move": list(self.current_players()),
             "mover": self.mover,
             "first": self.first,
             "toss_winner": self.toss_winner,
@@ -152,7 +153,6 @@ class ShiftText:
             } for p in (0, 1)],
             "flips": [list(f) for f in self.flip_log()[-12:]],
             "legal": [self.notation(a) for a in self.legal_actions()],
-            "result": out.to_json() if out is not None else None,
         }
 
     def _temporary(self, p: int) -> str:

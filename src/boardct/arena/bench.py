@@ -22,6 +22,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from boardct.agents import make
+from boardct.core import registry
 from boardct.core.game import Game, State
 
 # The search `bench --all` measures: the whole budget is spent (no early stop), so the
@@ -179,9 +181,6 @@ def search(game_id: str, iters: int, seed: int = 1, agent: str = BENCH_AGENT,
     """One search of `iters` iterations by `agent` at the bench position (the mid-game state
     `run` measures legal_actions at), in this process: CPU and wall seconds, iterations per
     CPU second, and the process's peak memory before and after."""
-    from boardct.agents import make
-    from boardct.core import registry
-
     game = registry.get(game_id)
     opts = game.resolve_options({**game.bench_options, **(options or {})})
     state = mid_game_state(game, seed, opts)
@@ -212,7 +211,7 @@ def search_in_subprocess(game_id: str, iters: int, seed: int = 1, agent: str = B
     env["PYTHONPATH"] = src + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     args = json.dumps({"game": game_id, "iters": int(iters), "seed": seed, "agent": agent,
                        "options": options or {}})
-    proc = subprocess.run([sys.executable, "-m", "boardct.core.bench", args], env=env,
+    proc = subprocess.run([sys.executable, "-m", "boardct.arena.bench", args], env=env,
                           capture_output=True, text=True, timeout=timeout, check=False)
     if proc.returncode != 0:
         raise RuntimeError(f"bench search of {game_id} failed: {proc.stderr.strip()[-500:]}")
@@ -289,7 +288,7 @@ def markdown(table: dict) -> str:
 
 
 def _main(argv: list[str]) -> int:
-    """`python -m boardct.core.bench '{"game": ..., "iters": ...}'`: one `search`, as JSON."""
+    """`python -m boardct.arena.bench '{"game": ..., "iters": ...}'`: one `search`, as JSON."""
     spec = json.loads(argv[0])
     print(json.dumps(search(spec["game"], spec["iters"], spec.get("seed", 1),
                             spec.get("agent", BENCH_AGENT), spec.get("options") or {})))

@@ -1,0 +1,148 @@
+"""A game as the server holds it in memory (`Live`: setup, seats, state, version, log) and
+the small pieces every server module shares: the service's error, tokens and timestamps, and
+the per-seat lines of an entry (through the one secrecy filter `events_for`)."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import hashlib
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from boardct.core.game import Event, Game, Setup, State, outcome_json
+
+STATUS_OPEN, STATUS_PLAYING, STATUS_OVER = "open", "playing", "over"
+
+
+class ServiceError(Exception):
+    """A request the service refuses; the front ends turn it into the JSON error
+    `{"error": {"code", "message", "rule"}}` with `status`. Nothing was changed."""
+
+    STATUS = {"bad_request": 400, "unauthorized": 401, "forbidden": 403, "not_found": 404,
+              "conflict": 409, "game_over": 409, "rejected": 422, "too_large": 413}
+
+    def __init__(self, code: str, message: str, rule: str | None = None):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.rule = rule
+
+    @property
+    def status(self) -> int:
+        return self.STATUS.get(self.code, 400)
+
+    def to_json(self) -> dict:
+        return {"error": {"code": self.code, "message": self.message, "rule": self.rule}}
+
+
+def token_hash(token: str) -> str:
+    """What the database keeps of a seat token or invite code: its SHA-256, never the token."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)  # 192 bits
+
+
+def new_game_id() -> str:
+    return secrets.token_urlsafe(9)
+
+
+def utcnow() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+def iso(when: dt.datetime | None) -> str | None:
+    if when is None:
+        return None
+    if when.tzinfo is None:  # SQLite hands back naive datetimes: they were stored as UTC
+        when = when.replace(tzinfo=dt.UTC)
+    return when.isoformat(timespec="seconds")
+
+
+@dataclass
+class Seat:
+    seat: int
+    kind: str  # "human" or "agent"
+    agent: str | None
+    name: str
+    claimed: bool
+    token_hash: str | None = None
+    invite_hash: str | None = None
+
+
+@dataclass
+class Entry:
+    """One log entry as each seat may know it: `lines[p]` the described events seat p may see
+    (None: a spectator), computed on the state right after the entry."""
+
+    version: int
+    seat: int | None
+    text: str
+    move_id: str | None
+    lines: dict[int | None, list[str]]
+
+
+@dataclass
+class Live:
+    """A game in memory: its setup, seats, live state, version and log."""
+
+    id: str
+    game: Game
+    setup: Setup
+    public: bool
+    created: dt.datetime
+    seats: list[Seat]
+    state: State
+    version: int = 0
+    entries: list[Entry] = field(default_factory=list)
+    result: dict | None = None
+    rematch: str | None = None
+    deadline_at: dt.datetime | None = None
+    move_time: float | None = None
+    on_timeout: str | None = None
+    turn_deadline: float | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    notify_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    extra: dict[str, Any] = field(default_factory=dict)  # other modules' per-game data
+    # (version, seat) -> the seat's legal actions as messages list them, for this version
+    legal_cache: dict[tuple[int, int], list[dict]] = field(default_factory=dict)
+
+    @property
+    def over(self) -> bool:
+        return self.state.is_over
+
+    @property
+    def status(self) -> str:
+        if self.over:
+            return STATUS_OVER
+        if any(s.kind == "human" and not s.claimed for s in self.seats):
+            return STATUS_OPEN
+        return STATUS_PLAYING
+
+    def entry_by_move_id(self, move_id: str) -> Entry | None:
+        for e in reversed(self.entries):
+            if e.move_id == move_id:
+                return e
+        return None
+
+    def players(self) -> list[int | None]:
+        return [*range(len(self.seats)), None]
+
+
+def result_json(state: State) -> dict | None:
+    """The result as messages and the database keep it: the view's `result` (core)."""
+    return outcome_json(state)
+
+
+def seen_lines(state: State, events: list[Event], players: list[int | None]
+               ) -> dict[int | None, list[str]]:
+    """Each player's described events, through the one secrecy filter `events_for`."""
+    out: dict[int | None, list[str]] = {}
+    for p in players:
+        out[p] = [state.describe(e) for e in state.events_for(events, p) if e]
+    return out
+
+
