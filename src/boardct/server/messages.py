@@ -42,7 +42,9 @@ def summary(live: Live) -> dict:
 
 
 def legal_list(live: Live, seat: int | None) -> list[dict]:
-    """The seat's legal actions (empty unless the seat is to act): text, words, group."""
+    """The seat's legal actions (empty unless the seat is to act): text, words, group, and
+    the board elements each involves (`targets`, computed by the engine: pages make those
+    clickable and never parse notation)."""
     state = live.state
     if seat is None or state.is_over or seat not in state.current_players():
         return []
@@ -54,7 +56,7 @@ def legal_list(live: Live, seat: int | None) -> list[dict]:
         moves = legal_moves(state, seat)
     except BoardctError:
         return []
-    out = [{"text": m.text, "description": m.words, "group": m.group}
+    out = [{"text": m.text, "description": m.words, "group": m.group, "targets": list(m.targets)}
            for m in moves[:MAX_LEGAL]]
     if any(v != live.version for v, _ in live.legal_cache):
         live.legal_cache.clear()
