@@ -125,6 +125,9 @@ class Game:
     # words (FieldShift's are its confirm and deny commands 01 and 00, FS-20).
     confirm_words: ClassVar[tuple[str, str]] = ("y", "n")
     bench_options: ClassVar[dict[str, Any]] = {}  # the benchmark's default configuration
+    # Options of a short game (a low turn limit), for checks that play many whole games: the
+    # conformance suite plays every game at these and at its defaults.
+    small_options: ClassVar[dict[str, Any]] = {}
     play_flags: ClassVar[tuple[PlayFlag, ...]] = ()  # shortcuts `boardct play` offers
     frontends: ClassVar[FrontEnds] = FrontEnds()
 

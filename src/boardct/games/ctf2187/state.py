@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from boardct.core.errors import DataError, IllegalAction, OptionError, ParseError
+from boardct.core.frontends import FrontEnds
 from boardct.core.game import Game, Option, Outcome, Setup, State, Termination
 from boardct.core.inputs import InputError, ascii_int, read_text
 from boardct.core.rng import Rng
@@ -880,6 +881,9 @@ class CtfGame(Game):
     bench_options: ClassVar[dict] = {"bots_per_team": BENCH_TEAM}
     id = "ctf2187"
     title = "CTF 2187 (computer-moderated robot battle)"
+    frontends = FrontEnds(cli="boardct.games.ctf2187.cli", server="boardct.games.ctf2187.server",
+                          web="web")
+    small_options: ClassVar[dict] = {"turn_limit": 3}
     min_players = 2
     max_players = 16
     perfect_information = False

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from boardct.core.errors import OptionError
+from boardct.core.frontends import FrontEnds
 from boardct.core.game import Game, Option, Setup, default_score_moves
 from boardct.core.info import LENGTH_CAP
 from boardct.core.inputs import InputError, looks_like_path, read_text
@@ -116,6 +117,8 @@ Movement points = pips (doubled by a yellow field). Lose when you have no piece 
 class FFFGame(Game):
     id = "fff"
     title = "Force Field Factions"
+    frontends = FrontEnds(web="web")
+    small_options = {"turn_limit": 10}
     help_text = HELP
     min_players = 2
     max_players = 2

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from boardct.core.errors import RecordError
+from boardct.core.frontends import FrontEnds
 from boardct.core.game import Game, Option, PlayFlag, Setup
 from boardct.core.info import LENGTH_CAP
 from boardct.core.inputs import MAX_FILE_BYTES, InputError, read_bytes
@@ -134,6 +135,8 @@ def _pairs(act: int, loc: list[int], pair, touching) -> tuple[float, float]:
 class FieldShift(Game):
     id = "fieldshift"
     title = "FieldShift"
+    frontends = FrontEnds(web="web")
+    small_options = {"turn_limit": 20}
     help_text = HELP
     classic_screen = True  # the earlier BoardCT tool's screen, FS-23
     confirm_words = ("01", "00")  # a request at the table is answered as FS-20's are

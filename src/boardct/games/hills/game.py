@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from boardct.core.errors import DataError, OptionError
+from boardct.core.frontends import FrontEnds
 from boardct.core.game import Game, Option, Setup
 from boardct.core.info import LENGTH_CAP
 from boardct.core.inputs import MAX_FILE_BYTES, InputError, ascii_int, decode, read_bytes, read_text
@@ -126,6 +127,8 @@ until your third turn there (Seize).
 class HillsGame(Game):
     id = "hills"
     title = "Battle for The Shifting Hills"
+    frontends = FrontEnds(web="web")
+    small_options = {"turn_limit": 10}
     help_text = HELP
     min_players = 2
     max_players = 2

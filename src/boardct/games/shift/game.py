@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from boardct.core.frontends import FrontEnds
 from boardct.core.game import Game, Option, PlayFlag, Setup, State
 from boardct.core.info import LENGTH_CAP
 from boardct.games.shift import encoding as enc
@@ -46,6 +47,8 @@ class CardOption(Option):
 class ShiftGame(Game):
     id: ClassVar[str] = "shift"
     title: ClassVar[str] = "Shift, the single-card duel"
+    frontends: ClassVar[FrontEnds] = FrontEnds(cli="boardct.games.shift.cli", web="web")
+    small_options: ClassVar[dict[str, Any]] = {"turn_limit": 20}
     help_text: ClassVar[str] = HELP
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
