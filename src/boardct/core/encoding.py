@@ -29,10 +29,11 @@ def check_id(action_id: Any, count: int, game_id: str) -> int:
             raise IllegalAction(RULE, f"{game_id}: an action id is a whole number, not "
                                       f"{action_id!r}")
         action_id = int(value)
-    if not 0 <= action_id < count:
-        raise IllegalAction(RULE, f"{game_id}: action id {action_id} is out of range "
+    number = int(action_id)
+    if not 0 <= number < count:
+        raise IllegalAction(RULE, f"{game_id}: action id {number} is out of range "
                                   f"0..{count - 1}")
-    return action_id
+    return number
 
 
 def one_hot(out: list[float], index: int, size: int) -> None:

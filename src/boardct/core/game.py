@@ -99,8 +99,8 @@ def _frozen(value: Any) -> Hashable:
 
 
 @functools.lru_cache(maxsize=256)
-def _cached_info(game: Game, players: int, key: Hashable) -> GameInfo:
-    return game.make_info(dict(key), players)  # type: ignore[arg-type]
+def _cached_info(game: Game, players: int, key: tuple[tuple[str, Hashable], ...]) -> GameInfo:
+    return game.make_info(dict(key), players)
 
 
 class Game:
@@ -198,7 +198,8 @@ class Game:
         if isinstance(count, bool) or not isinstance(count, int):
             raise OptionError(f"players {count!r:.40}: the number of seats is a whole number")
         self.check_players(count)
-        return _cached_info(self, count, _frozen(resolved))
+        key = tuple(sorted((name, _frozen(value)) for name, value in resolved.items()))
+        return _cached_info(self, count, key)
 
     def make_info(self, options: dict[str, Any], players: int) -> GameInfo:
         """Build the facts (`info` caches them). From the hooks below and the class's kinds."""

@@ -55,7 +55,7 @@ def decode(data: bytes, source: str = "") -> str:
         raise InputError(source, f"not UTF-8 text (byte {exc.start})") from None
 
 
-def read_bytes(path: str | os.PathLike, limit: int = MAX_FILE_BYTES, what: str = "file") -> bytes:
+def read_bytes(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES, what: str = "file") -> bytes:
     """At most `limit` bytes of a regular file; anything else (a folder, a device, a file too
     large, a file that cannot be opened) is an `InputError` naming the path."""
     source = str(path)
@@ -79,7 +79,7 @@ def read_bytes(path: str | os.PathLike, limit: int = MAX_FILE_BYTES, what: str =
     return data
 
 
-def read_text(path: str | os.PathLike, limit: int = MAX_FILE_BYTES, what: str = "file") -> str:
+def read_text(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES, what: str = "file") -> str:
     """A bounded UTF-8 text file, byte-order mark dropped."""
     return decode(read_bytes(path, limit, what), str(path))
 
@@ -175,7 +175,7 @@ def parse_json(text: str, source: str = "", max_depth: int = MAX_DEPTH) -> Any:
     return check_shape(doc, source, max_depth)
 
 
-def parse_toml(text: str, source: str = "", max_depth: int = MAX_DEPTH) -> dict:
+def parse_toml(text: str, source: str = "", max_depth: int = MAX_DEPTH) -> dict[str, Any]:
     """A TOML document, checked by `check_shape` (so `inf` and `nan` are refused)."""
     try:
         doc = tomllib.loads(strip_bom(text))
@@ -185,4 +185,5 @@ def parse_toml(text: str, source: str = "", max_depth: int = MAX_DEPTH) -> dict:
         raise InputError(source, f"nested more than {max_depth} levels deep") from None
     except ValueError as exc:  # a number tomllib cannot convert (too many digits)
         raise InputError(source, f"not valid TOML ({exc})") from None
-    return check_shape(doc, source, max_depth)
+    checked: dict[str, Any] = check_shape(doc, source, max_depth)
+    return checked

@@ -10,6 +10,7 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 from boardct.core import registry
@@ -43,7 +44,7 @@ class Record:
     options: dict[str, Any]
     players: list[str]
     actions: list[str]
-    result: dict | None = None
+    result: dict[str, Any] | None = None
     created: str | None = None
     saved: str | None = None
     version: int = VERSION
@@ -63,8 +64,8 @@ class Record:
         except BoardctError:
             return False
 
-    def to_dict(self) -> dict:
-        doc = {HIDDEN_KEY: HIDDEN_WARNING} if self.hidden else {}
+    def to_dict(self) -> dict[str, Any]:
+        doc: dict[str, Any] = {HIDDEN_KEY: HIDDEN_WARNING} if self.hidden else {}
         doc |= {
             "format": FORMAT,
             "version": self.version,
@@ -87,7 +88,7 @@ class Record:
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=1, ensure_ascii=False) + "\n"
 
-    def save(self, path: str | os.PathLike) -> Path:
+    def save(self, path: str | os.PathLike[str]) -> Path:
         """Write atomically (a temporary file, then a rename): a crash never leaves half a file."""
         path = Path(path)
         self.saved = now_iso()
@@ -160,7 +161,7 @@ class Record:
                    doc.get("saved"), version, extra, seats)
 
     @classmethod
-    def load(cls, path: str | os.PathLike) -> Record:
+    def load(cls, path: str | os.PathLike[str]) -> Record:
         try:
             text = read_text(path, MAX_RECORD_BYTES, "record")
         except InputError as exc:
@@ -168,7 +169,8 @@ class Record:
         return cls.from_json(text, str(path))
 
 
-def seats_field(value: Any, players: int, fail) -> list[str | None] | None:
+def seats_field(value: Any, players: int, fail: Callable[[str, str], RecordError]
+                ) -> list[str | None] | None:
     """The record's optional "seats": one entry per player, null for a person or the spec of
     the agent that played the seat. Checked here because `--resume` builds agents from it."""
     if value is None:
@@ -187,7 +189,7 @@ def seats_field(value: Any, players: int, fail) -> list[str | None] | None:
     return list(value)
 
 
-def replay(record: Record, source: str = "", upto: int | None = None) -> State:
+def replay(record: Record, source: str = "", upto: int | None = None) -> State[Any]:
     """The state a record leads to. Each action is checked; a result that does not match the
     replay (a tampered record) is an error."""
     try:
@@ -226,7 +228,7 @@ def replay(record: Record, source: str = "", upto: int | None = None) -> State:
     return state
 
 
-def load_state(path: str | os.PathLike) -> State:
+def load_state(path: str | os.PathLike[str]) -> State[Any]:
     """A saved game from a file: a boardct record, or a game's own save format."""
     path = Path(path)
     try:
@@ -255,7 +257,7 @@ def record_of(state: State[Any], seats: list[str | None] | None = None) -> Recor
             replay_state = apply_entry(replay_state, item.entry()).state
             marks = True
             continue
-        player, action = item
+        player, action = item  # type: ignore[misc]  # an action cell: (player, action)
         texts.append(replay_state.entry_text(player, action))
         replay_state.apply(action, player)
     out = state.outcome
@@ -269,5 +271,5 @@ def record_of(state: State[Any], seats: list[str | None] | None = None) -> Recor
         created=state.setup.created,
         extra=dict(state.record_extra()),
         seats=seats,
-        **({} if marks else {"version": VERSION_BEFORE_TABLE}),
+        version=VERSION if marks else VERSION_BEFORE_TABLE,
     )

@@ -7,7 +7,10 @@ an `Rng` costs one object, and a seed replays the same stream on every platform.
 from __future__ import annotations
 
 import secrets
-from collections.abc import MutableSequence
+from collections.abc import MutableSequence, Sequence
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 _MASK = (1 << 64) - 1
 
@@ -73,10 +76,10 @@ class Rng:
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
         return bool((z ^ (z >> 31)) >> 63)
 
-    def choice(self, seq):
+    def choice(self, seq: Sequence[T]) -> T:
         return seq[self.below(len(seq))]
 
-    def shuffle(self, seq: MutableSequence) -> None:
+    def shuffle(self, seq: MutableSequence[Any]) -> None:
         """Fisher-Yates from the end: item i swaps with item `below(i + 1)`. The draws are
         `below`'s, inlined (CTF 2187 shuffles its Bots every phase)."""
         s = self.s

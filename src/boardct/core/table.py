@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from boardct.core.errors import BoardctError, IllegalAction, ParseError
-from boardct.core.game import MESSAGE, Action, State, TableMark
+from boardct.core.game import MESSAGE, Action, Event, State, TableMark
 from boardct.core.rng import Rng
 
 PREVIEW_SAMPLES = 200  # determinizations per preview: a percentage within a few points
@@ -40,7 +40,7 @@ class Move:
     targets: tuple[str, ...] = ()
 
 
-def legal_moves(state: State, player: int | None = None) -> list[Move]:
+def legal_moves(state: State[Any], player: int | None = None) -> list[Move]:
     """Every legal action of `player` (default: the one to decide), once each, in the game's
     notation, with its group and words."""
     if player is None:
@@ -69,7 +69,7 @@ def group_moves(moves: list[Move]) -> dict[str, list[Move]]:
     return groups
 
 
-def moves_lines(state: State, player: int | None = None, group: str = "",
+def moves_lines(state: State[Any], player: int | None = None, group: str = "",
                 limit: int = MOVES_SHOWN) -> list[str]:
     """What `moves [GROUP]` prints: every legal move by group, or, when there are more than
     `limit`, each group with its count and the command that lists it."""
@@ -144,18 +144,18 @@ class Preview:
         return out
 
 
-def is_exact(state: State) -> bool:
+def is_exact(state: State[Any]) -> bool:
     """Whether everything an action does is known in advance: perfect information, no
     chance."""
     return state.game.perfect_information and not state.game.has_chance
 
 
-def _seen_lines(after: State, events: list, player: int) -> tuple[str, ...]:
+def _seen_lines(after: State[Any], events: list[Event], player: int) -> tuple[str, ...]:
     seen = after.events_for(events, player)
     return tuple(after.describe(e) for e in seen if e)
 
 
-def preview(state: State, action: Action, player: int | None = None, *, seed: int = 0,
+def preview(state: State[Any], action: Action, player: int | None = None, *, seed: int = 0,
             samples: int = PREVIEW_SAMPLES) -> Preview:
     """What `action` by `player` would do, without doing it. Exact where nothing is left to
     chance or hidden: the events of applying it to a clone. Otherwise the action is applied to
@@ -188,7 +188,7 @@ def preview(state: State, action: Action, player: int | None = None, *, seed: in
 
 
 # -- undo ------------------------------------------------------------------------------------------
-def rebuild(state: State, keep: int) -> State:
+def rebuild(state: State[Any], keep: int) -> State[Any]:
     """The game replayed from its setup through the first `keep` actions in force."""
     fresh = state.game.initial_state(state.setup)
     for player, action in state.history()[:keep]:
@@ -196,7 +196,7 @@ def rebuild(state: State, keep: int) -> State:
     return fresh
 
 
-def undo_problem(state: State, count: int) -> str | None:
+def undo_problem(state: State[Any], count: int) -> str | None:
     """Why the last `count` actions cannot be taken back (None: they can). Not after the end,
     not more than were played, and not an action whose events revealed something (a chance
     result, a hidden tile or card, a turn's resolution): taking it back would let a player try
@@ -221,7 +221,7 @@ def undo_problem(state: State, count: int) -> str | None:
     return None
 
 
-def undo(state: State, count: int = 1) -> State:
+def undo(state: State[Any], count: int = 1) -> State[Any]:
     """A new state: the game as it was before its last `count` actions, whose history still
     holds them and an undo mark, so that the record (and a replay) shows the undo. Raises
     `IllegalAction` (nothing changed) when `undo_problem` says no."""
@@ -235,7 +235,7 @@ def undo(state: State, count: int = 1) -> State:
     return fresh
 
 
-def undo_count(state: State, player: int, computer: set[int] | frozenset[int] = frozenset()
+def undo_count(state: State[Any], player: int, computer: set[int] | frozenset[int] = frozenset()
                ) -> int:
     """How many actions `undo` takes back for `player`: the last one; against the computer,
     everything since `player`'s own last action (their move and the computer's reply). 0:
@@ -252,7 +252,7 @@ def undo_count(state: State, player: int, computer: set[int] | frozenset[int] = 
 OFFER_KINDS = ("draw", "undo")
 
 
-def offers_allowed(state: State) -> tuple[str, ...]:
+def offers_allowed(state: State[Any]) -> tuple[str, ...]:
     """The table offers (`OFFER_KINDS`) a game can carry out, judged on `state` (a position
     not yet over; a front end asks once, on the initial state): "draw" where `agree_draw` can
     end it drawn (not FieldShift, which draws through its own command 08, nor Shift, whose
@@ -341,7 +341,7 @@ def hint(state: State[Any], adviser: Adviser, player: int | None = None, *, seed
     return out
 
 
-def summary_line(state: State) -> str:
+def summary_line(state: State[Any]) -> str:
     """One short line about where any game stands (the terminal's `status`, before the game's
     own `status_line`)."""
     out = state.outcome
