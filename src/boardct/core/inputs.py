@@ -55,7 +55,8 @@ def decode(data: bytes, source: str = "") -> str:
         raise InputError(source, f"not UTF-8 text (byte {exc.start})") from None
 
 
-def read_bytes(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES, what: str = "file") -> bytes:
+def read_bytes(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES,
+               what: str = "file") -> bytes:
     """At most `limit` bytes of a regular file; anything else (a folder, a device, a file too
     large, a file that cannot be opened) is an `InputError` naming the path."""
     source = str(path)
