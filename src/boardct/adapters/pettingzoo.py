@@ -275,7 +275,7 @@ def env(game_id: str, **kwargs: Any) -> BoardctAECEnv:
     return BoardctAECEnv(game_id, **kwargs)
 
 
-def parallel_env(game_id: str = "ctf2187", **kwargs: Any) -> BoardctParallelEnv:
-    """A Parallel environment of a game with simultaneous orders (CTF 2187). Takes what
-    `env` takes, and `max_cycles` (steps before every agent is truncated)."""
+def parallel_env(game_id: str, **kwargs: Any) -> BoardctParallelEnv:
+    """A Parallel environment of a game with simultaneous orders (`parallel_env("ctf2187")`).
+    Takes what `env` takes, and `max_cycles` (steps before every agent is truncated)."""
     return BoardctParallelEnv(game_id, **kwargs)
