@@ -543,7 +543,8 @@ class Session:
 
     def _cmd_status(self, rest: str, ask: Ask) -> Step:
         own = self.state.status_line()
-        return Step("help", [table.summary_line(self.state)] + ([own] if own else []))
+        line = table.summary_line(self.state, self.eyes(self.viewer()))
+        return Step("help", [line] + ([own] if own else []))
 
     def _save_to(self, rest: str) -> tuple[Path | None, list[str]]:
         problem = path_problem(rest) if rest else None

@@ -370,13 +370,17 @@ def hint(state: State, player: int | None = None, agent: str = DEFAULT_HINT_AGEN
     return out
 
 
-def summary_line(state: State) -> str:
+def summary_line(state: State, viewer: int | None = None) -> str:
     """One short line about where any game stands (the terminal's `status`, before the game's
-    own `status_line`)."""
+    own `status_line`), as `viewer` (None: a spectator) may know it: who is to decide is
+    `to_move_seen(viewer)`. In a simultaneous game the number of actions played is left out:
+    it would count the sealed orders handed in this turn (CTF-41)."""
     out = state.outcome
     if out is not None:
         return f"Game over: {out.describe()}."
+    who = ", ".join(f"Player {p + 1}" for p in state.to_move_seen(viewer))
+    if state.game.simultaneous:
+        return f"{state.game.title}: to decide: {who}."
     moves = len(state.history())
-    who = ", ".join(f"Player {p + 1}" for p in state.current_players())
     return f"{state.game.title}: {moves} action{'s' if moves != 1 else ''} played; to " \
            f"decide: {who}."
