@@ -206,6 +206,10 @@ def undo_problem(state: State, count: int) -> str | None:
     if count > len(done):
         return (f"only {len(done)} action{'s' if len(done) != 1 else ''} to take back"
                 if done else "no move has been made yet")
+    # a resignation that left the game going (a team game, CTF-40) is not an action a
+    # rebuild replays: what was played before it stands
+    if any(type(m) is TableMark and m.kind == "resign" for m in state.table_log()):
+        return "a player has resigned since the game began: what was played stands"
     if state.game.perfect_information and not state.game.has_chance:
         return None
     trial = rebuild(state, len(done) - count)

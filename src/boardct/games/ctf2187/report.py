@@ -206,10 +206,14 @@ def visual_display(st: CtfState, b: Bot) -> dict:
 
 
 def view_header(st: CtfState, player: int | None) -> dict:
-    """The public head of every view: the map's size, the turn, the turn limit, the result."""
+    """The public head of every view: the map's size, the turn, the turn limit, the result;
+    who is still to decide as this viewer may know it (`to_move_seen`, CTF-41: never who
+    else has handed in) and who has resigned (CTF-40, announced at the table)."""
     return {"game": "ctf2187", "turn": st.turn, "turns": st.turns,
             "map": {"width": st.map.width, "height": st.map.height},
             "player": player, "over": st.over is not None,
+            "to_move": list(st.to_move_seen(player)),
+            "resigned": [p for p in range(len(st.setup.names)) if st.resigned >> p & 1],
             "result": dict(st.over.to_json(), text=st.describe_outcome())
             if st.over is not None else None}
 
