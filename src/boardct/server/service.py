@@ -120,13 +120,24 @@ class Seat:
 @dataclass
 class Entry:
     """One log entry as each seat may know it: `lines[p]` the described events seat p may see
-    (None: a spectator), computed on the state right after the entry."""
+    (None: a spectator), computed on the state right after the entry.
+
+    `private`: only `seat` may know that the entry was made at all: an order sealed in a
+    simultaneous turn, which shows nobody else anything (CTF 2187, CTF-41: who has handed in,
+    and how many, is the moderator's alone). `numbers[p]`: the entry's number among the
+    entries viewer p may know of, the version p is shown (`Live.add_entry`)."""
 
     version: int
     seat: int | None
     text: str
     move_id: str | None
     lines: dict[int | None, list[str]]
+    private: bool = False
+    numbers: dict[int | None, int] = field(default_factory=dict)
+
+    def known_to(self, seat: int | None) -> bool:
+        """Whether `seat` (None: a spectator) may know of this entry."""
+        return not self.private or seat == self.seat
 
 
 @dataclass
@@ -153,6 +164,39 @@ class Live:
     extra: dict[str, Any] = field(default_factory=dict)  # other modules' per-game data
     # (version, seat) -> the seat's legal actions as messages list them, for this version
     legal_cache: dict[tuple[int, int], list[dict]] = field(default_factory=dict)
+    # Per viewer (a seat, None: a spectator), how many entries it may know of: the version it
+    # is shown. Where an entry can be private (simultaneous games) a global count would tell
+    # every seat how many sealed orders others handed in, so each viewer counts its own; in
+    # every other game all count alike, equal to `version`.
+    seen: dict[int | None, int] = field(default_factory=dict)
+    public_version: int = 0  # the version of the newest entry every viewer may know of
+
+    def add_entry(self, e: Entry) -> None:
+        """Append a log entry (its state already in `state`): mark it private where it shows
+        only its seat anything in a simultaneous turn, and number it for each viewer."""
+        if self.game.simultaneous and e.seat is not None and not self.state.is_over:
+            e.private = not any(lines for p, lines in e.lines.items() if p != e.seat)
+        for p in self.players():
+            if e.known_to(p):
+                self.seen[p] = e.numbers[p] = self.seen.get(p, 0) + 1
+        if not e.private:
+            self.public_version = e.version
+        self.entries.append(e)
+
+    def seen_version(self, seat: int | None) -> int:
+        """The version `seat` (None: a spectator) is shown: the entries it may know of."""
+        return self.seen.get(seat, 0)
+
+    def known_entries(self, seat: int | None, since: int = 0) -> list[Entry]:
+        """The entries `seat` may know of, numbered above `since` for it, oldest first."""
+        out = []
+        for e in reversed(self.entries):
+            if e.known_to(seat):
+                if e.numbers[seat] <= since:
+                    break
+                out.append(e)
+        out.reverse()
+        return out
 
     @property
     def over(self) -> bool:
@@ -416,8 +460,8 @@ class GameService:
                 raise RuntimeError(f"game {live.id}: log entry {a.seq} after {live.version}")
             live.state, events = apply_text(live.state, a.text)
             live.version = a.seq
-            live.entries.append(Entry(a.seq, a.seat, a.text, a.move_id,
-                                      seen_lines(live.state, events, live.players())))
+            live.add_entry(Entry(a.seq, a.seat, a.text, a.move_id,
+                                 seen_lines(live.state, events, live.players())))
         live.result = result_json(live.state)
 
     async def refresh(self, game_id: str) -> int:
@@ -674,7 +718,7 @@ class GameService:
                 return again
             if not by_server and live.seats[seat].kind != "human":
                 raise ServiceError("forbidden", f"seat {seat} is played by the server")
-            self._check_turn(live, seat, version)
+            self._check_turn(live, seat, version, by_server)
             trial = live.state.clone()
             try:
                 action = trial.parse(text.strip(), seat)
@@ -748,19 +792,24 @@ class GameService:
             return None
         if e.seat != seat:
             raise ServiceError("conflict", "this move id names another seat's move")
-        return {"ack": True, "version": e.version, "events": e.lines.get(seat, []),
-                "again": True}
+        return {"ack": True, "version": e.numbers.get(seat, e.version),
+                "events": e.lines.get(seat, []), "again": True}
 
-    def _check_turn(self, live: Live, seat: int, version: int | None) -> None:
+    def _check_turn(self, live: Live, seat: int, version: int | None,
+                    by_server: bool = False) -> None:
+        """Refuse a move the seat may not make now. `version` is the version the mover saw:
+        as the seat is shown versions (`Live.seen_version`) for a client, the game's own for
+        the server's moves (deadlines)."""
         if live.over:
             raise ServiceError("game_over", "the game is over")
         if not 0 <= seat < len(live.seats):
             raise ServiceError("bad_request", f"no seat {seat}")
-        if version is not None and version != live.version:
-            raise ServiceError("conflict", f"the game is at version {live.version}, not "
+        mine = live.version if by_server else live.seen_version(seat)
+        if version is not None and version != mine:
+            raise ServiceError("conflict", f"the game is at version {mine}, not "
                                            f"{version}: resync")
         if seat not in live.state.current_players():
-            who = ", ".join(f"Player {p + 1}" for p in live.state.current_players())
+            who = ", ".join(f"Player {p + 1}" for p in live.state.to_move_seen(seat))
             raise ServiceError("rejected", f"it is not your turn (to move: {who})", "turn")
 
     async def _commit(self, live: Live, seat: int | None, entry: str, move_id: str | None,
@@ -805,8 +854,9 @@ class GameService:
         live.version = expected + 1
         live.result = result
         e = Entry(live.version, seat, entry, move_id, seen_lines(trial, events, live.players()))
-        live.entries.append(e)
-        return {"ack": True, "version": live.version, "events": e.lines.get(seat, [])}
+        live.add_entry(e)
+        return {"ack": True, "version": e.numbers.get(seat, live.seen_version(seat)),
+                "events": e.lines.get(seat, [])}
 
     async def _after_change(self, live: Live, first: int | None = None, notify: bool = True,
                             resync: bool = False) -> None:
