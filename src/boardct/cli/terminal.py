@@ -708,9 +708,14 @@ class Session:
             text = self.state.notation(action)
             before = self.state.clone()
             events = self.state.apply(action, p)
-            head = (f"Player {p + 1} (computer): {text}" if self.state.game.perfect_information
-                    else f"Player {p + 1} (computer): played.")
-            said.append(self._played(before, p, action, events, [head]))
+            # with sealed simultaneous orders not even "played." is said: who else has
+            # handed in is the moderator's alone (CTF 2187, CTF-41); the events say what
+            # each reader may know once the turn is processed
+            head = ([] if self.state.game.simultaneous
+                    else [f"Player {p + 1} (computer): {text}"]
+                    if self.state.game.perfect_information
+                    else [f"Player {p + 1} (computer): played."])
+            said.append(self._played(before, p, action, events, head))
 
     def seats(self) -> list[str | None]:
         """Who plays each seat, as records keep it: None for a person, the agent's spec
