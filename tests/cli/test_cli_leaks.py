@@ -77,3 +77,35 @@ def test_a_whole_hot_seat_game_never_shows_a_player_what_only_the_other_may_see(
     session.run_interactive(player)
     assert player.checked >= 10  # a real game was played through the terminal
     assert "Pass the keyboard" in out.getvalue()
+
+
+def test_ctf2187_at_the_terminal_nobody_is_told_who_else_has_handed_in(tmp_path, monkeypatch):
+    """CTF-41 at the terminal: B plays against two computers (A and C, who hand in before and
+    after B). The computers' sheets are not announced ("played."), and B's `status` names
+    every player as still to decide, A's sheet in or not; once B has handed in and the turn is
+    processed, turn 2 begins with everyone to decide again."""
+    from boardct.agents import make as make_agent
+
+    monkeypatch.chdir(tmp_path)  # the session's save file
+    out = io.StringIO()
+    console = Console(file=out, color_system=None, highlight=False, soft_wrap=True)
+    state = registry.get("ctf2187").new(seed=3, names=("A", "B", "C"), teams=3)
+    s = Session(state, console, computer={0: make_agent("random", seed=1),
+                                          2: make_agent("random", seed=2)})
+    answers = ["status", "default", "status"]
+
+    def keyboard(prompt: str) -> str:
+        out.write(prompt)
+        if not answers:
+            raise EOFError
+        answer = answers.pop(0)
+        out.write(answer + "\n")
+        return answer
+
+    s.run_interactive(keyboard)
+    text = out.getvalue()
+    assert s.state.turn == 2  # A's, B's and C's sheets were all handed in
+    assert "(computer)" not in text
+    lines = [ln for ln in text.splitlines() if "to decide:" in ln]
+    assert len(lines) == 2
+    assert all(ln.endswith("to decide: Player 1, Player 2, Player 3.") for ln in lines)

@@ -23,6 +23,10 @@ with each new view mapped back to the old keys gave every recorded digest, for e
 every game, so the engines' behaviour was unchanged and only the views' shape moved.
 
 Re-record only for a deliberate change of rules, and say so in the commit.
+
+CTF 2187's digests were re-recorded when its views gained `to_move` (who is still to decide as
+the viewer may know it, CTF-41) and `resigned` (CTF-40): with those two keys left out of the
+views, every game digested exactly as before (checked before recording).
 """
 
 from __future__ import annotations

@@ -171,3 +171,16 @@ def test_submit_binary_file_is_a_clear_error(tmp_path, gamedir):
     f.write_bytes(b"\xff\xfe\x00BOT")
     out = run("ctf2187", "submit", gamedir, "ann", f, ok=False).output
     assert "not a text file" in out
+
+
+def test_new_gives_each_player_one_bot_unless_told_otherwise(tmp_path):
+    """CTF-1: each player pilots one Bot, so `new --players ann,bob` is a duel of one Bot each
+    (docs/ctf2187.md, "Options"); `--bots-per-team 4` makes each a commander of four (the
+    benchmark's configuration, which is not the default)."""
+    duel = run("ctf2187", "new", tmp_path / "duel", "--players", "ann,bob", "--seed", 1).output
+    assert "2 bots" in duel and "Bot 1  team A" in duel and "Bot 2  team B" in duel
+    four = run("ctf2187", "new", tmp_path / "four", "--players", "ann,bob", "--seed", 1,
+               "--bots-per-team", 4).output
+    assert "8 bots" in four
+    assert [ln.split()[-1] for ln in four.splitlines() if ln.startswith("  Bot")] == \
+        ["ann"] * 4 + ["bob"] * 4

@@ -13,12 +13,12 @@ import re
 import pytest
 from ctf2187_helpers import engine, game, place
 
-from boardct.core import registry
+from boardct.core import registry, table
 from boardct.core.game import MESSAGE
 from boardct.games.ctf2187.maps import GameMap
 from boardct.games.ctf2187.report import describe_event, turn_report
 from boardct.games.ctf2187.sheet import MISSING, STANDING, TURN
-from boardct.games.ctf2187.units import FUNCTIONAL
+from boardct.games.ctf2187.units import FUNCTIONAL, WRECKED
 
 CTF = registry.get("ctf2187")
 HOLD = (0, 0, 0, 0, 0) * 5
@@ -414,3 +414,104 @@ def test_missing_sheets_still_use_standing_orders_in_the_real_game():
     st.apply((TURN, 1, *HOLD), 0)
     events = st.apply((MISSING, 2), 1)
     assert ("face", 2, 7, 1, 4) in [tuple(e) for e in events]
+
+
+# -- what a player learns during a turn (CTF-41) ---------------------------------------------------
+
+SEALED = [
+    dict(names=["ann", "bob", "cy"], teams=3),
+    dict(names=["ann", "bob", "cy", "dee"], teams=4),
+    dict(names=["ann", "bob", "cy", "dee"]),  # two teams of two, a pilot each
+    dict(names=["ann", "bob", "cy"], teams=3, bots_per_team=2),  # a commander a team
+    dict(names=["ann", "bob", "cy", "dee"], bots_per_team=2),  # a pilot a Bot, two a team
+]
+
+
+def what_viewer_gets(st, viewer) -> list:
+    """Everything a front end shows `viewer` (None: a spectator) of the state: the view, who is
+    to decide as it may know it, the board, the terminal's status line; for a seat also its
+    legal sheets and the learners' tensors (both built from the view)."""
+    out = [st.view(viewer), st.to_move_seen(viewer), st.render(viewer),
+           table.summary_line(st, viewer)]
+    if viewer is not None:
+        out += [st.legal_actions(viewer), st.observation_tensor(viewer),
+                st.information_state_tensor(viewer)]
+    return out
+
+
+def maybe_resign(st, rnd: random.Random) -> None:
+    """Now and then a player resigns whose team keeps another player (CTF-40)."""
+    if rnd.random() > 0.08:
+        return
+    team = {b.player: b.team for b in st.bots}
+    still = [p for p in team if not st.has_resigned(p)]
+    can = [p for p in still if any(q != p and team[q] == team[p] for q in still)]
+    if can:
+        st.resign(rnd.choice(can))
+
+
+@pytest.mark.parametrize("config", range(len(SEALED)))
+def test_nobody_learns_before_processing_who_else_has_handed_in(config, monkeypatch):
+    """CTF-41: before the turn is processed a player knows only whether their own sheet is in.
+    In random 3- and 4-player games (sheets handed in in a random order, now and then a
+    resignation), every sheet that does not complete the turn leaves what every other seat and
+    the spectator are shown exactly as it was (view, `to_move_seen`, board, status line, legal
+    sheets, tensors) and shows them no event. Once processed, each player's events name only
+    their own Bots and Bots their Bots had in scanning range (the witness), the per-phase
+    action order included (CTF-15, CTF-21)."""
+    witness = Witness(monkeypatch)
+    options = dict(SEALED[config])
+    names = options.pop("names")
+    viewers = [None, *range(len(names))]
+    rnd = random.Random(100 + config)
+    sealed = checked = 0
+    for _ in range(20):
+        st = CTF.new(seed=rnd.randrange(1 << 30), names=names, **options)
+        while not st.is_over:
+            maybe_resign(st, rnd)
+            owing = [(p, num) for p in st.current_players() for num in st.owed(p)]
+            rnd.shuffle(owing)
+            turn: list[tuple] = []
+            for p, num in owing:
+                now = st.turn
+                before = {v: what_viewer_gets(st, v) for v in viewers if v != p}
+                events = st.apply(rnd.choice(st.sample_sheets(num)), p)
+                turn += events
+                if st.turn != now or st.is_over:
+                    break  # this sheet completed the turn: what follows is public
+                for v, seen in before.items():
+                    assert st.events_for(events, v) == [], (v, p)
+                    assert what_viewer_gets(st, v) == seen, (v, p)
+                    assert p not in st.to_move_seen(v) or v is None or v != p
+                sealed += 1
+            for p in range(len(names)):
+                checked += check_shown(st, witness, turn, p)
+    assert sealed > 100 and checked > 10_000
+
+
+def test_a_seat_sees_itself_to_move_only_while_it_owes_and_everyone_else_still_in():
+    """`to_move_seen` (CTF-41): a seat is listed to itself while it owes a sheet; to others,
+    and to a spectator, every player still in the game, handed in or not; a resigned player
+    (CTF-40) no longer; nobody once the game is over."""
+    st = CTF.new(seed=2, names=["ann", "bob", "cy", "dee"])
+    assert [st.to_move_seen(v) for v in (None, 0, 2)] == [(0, 1, 2, 3)] * 3
+    st.apply((TURN, 3, *HOLD), 2)
+    assert st.to_move_seen(2) == (0, 1, 3)  # cy knows her own sheet is in
+    assert st.to_move_seen(0) == st.to_move_seen(None) == (0, 1, 2, 3)
+    assert st.current_players() == (0, 1, 3)  # the moderator's knowledge
+    st.resign(1)
+    assert st.to_move_seen(0) == (0, 2, 3) and st.to_move_seen(2) == (0, 3)
+    assert st.to_move_seen(1) == (0, 2, 3)  # bob, resigned, decides nothing
+    assert st.view(0)["to_move"] == [0, 2, 3] and st.view(None)["to_move"] == [0, 2, 3]
+    st.resign(0)  # team A has resigned: the game is over
+    assert st.is_over and all(st.to_move_seen(v) == () for v in (None, 0, 1, 2, 3))
+
+
+def test_a_player_whose_bots_are_all_wreckage_is_still_listed_to_the_others():
+    """Whose Bots still function is hidden (CTF-21): a player left with Wreckage only owes no
+    sheet, yet the others and the spectator still see them listed, as before."""
+    st = CTF.new(seed=2, names=["ann", "bob", "cy", "dee"])
+    st.bots[3].status = WRECKED  # dee's only Bot
+    assert 3 not in st.current_players()
+    assert st.to_move_seen(3) == (0, 1, 2)
+    assert st.to_move_seen(0) == st.to_move_seen(None) == (0, 1, 2, 3)

@@ -137,3 +137,27 @@ def test_a_spectator_is_told_what_it_may_see_and_owns_no_bot(server, pages):
     assert watcher.locator("#board .bot").count() >= 2
     assert watcher.locator("#board .bot.mine").count() == 0
     shot(watcher, "ctf2187-spectator-after-the-end")
+
+
+def test_the_page_never_says_who_else_has_handed_in(server, pages):
+    """CTF-41 on the page: while a turn is open Bob's page and a spectator's say the same
+    before and after Ann hands her sheet in (no "Waiting for Bob" to anyone); Ann's says only
+    that her own sheets are in."""
+    gid, ann, bob = two_pages(server, pages)
+    watcher = pages.new()
+    watcher.goto(server.url(f"/play/{gid}"))
+    watcher.wait_for_selector(".ctf-panel .legend")
+    bob.wait_for_selector("#turn:not(:empty)")
+    watcher.wait_for_selector("#turn:not(:empty)")
+    bob_before, watcher_before = bob.inner_text("#turn"), watcher.inner_text("#turn")
+    assert "Your move" in bob_before and "Ann" in watcher_before and "Bob" in watcher_before
+    submit_form(ann, my_bot(server, gid, ann))
+    ann.wait_for_function("() => document.getElementById('turn').innerText.includes("
+                          "'Your sheets are in')")
+    turn_line = ann.inner_text("#turn")
+    assert "Bob" in turn_line and "sealed" in turn_line  # still listed: who is in is secret
+    for page, before in ((bob, bob_before), (watcher, watcher_before)):
+        page.reload()
+        page.wait_for_selector("#turn:not(:empty)")
+        assert page.inner_text("#turn") == before
+    shot(ann, "ctf2187-sheet-in-sealed")

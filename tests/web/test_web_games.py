@@ -30,13 +30,14 @@ pytestmark = needs_browser
 
 def play_random(server, gid: str, tokens: list[str], moves: int, seed: int = 1,
                 avoid=("resign",)) -> int:
-    """Play `moves` random legal moves through the REST API for whoever is to move."""
+    """Play `moves` random legal moves through the REST API for whoever is to move (each seat
+    is asked: in a simultaneous turn nobody is told who else still owes orders, CTF-41)."""
     rng = random.Random(seed)
     for _ in range(moves):
         st = server.state(gid)
         if st["over"]:
             break
-        seat = st["to_move"][0]
+        seat = next(p for p, t in enumerate(tokens) if server.state(gid, t)["my_turn"])
         acts = server.ok("GET", f"/games/{gid}/legal", token=tokens[seat])["actions"]
         choices = [a["text"] for a in acts if a["text"] not in avoid] or [acts[0]["text"]]
         # prefer anything over ending the turn, so a few turns reveal tiles and draw cards

@@ -546,7 +546,8 @@ class Session:
 
     def _cmd_status(self, rest: str, ask: Ask) -> Step:
         own = self.state.status_line()
-        return Step("help", [table.summary_line(self.state)] + ([own] if own else []))
+        line = table.summary_line(self.state, self.eyes(self.viewer()))
+        return Step("help", [line] + ([own] if own else []))
 
     def _save_to(self, rest: str) -> tuple[Path | None, list[str]]:
         problem = path_problem(rest) if rest else None
@@ -710,9 +711,14 @@ class Session:
             text = self.state.notation(action)
             before = self.state.clone()
             events = moves.act(self.state, p, action, entry=False).events
-            head = (f"Player {p + 1} (computer): {text}" if self.state.game.perfect_information
-                    else f"Player {p + 1} (computer): played.")
-            said.append(self._played(before, p, action, events, [head]))
+            # with sealed simultaneous orders not even "played." is said: who else has
+            # handed in is the moderator's alone (CTF 2187, CTF-41); the events say what
+            # each reader may know once the turn is processed
+            head = ([] if self.state.game.simultaneous
+                    else [f"Player {p + 1} (computer): {text}"]
+                    if self.state.game.perfect_information
+                    else [f"Player {p + 1} (computer): played."])
+            said.append(self._played(before, p, action, events, head))
 
     def seats(self) -> list[str | None]:
         """Who plays each seat, as records keep it: None for a person, the agent's spec

@@ -359,17 +359,20 @@ class State(Generic[ActionT]):
         """The players who must decide now: one, several (simultaneous orders), or none."""
         raise NotImplementedError  # pragma: no cover
 
+    def to_move_seen(self, viewer: int | None) -> tuple[int, ...]:
+        """The players still to decide, as `viewer` (None: a spectator) may know them: what
+        every front end shows as "to move" or "waiting for". Where turns are taken one at a
+        time everyone knows whose turn it is, so by default the real set. A game with
+        simultaneous sealed orders overrides it when who has already handed in is secret:
+        each viewer then learns no more than the rules allow. Whether
+        `viewer` itself must decide is always `viewer in current_players()`."""
+        return self.current_players()
+
     @property
     def to_move(self) -> int:
         """The one player to decide, or -1 when the game is over."""
         players = self.current_players()
         return players[0] if players else -1
-
-    def to_move_seen(self, viewer: int | None) -> tuple[int, ...]:
-        """The players still to decide, as `viewer` (None: a spectator) may know them. By
-        default everyone may know it; a game where handing in is secret (sealed orders)
-        overrides it."""
-        return self.current_players()
 
     def turn_number(self) -> int:
         """The game's own count of turns, as its players know it (the view's `turn`). By

@@ -209,6 +209,10 @@ def undo_problem(state: State[Any], count: int) -> str | None:
     if count > len(done):
         return (f"only {len(done)} action{'s' if len(done) != 1 else ''} to take back"
                 if done else "no move has been made yet")
+    # a resignation that left the game going (a team game, CTF-40) is not an action a
+    # rebuild replays: what was played before it stands
+    if any(type(m) is TableMark and m.kind == "resign" for m in state.table_log()):
+        return "a player has resigned since the game began: what was played stands"
     if state.game.perfect_information and not state.game.has_chance:
         return None
     trial = rebuild(state, len(done) - count)
@@ -341,13 +345,17 @@ def hint(state: State[Any], adviser: Adviser, player: int | None = None, *, seed
     return out
 
 
-def summary_line(state: State[Any]) -> str:
+def summary_line(state: State[Any], viewer: int | None = None) -> str:
     """One short line about where any game stands (the terminal's `status`, before the game's
-    own `status_line`)."""
+    own `status_line`), as `viewer` (None: a spectator) may know it: who is to decide is
+    `to_move_seen(viewer)`. In a simultaneous game the number of actions played is left out:
+    it would count the sealed orders handed in this turn (CTF-41)."""
     out = state.outcome
     if out is not None:
         return f"Game over: {out.describe()}."
+    who = ", ".join(f"Player {p + 1}" for p in state.to_move_seen(viewer))
+    if state.game.simultaneous:
+        return f"{state.game.title}: to decide: {who}."
     moves = len(state.history())
-    who = ", ".join(f"Player {p + 1}" for p in state.current_players())
     return f"{state.game.title}: {moves} action{'s' if moves != 1 else ''} played; to " \
            f"decide: {who}."

@@ -199,7 +199,7 @@ async def mine(request: Request) -> dict:
     if len(tokens) > MAX_TOKENS:
         raise ServiceError("bad_request", f"tokens: at most {MAX_TOKENS}")
     found = await service_of(request).mine([t for t in tokens if isinstance(t, str)])
-    return {"games": [messages.summary(live) | {"seat": seat} for live, seat in found]}
+    return {"games": [messages.summary(live, seat) | {"seat": seat} for live, seat in found]}
 
 
 @router.post("/invites/{code}", openapi_extra=body_doc({"name": STR}, {"name": "Ann"}))

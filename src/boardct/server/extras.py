@@ -108,7 +108,7 @@ class Extras:
         cache = live.extra.get("social")
         if cache is None:
             return {"offers": [], "chat": []}
-        offers = [o for o in cache["offers"] if o["version"] == live.version]
+        offers = [o for o in cache["offers"] if o["version"] == live.public_version]
         chat = [m for m in cache["chat"] if social.may_read(m, seat)]
         return {"offers": [{k: v for k, v in o.items() if k != "version"} for o in offers],
                 "chat": [m["json"] for m in chat][-social.CHAT_HISTORY:]}
@@ -172,8 +172,8 @@ class Extras:
         humans = [s.seat for s in live.seats if s.kind == "human"]
 
         def write(session: Session) -> dict:
-            row = social.make_offer(session, game_id, seat, kind, live.state, live.version,
-                                    humans)
+            row = social.make_offer(session, game_id, seat, kind, live.state,
+                                    live.public_version, humans)
             session.commit()
             return social.offer_json(row)
 
@@ -192,7 +192,7 @@ class Extras:
 
         def write(session: Session) -> dict:
             row = social.answer_offer(session, game_id, offer_id, seat, accept, live.state,
-                                      live.version)
+                                      live.public_version)
             session.commit()
             return social.offer_json(row)
 
@@ -222,10 +222,12 @@ class Extras:
             await self.chat(live.id, client.seat, msg.get("text"), msg.get("to", "all"))
         elif kind == "offer":
             out = await self.offer(live.id, client.seat, msg.get("kind"))
-            await client.send({"type": "ack", "id": mid, "version": live.version, "offer": out})
+            await client.send({"type": "ack", "id": mid, "version":
+                               live.seen_version(client.seat), "offer": out})
         else:
             out = await self.answer(live.id, msg.get("offer"), client.seat, msg.get("accept"))
-            await client.send({"type": "ack", "id": mid, "version": live.version, "offer": out})
+            await client.send({"type": "ack", "id": mid, "version":
+                               live.seen_version(client.seat), "offer": out})
 
 
 # -- REST routes -------------------------------------------------------------------------------

@@ -68,13 +68,17 @@ class Hub:
         entries = [e for e in live.entries if e.version >= first]
         if not entries:
             return
+        # a client hears only of the entries its seat may know of (not another seat's sealed
+        # order: even an update with nothing in it would tell that one was handed in)
         states: dict[int | None, dict] = {}
-        for c in clients:
-            if c.seat not in states:
-                states[c.seat] = service.state_message(live, c.seat)
         sends = []
         for c in clients:
-            msgs = [update_message(live, e, c.seat, states[c.seat]) for e in entries]
+            mine = [e for e in entries if e.known_to(c.seat)]
+            if not mine:
+                continue
+            if c.seat not in states:
+                states[c.seat] = service.state_message(live, c.seat)
+            msgs = [update_message(live, e, c.seat, states[c.seat]) for e in mine]
             sends.append(self._send_all(c, msgs))
         await asyncio.gather(*sends)
 

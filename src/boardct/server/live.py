@@ -76,13 +76,24 @@ class Seat:
 @dataclass
 class Entry:
     """One log entry as each seat may know it: `lines[p]` the described events seat p may see
-    (None: a spectator), computed on the state right after the entry."""
+    (None: a spectator), computed on the state right after the entry.
+
+    `private`: only `seat` may know that the entry was made at all: an order sealed in a
+    simultaneous turn, which shows nobody else anything (CTF 2187, CTF-41: who has handed in,
+    and how many, is the moderator's alone). `numbers[p]`: the entry's number among the
+    entries viewer p may know of, the version p is shown (`Live.add_entry`)."""
 
     version: int
     seat: int | None
     text: str
     move_id: str | None
     lines: dict[int | None, list[str]]
+    private: bool = False
+    numbers: dict[int | None, int] = field(default_factory=dict)
+
+    def known_to(self, seat: int | None) -> bool:
+        """Whether `seat` (None: a spectator) may know of this entry."""
+        return not self.private or seat == self.seat
 
 
 @dataclass
@@ -109,6 +120,39 @@ class Live:
     extra: dict[str, Any] = field(default_factory=dict)  # other modules' per-game data
     # (version, seat) -> the seat's legal actions as messages list them, for this version
     legal_cache: dict[tuple[int, int], list[dict]] = field(default_factory=dict)
+    # Per viewer (a seat, None: a spectator), how many entries it may know of: the version it
+    # is shown. Where an entry can be private (simultaneous games) a global count would tell
+    # every seat how many sealed orders others handed in, so each viewer counts its own; in
+    # every other game all count alike, equal to `version`.
+    seen: dict[int | None, int] = field(default_factory=dict)
+    public_version: int = 0  # the version of the newest entry every viewer may know of
+
+    def add_entry(self, e: Entry) -> None:
+        """Append a log entry (its state already in `state`): mark it private where it shows
+        only its seat anything in a simultaneous turn, and number it for each viewer."""
+        if self.game.simultaneous and e.seat is not None and not self.state.is_over:
+            e.private = not any(lines for p, lines in e.lines.items() if p != e.seat)
+        for p in self.players():
+            if e.known_to(p):
+                self.seen[p] = e.numbers[p] = self.seen.get(p, 0) + 1
+        if not e.private:
+            self.public_version = e.version
+        self.entries.append(e)
+
+    def seen_version(self, seat: int | None) -> int:
+        """The version `seat` (None: a spectator) is shown: the entries it may know of."""
+        return self.seen.get(seat, 0)
+
+    def known_entries(self, seat: int | None, since: int = 0) -> list[Entry]:
+        """The entries `seat` may know of, numbered above `since` for it, oldest first."""
+        out = []
+        for e in reversed(self.entries):
+            if e.known_to(seat):
+                if e.numbers[seat] <= since:
+                    break
+                out.append(e)
+        out.reverse()
+        return out
 
     @property
     def over(self) -> bool:

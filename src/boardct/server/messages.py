@@ -4,6 +4,12 @@ Everything sent to a seat about a game is built here from `view(seat)`, the seat
 actions, and events filtered by `events_for(events, seat)` (kept per seat in the log when each
 entry was made); spectators get `view(None)`. Seeds and records are never part of these
 messages: the record and the replay are separate endpoints that answer only after the end.
+
+Who is still to decide is `to_move_seen(seat)`, never the game's own set: in a simultaneous
+turn who has already handed in is secret (CTF 2187, CTF-41). For the same reason a seat is
+told only of the log entries it may know of (`Entry.known_to`: not another seat's sealed
+order), numbered for it (`Live.seen_version`), so neither the log nor the version counts the
+orders others have handed in.
 """
 
 from __future__ import annotations
@@ -25,8 +31,9 @@ def seat_names(live: Live) -> list[str]:
     return [s.name or f"Player {s.seat + 1}" for s in live.seats]
 
 
-def summary(live: Live) -> dict:
-    """A game in the lobby or a list of mine: nothing secret in it."""
+def summary(live: Live, seat: int | None = None) -> dict:
+    """A game in the lobby (`seat` None) or a list of mine (`seat` mine): nothing secret in
+    it; the version is the one `seat` is shown."""
     return {
         "game_id": live.id,
         "game": live.game.id,
@@ -34,7 +41,7 @@ def summary(live: Live) -> dict:
         "names": seat_names(live),
         "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name, "claimed": s.claimed}
                   for s in live.seats],
-        "version": live.version,
+        "version": live.seen_version(seat),
         "status": live.status,
         "result_text": live.result["text"] if live.result else None,
         "created": iso(live.created),
@@ -65,10 +72,12 @@ def legal_list(live: Live, seat: int | None) -> list[dict]:
 
 
 def prompt_for(live: Live, seat: int | None, to_move: list[int]) -> str:
-    """The game's prompt for `seat` when it is to decide. `State.prompt` speaks to the first
-    player to decide; another seat deciding at the same time (simultaneous orders) gets a
-    plain one naming it."""
-    if seat is None or seat not in to_move:
+    """The game's prompt for `seat` when it is to decide; `to_move` is `to_move_seen(seat)`.
+    `State.prompt` speaks to the first player to decide; another seat deciding at the same
+    time (simultaneous orders) gets a plain one naming it. Which of the two a seat gets
+    depends only on what it may know: the first of the players it is shown (in CTF 2187 every
+    player still in the game), who is then the first of those who really owe orders."""
+    if seat is None or seat not in to_move or seat not in live.state.current_players():
         return ""
     if seat == to_move[0]:
         return live.state.prompt()
@@ -76,10 +85,23 @@ def prompt_for(live: Live, seat: int | None, to_move: list[int]) -> str:
 
 
 def log_entry(live: Live, e: Entry, seat: int | None) -> dict:
-    """One log entry as `seat` may know it. Who acted is named only where turns are taken
-    one at a time (in a simultaneous turn, who has handed in orders is the game's to say)."""
+    """One log entry as `seat` may know it (one it may know of: `Entry.known_to`), with its
+    number for `seat`. Who acted is named only where turns are taken one at a time (in a
+    simultaneous turn, who has handed in orders is the game's to say)."""
     who = e.seat if (not live.game.simultaneous or e.seat == seat or live.over) else None
-    return {"version": e.version, "seat": who, "events": list(e.lines.get(seat, []))}
+    return {"version": e.numbers[seat], "seat": who, "events": list(e.lines.get(seat, []))}
+
+
+def known_log(live: Live, seat: int | None, limit: int = LOG_TAIL) -> list[Entry]:
+    """The newest `limit` entries `seat` may know of, oldest first."""
+    out = []
+    for e in reversed(live.entries):
+        if e.known_to(seat):
+            out.append(e)
+            if len(out) >= limit:
+                break
+    out.reverse()
+    return out
 
 
 def offers_allowed(live: Live, seat: int | None) -> list[str]:
@@ -106,7 +128,7 @@ def state_message(live: Live, seat: int | None,
     """The state message of protocol.md for `seat` (None: a spectator). `extras` (the
     service's `state_extras`) add fields such as offers and chat, each built for `seat`."""
     state = live.state
-    to_move = list(state.current_players())
+    to_move = list(state.to_move_seen(seat))
     over = state.is_over
     msg = {
         "type": "state",
@@ -114,18 +136,18 @@ def state_message(live: Live, seat: int | None,
         "game_id": live.id,
         "game": live.game.id,
         "title": live.game.title,
-        "version": live.version,
+        "version": live.seen_version(seat),
         "seat": seat,
         "names": seat_names(live),
         "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name, "claimed": s.claimed}
                   for s in live.seats],
         "to_move": to_move,
-        "my_turn": seat is not None and seat in to_move,
+        "my_turn": seat is not None and seat in state.current_players(),
         "view": state.view(seat),
         "legal": legal_list(live, seat),
         "status_line": state.status_line(),
         "prompt": prompt_for(live, seat, to_move),
-        "log": [log_entry(live, e, seat) for e in live.entries[-LOG_TAIL:]],
+        "log": [log_entry(live, e, seat) for e in known_log(live, seat)],
         "offers": [],
         "offers_allowed": offers_allowed(live, seat),
         "deadline": iso(live.deadline_at),
@@ -146,9 +168,9 @@ def state_message(live: Live, seat: int | None,
 def update_message(live: Live, e: Entry, seat: int | None, state: dict) -> dict:
     """The websocket `update` after log entry `e`, for `seat`, carrying its state message."""
     entry = log_entry(live, e, seat)
-    return {"type": "update", "version": e.version, "seat": entry["seat"],
+    return {"type": "update", "version": entry["version"], "seat": entry["seat"],
             "events": entry["events"], "state": state}
 
 
 def legal_message(live: Live, seat: int | None) -> dict:
-    return {"version": live.version, "actions": legal_list(live, seat)}
+    return {"version": live.seen_version(seat), "actions": legal_list(live, seat)}

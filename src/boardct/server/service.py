@@ -283,8 +283,8 @@ class GameService:
             done = moves.apply_entry(live.state, a.text)
             live.state, events = done.state, done.events
             live.version = a.seq
-            live.entries.append(Entry(a.seq, a.seat, a.text, a.move_id,
-                                      seen_lines(live.state, events, live.players())))
+            live.add_entry(Entry(a.seq, a.seat, a.text, a.move_id,
+                                 seen_lines(live.state, events, live.players())))
         live.result = result_json(live.state)
 
     async def refresh(self, game_id: str) -> int:
@@ -541,7 +541,7 @@ class GameService:
                 return again
             if not by_server and live.seats[seat].kind != "human":
                 raise ServiceError("forbidden", f"seat {seat} is played by the server")
-            self._check_turn(live, seat, version)
+            self._check_turn(live, seat, version, by_server)
             try:
                 done = moves.submit(live.state.clone(), seat, text)
             except IllegalAction as exc:
@@ -608,16 +608,21 @@ class GameService:
             return None
         if e.seat != seat:
             raise ServiceError("conflict", "this move id names another seat's move")
-        return {"ack": True, "version": e.version, "events": e.lines.get(seat, []),
-                "again": True}
+        return {"ack": True, "version": e.numbers.get(seat, e.version),
+                "events": e.lines.get(seat, []), "again": True}
 
-    def _check_turn(self, live: Live, seat: int, version: int | None) -> None:
+    def _check_turn(self, live: Live, seat: int, version: int | None,
+                    by_server: bool = False) -> None:
+        """Refuse a move the seat may not make now. `version` is the version the mover saw:
+        as the seat is shown versions (`Live.seen_version`) for a client, the game's own for
+        the server's moves (deadlines)."""
         if live.over:
             raise ServiceError("game_over", "the game is over")
         if not 0 <= seat < len(live.seats):
             raise ServiceError("bad_request", f"no seat {seat}")
-        if version is not None and version != live.version:
-            raise ServiceError("conflict", f"the game is at version {live.version}, not "
+        mine = live.version if by_server else live.seen_version(seat)
+        if version is not None and version != mine:
+            raise ServiceError("conflict", f"the game is at version {mine}, not "
                                            f"{version}: resync")
 
     async def commit(self, live: Live, seat: int | None, entry: str, move_id: str | None,
@@ -662,8 +667,9 @@ class GameService:
         live.version = expected + 1
         live.result = result
         e = Entry(live.version, seat, entry, move_id, seen_lines(trial, events, live.players()))
-        live.entries.append(e)
-        return {"ack": True, "version": live.version, "events": e.lines.get(seat, [])}
+        live.add_entry(e)
+        return {"ack": True, "version": e.numbers.get(seat, live.seen_version(seat)),
+                "events": e.lines.get(seat, [])}
 
     async def after_change(self, live: Live, first: int | None = None, notify: bool = True,
                             resync: bool = False) -> None:

@@ -5,7 +5,9 @@ All accept: a draw ends the game drawn (every player the same return), an undo a
 record entry `undo N` to the game's log (so a replay shows it, core/table.py), where the
 core's `undo_problem` allows it (not after the end, not a move that revealed something). One
 refusal closes the offer. An offer lapses when the game moves on (its version changes), so
-nobody accepts an undo of a different move than the one offered. Agent seats never agree to
+nobody accepts an undo of a different move than the one offered. The version is the one every
+seat knows (`Live.public_version`): in a simultaneous turn another seat's sealed order does
+not make an offer lapse, which would tell that it was handed in (CTF-41). Agent seats never agree to
 anything (they have nobody to ask): with an agent opponent an offer is refused at once, with
 the reason. FieldShift's own requests (ruleset change `05`, draw request `08`) are commands of
 its language and go through moves like any other action (docs/fieldshift.md); nothing here.

@@ -102,7 +102,8 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
     # broadcast once the lock is free, to this client too: nothing is missed or sent twice.
     async with live.notify_lock:
         async with live.lock:
-            first = [{"type": "welcome", "v": PROTOCOL, "seat": seat, "version": live.version}]
+            first = [{"type": "welcome", "v": PROTOCOL, "seat": seat,
+                      "version": live.seen_version(seat)}]
             first += _catch_up(service, live, seat, since)
         for msg in first:
             await client.send(msg)
@@ -116,16 +117,18 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
 
 
 def _catch_up(service: GameService, live: Live, seat: int | None, since: Any) -> list[dict]:
-    """What a client that saw version `since` needs: the updates after it if there are
-    few, nothing if it is up to date, else one full state."""
+    """What a client that saw version `since` (as its seat is shown versions,
+    `Live.seen_version`) needs: the updates after it if there are few, nothing if it is up to
+    date, else one full state."""
+    now = live.seen_version(seat)
     recent = (isinstance(since, int) and not isinstance(since, bool)
-              and 0 <= since <= live.version and live.version - since <= CATCH_UP)
-    if recent and since == live.version:
+              and 0 <= since <= now and now - since <= CATCH_UP)
+    if recent and since == now:
         return []
     state = service.state_message(live, seat)
     if not recent:
         return [state]
-    return [update_message(live, e, seat, state) for e in live.entries if e.version > since]
+    return [update_message(live, e, seat, state) for e in live.known_entries(seat, since)]
 
 
 async def _serve(service: GameService, live: Live, client: Client, limit: int) -> None:

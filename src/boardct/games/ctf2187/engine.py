@@ -947,7 +947,7 @@ def do_move(st: CtfState, b: Bot, m: int, opt: int) -> None:
         if m == 11:
             target = opt
         else:
-            aim = aim_for(st, b, m)
+            aim = aim_for(st, b, m, opt)  # order 12 faces the Bot its option names
             if aim is None:
                 skip(st, b, "move", m, "no such target in scanning range (CTF-21)")
                 return

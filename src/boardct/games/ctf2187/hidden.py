@@ -75,6 +75,7 @@ def determinize(st: CtfState, player: int | None, seed: int) -> CtfState:
     d.over = st.over
     d.log_turn = st.log_turn
     d.roster = st.roster
+    d.resigned = st.resigned  # public: announced at the table (CTF-40)
     d._own = OWN_ALL
     d._cps = [c.copy() for c in st._cps]
     mine = [b for b in st.bots if b.player == player]
@@ -104,7 +105,9 @@ def determinize(st: CtfState, player: int | None, seed: int) -> CtfState:
             plans = CtfState.sample_plans(len(b.design.weapons))
             nb.standing = DEFAULT_STANDING if rng.coin() else rng.choice(plans)
             # a player's search needs the others' sheets in (contents unknown); a spectator's waits
-            if nb.status == FUNCTIONAL and player is not None and st.over is None:
+            # (a resigned player's Bots follow their standing orders: no sheet, CTF-40)
+            if (nb.status == FUNCTIONAL and player is not None and st.over is None
+                    and not st.resigned >> b.player & 1):
                 nb.sheet = nb.standing if rng.coin() else rng.choice(plans)
         if nb.x:
             occ[(nb.y - 1) * w + nb.x - 1] = nb.num

@@ -206,9 +206,11 @@ def visual_display(st: CtfState, b: Bot) -> dict:
 
 
 def view_header(st: CtfState, player: int | None) -> dict:
-    """The public head of every board view: the map's size and the turn limit (the turn and
-    the result are in the view's envelope)."""
-    return {"turns": st.turns, "map": {"width": st.map.width, "height": st.map.height}}
+    """The public head of every board view: the map's size, the turn limit, and who has
+    resigned (CTF-40, announced at the table). The turn, the result and who is still to decide
+    as this viewer may know it (`to_move_seen`, CTF-41) are in the view's envelope."""
+    return {"turns": st.turns, "map": {"width": st.map.width, "height": st.map.height},
+            "resigned": [p for p in range(len(st.setup.names)) if st.resigned >> p & 1]}
 
 
 def moderator_view(st: CtfState) -> dict:

@@ -17,7 +17,16 @@ from typing import Any, ClassVar
 
 from boardct.core.errors import DataError, IllegalAction, OptionError, ParseError
 from boardct.core.frontends import FrontEnds
-from boardct.core.game import Game, Option, Outcome, Setup, State, Termination
+from boardct.core.game import (
+    MESSAGE,
+    Game,
+    Option,
+    Outcome,
+    Setup,
+    State,
+    TableMark,
+    Termination,
+)
 from boardct.core.inputs import InputError, ascii_int, read_text
 from boardct.core.rng import Rng
 from boardct.games.ctf2187 import engine
@@ -191,7 +200,7 @@ def _menu_index(nw: int, size: int) -> dict[tuple, int]:
 
 class CtfState(State):
     __slots__ = ("tables", "map", "_bots", "_cps", "_occ", "_own", "rng", "turn", "turns",
-                 "teams", "over", "log", "log_turn", "roster")
+                 "teams", "over", "log", "log_turn", "roster", "resigned")
 
     game: CtfGame
 
@@ -233,6 +242,7 @@ class CtfState(State):
         st.over = None
         st.log = []
         st.log_turn = 0
+        st.resigned = 0
         st._bots = []
         st._cps = []
         forced = []
@@ -284,6 +294,7 @@ class CtfState(State):
         st.log = self.log  # replaced (never mutated) once a turn is processed
         st.log_turn = self.log_turn
         st.roster = self.roster
+        st.resigned = self.resigned
         return st
 
     # -- copy on write -----------------------------------------------------------------------------
@@ -355,33 +366,62 @@ class CtfState(State):
 
     # -- whose decision ------------------------------------------------------------------------
     def owed(self, player: int | None = None) -> list[int]:
-        """Bots (numbers) whose sheet for this turn is still missing."""
+        """Bots (numbers) whose sheet for this turn is still missing. A player who resigned
+        owes none: their Bots follow their standing orders (CTF-40)."""
         if self.over is not None:
             return []
-        return [b.num for b in self._bots if b.status == FUNCTIONAL and b.sheet is None
-                and (player is None or b.player == player)]
+        out = [b.num for b in self._bots if b.status == FUNCTIONAL and b.sheet is None
+               and (player is None or b.player == player)]
+        gone = self.resigned
+        if gone:
+            out = [n for n in out if not gone >> self._bots[n - 1].player & 1]
+        return out
 
     def current_players(self) -> tuple[int, ...]:
+        """The players who still owe a sheet this turn: the moderator's knowledge. What a
+        player or a spectator may be shown of it is `to_move_seen` (CTF-41)."""
         if self.over is not None:
             return ()
         seen = []
         for b in self._bots:
             if b.status == FUNCTIONAL and b.sheet is None and b.player not in seen:
                 seen.append(b.player)
+        gone = self.resigned
+        if gone:
+            seen = [p for p in seen if not gone >> p & 1]
         return tuple(sorted(seen))
 
     def to_move_seen(self, viewer: int | None) -> tuple[int, ...]:
-        """Who still owes sheets, as `viewer` may know it (CTF-41): before processing a player
-        knows only whether their own sheets are in. So every other player is listed as still
-        to hand in, and the viewer only while they owe a sheet; a spectator sees every player
-        listed until the end (which Bots still function is not theirs to know either)."""
+        """The players still to decide as `viewer` may know them (CTF-41): before the turn is
+        processed a player knows only whether their own sheet is in; who else has handed in,
+        and how many, is the moderator's alone. So a seat sees itself listed exactly when it
+        still owes a sheet, and every other player still in the game (not resigned, CTF-40)
+        whether or not they have handed in; a spectator sees every player still in the game.
+        A player whose Bots are all Wreckage is still listed to the others: whose Bots still
+        function is itself hidden (CTF-21). Resignations and the end are public, so the list
+        changes only with them, when the turn is processed, and with the viewer's own
+        sheets."""
         if self.over is not None:
             return ()
-        everyone = range(len(self.setup.names))
-        if viewer is None:
-            return tuple(everyone)
-        owes = viewer in self.current_players()
-        return tuple(p for p in everyone if p != viewer or owes)
+        gone = self.resigned
+        out = []
+        for p in range(len(self.setup.names)):
+            if gone >> p & 1:
+                continue
+            if p == viewer:
+                owes = False
+                for b in self._bots:
+                    if b.player == p and b.status == FUNCTIONAL and b.sheet is None:
+                        owes = True
+                        break
+                if not owes:
+                    continue
+            out.append(p)
+        return tuple(out)
+
+    def has_resigned(self, player: int) -> bool:
+        """Whether `player` resigned (CTF-40): public, announced at the table."""
+        return bool(self.resigned >> player & 1)
 
     def bots_of(self, player: int) -> list[Bot]:
         return [b for b in self.bots if b.player == player]  # Bots handed out: private
@@ -401,6 +441,9 @@ class CtfState(State):
             player = cur[0]
         out: list[tuple] = []  # a fresh list: callers may change it
         if self.over is not None:
+            return out
+        gone = self.resigned
+        if gone and gone >> player & 1:  # (0 but after a resignation: one test, CTF-40)
             return out
         samples = self._samples
         for b in self._bots:  # owed(player), inlined
@@ -579,6 +622,10 @@ class CtfState(State):
         if self.over is not None:
             raise IllegalAction("CTF-39", "the game is over")
         kind, b, player = self._check_action(action, player)
+        gone = self.resigned
+        if gone and gone >> player & 1:
+            raise IllegalAction("CTF-40", f"Player {player + 1} has resigned: their Bots "
+                                "follow their standing orders for the rest of the game")
         b = self._own_bot(b)
         self._hist = (self._hist, player, action)  # State._push, inlined
         mask = 1 << b.num  # a sheet is known to its Bot's player only (and spectators)
@@ -587,11 +634,31 @@ class CtfState(State):
             return [engine.sighted(("standing", b.num), mask)]
         b.sheet = b.standing if kind == MISSING else tuple(action[2:])
         events: list[tuple] = [engine.sighted(("sheet", b.num, kind), mask)]
-        for o in self._bots:
-            if o.status == FUNCTIONAL and o.sheet is None:
-                return events  # a sheet is still owed
-        events += engine.process_turn(self)
+        for o in self._bots:  # self._sheet_owed(gone), inlined: every sheet asks
+            if o.status == FUNCTIONAL and o.sheet is None and not (gone and
+                                                                    gone >> o.player & 1):
+                return events
+        events += self._run_turns()
         return events
+
+    def _run_turns(self) -> list[tuple]:
+        """Process the turn, whose sheets are all in; and, while no sheet is owed for the next
+        one either (every player still in the game has only Wreckage left, the others have
+        resigned), the turns after it on standing orders, to the end: nobody is left to
+        decide them (CTF-14, CTF-40)."""
+        events = engine.process_turn(self)
+        while self.over is None and not self._sheet_owed(self.resigned):
+            events += engine.process_turn(self)
+        return events
+
+    def _sheet_owed(self, gone: int) -> bool:
+        """Whether a functional Bot of a player still in the game (not in `gone`, the
+        resigned players' bits) has no sheet yet: then the turn waits. A resigned player's
+        Bots need none: they follow their standing orders (CTF-40)."""
+        for o in self._bots:
+            if o.status == FUNCTIONAL and o.sheet is None and not gone >> o.player & 1:
+                return True
+        return False
 
     def parse(self, text: str, player: int | None = None) -> tuple:
         if not isinstance(text, str):
@@ -661,6 +728,36 @@ class CtfState(State):
         winners = tuple(p for p in range(n) if team.get(p) != mine)
         returns = tuple(1.0 if p in winners else 0.0 for p in range(n))
         return Outcome(returns, "resignation", winners, kind=Termination.RESIGNATION)
+
+    def resign(self, player: int) -> list[tuple]:
+        """`player` resigns (CTF-40). They leave the game: from now on they owe no sheet and
+        their Bots follow their standing orders, as for a sheet that never arrives (a sheet
+        they already handed in this turn stands: it arrived). Their team loses by
+        resignation only once every one of its players has resigned, with `resign_outcome`;
+        with one player a team, that is at once, as in every game. The record keeps a
+        "resign N" entry either way. When the resigner was the last one a sheet was owed
+        from, the turn is processed now (its events follow the announcement)."""
+        if self.over is not None:
+            raise IllegalAction("table", "the game is over")
+        n = len(self.setup.names)
+        if not 0 <= player < n:
+            raise IllegalAction("table", f"there is no Player {player + 1} to resign")
+        if self.resigned >> player & 1:
+            raise IllegalAction("CTF-40", f"Player {player + 1} has already resigned")
+        self.resigned |= 1 << player
+        self._mark(TableMark("resign", player))
+        team = {b.player: b.team for b in self._bots}.get(player)
+        mates = [p for p in range(n) if any(b.player == p and b.team == team
+                                            for b in self._bots)]
+        if all(self.resigned >> p & 1 for p in mates):
+            outcome = self.resign_outcome(player)
+            self.over = outcome
+            return [(MESSAGE, f"Player {player + 1} resigns: {outcome.describe()}.")]
+        events: list[tuple] = [(MESSAGE, f"Player {player + 1} resigns; their Bots follow "
+                                         "their standing orders from now on (CTF-40).")]
+        if not self._sheet_owed(self.resigned):
+            events += self._run_turns()
+        return events
 
     def _set_outcome(self, outcome: Outcome) -> None:
         self.over = outcome

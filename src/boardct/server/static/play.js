@@ -361,7 +361,10 @@ async function show(st) {
     : el("span", { id: "seat-line" }, "You play ", sideBadge(st.names, st.seat), ".");
   $("who").replaceChildren(seatLine, " Players: ", ...st.names.flatMap((_, i) => [sideBadge(st.names, i), i < st.names.length - 1 ? " vs " : ""]));
   $("status").textContent = st.status_line || "";
-  $("turn").textContent = st.over ? "" : st.my_turn ? `Your move. ${st.prompt || ""}` : st.to_move && st.to_move.length ? `Waiting for ${st.to_move.map((s) => sideName(st.names, s)).join(", ")}.` : "";
+  // `to_move` is who is to decide as this seat may know it (the server's to_move_seen): a game
+  // with sealed simultaneous orders says it in its own words (the renderer's `waiting`).
+  const waiting = renderer.waiting ? renderer.waiting(st) : st.to_move && st.to_move.length ? `Waiting for ${st.to_move.map((s) => sideName(st.names, s)).join(", ")}.` : "";
+  $("turn").textContent = st.over ? "" : st.my_turn ? `Your move. ${st.prompt || ""}` : waiting;
   $("turn").classList.toggle("mine", !!st.my_turn && !st.over);
   $("deadline").textContent = st.deadline ? `Deadline: ${new Date(st.deadline).toLocaleString()} (${st.deadline})` : "";
   const board = $("board");

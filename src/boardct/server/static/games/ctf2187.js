@@ -3,7 +3,7 @@
 // phases (CTF-37; the server checks it with the same code as `ctf2187 submit`), my turn report
 // and the deadline. Drawn only from view(seat): other teams' bots appear only as contacts.
 import { s, svgRoot, sideShape, SIDE_FILL, SIDE_TEXT } from "../svg.js";
-import { el } from "../app.js";
+import { el, sideName } from "../app.js";
 
 const C = 28;
 const TERRAIN_FILL = { Open: "#e8e4c9", Hill: "#c8a97e", Gully: "#9fb7c9", Crater: "#b0a9a0", "Lt.Wds": "#a8d08d", "Hv.Wds": "#5f9a4a", Water: "#7fb3e0", Rough: "#bfb39a", Building: "#999" };
@@ -146,7 +146,8 @@ function panel(view, ctx) {
   out.append(el("p", { class: "legend" }, el("span", { class: "label" }, "Map: "), ...legend));
   out.append(el("p", { class: "game-facts" }, `Turn ${view.turn} of ${view.turns}` +
     (view.owed && view.owed.length ? ` · sheets owed for bots ${view.owed.join(", ")}` : "") +
-    (view.submitted && view.submitted.length ? ` · sheets in: ${view.submitted.join(", ")}` : "")));
+    (view.submitted && view.submitted.length ? ` · sheets in: ${view.submitted.join(", ")}` : "") +
+    (view.resigned && view.resigned.length ? ` · resigned: ${view.resigned.map((p) => sideName(ctx.names, p)).join(", ")}` : "")));
   for (const b of view.bots || []) {
     out.append(el("details", { class: "bot-status" },
       el("summary", {}, `Bot ${b.bot} ${b.design} at ${b.sector}, facing ${FACING_WORD[b.facing] || b.facing}, ${b.posture}, ${b.state} — AP ${b.ap_left}/${b.ap_start}, heat ${b.heat}, VP ${b.vp}`),
@@ -178,4 +179,18 @@ function panel(view, ctx) {
   return out;
 }
 
-export default { render, panel, keys: () => [], hideLegal: true, commandHint: "Type a whole order sheet on one line, e.g. `BOT 1 TURN 3; P1 6 - 2 - 0; P2 13 - 2 - 0; P3 6 - 2 - 0; P4 13 - 2 - 0; P5 13 - 2 - 0`, or use the form." };
+/** The line under the title while this seat does not decide (CTF-41): before the turn is
+ *  processed a player knows only whether their own sheets are in, never who else has handed
+ *  in. `to_move` lists every player still in the game (the seat itself only while it owes). */
+function waiting(st) {
+  const view = st.view || {};
+  const names = (view.to_move || st.to_move || []).map((p) => sideName(st.names, p));
+  const mine = st.seat !== null && st.seat !== undefined;
+  if (mine && (view.resigned || []).includes(st.seat)) return "You have resigned: your bots follow their standing orders (CTF-40).";
+  const due = names.length ? ` Orders are due from ${names.join(", ")}; who has handed in stays sealed.` : "";
+  const when = " The turn is processed when every sheet is in, or at the deadline.";
+  if (mine) return ((view.bots || []).some((b) => b.state === "functional") ? "Your sheets are in." : "You have no bot left to give orders to.") + due + when;
+  return `Turn ${view.turn}.${due}${when}`;
+}
+
+export default { render, panel, waiting, keys: () => [], hideLegal: true, commandHint: "Type a whole order sheet on one line, e.g. `BOT 1 TURN 3; P1 6 - 2 - 0; P2 13 - 2 - 0; P3 6 - 2 - 0; P4 13 - 2 - 0; P5 13 - 2 - 0`, or use the form." };
