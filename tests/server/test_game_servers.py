@@ -227,3 +227,20 @@ def test_game_modules_reach_the_server_only_through_its_extension_point():
                     assert n == "boardct.server.ext", (name, n)
         checked += 1
     assert checked >= 1
+
+
+def test_the_servers_own_code_names_no_game():
+    """The server knows games only through the core API and their own server modules: no game
+    id appears in its Python source, code or comment (a word of its own, any case)."""
+    import re
+
+    import boardct.server
+
+    ids = registry.ids()
+    words = re.compile(r"\b(" + "|".join(map(re.escape, ids)) + r")\b", re.I)
+    found = []
+    for path in sorted(Path(boardct.server.__file__).parent.glob("*.py")):
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            if words.search(line):
+                found.append(f"{path.name}:{n}: {line.strip()}")
+    assert len(ids) >= 5 and not found, "\n".join(found)

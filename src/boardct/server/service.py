@@ -17,6 +17,8 @@ Hook points for the rest of the server (deadlines, offers, chat, several workers
   every move, whoever makes it (a person, an agent, a deadline);
 - `end(game_id, outcome_kind, seat)`: resign-like endings, recorded as the record's
   "resign N" entry (or the game's own concession command).
+- `state_extras`, `state_parts`: what other modules and the games' own server modules
+  (server/ext.py) add to each seat's state message.
 Unfinished games' seeds never leave this module except into agent worker processes.
 """
 
