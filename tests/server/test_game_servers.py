@@ -64,6 +64,18 @@ def install(ext: ServerExtension) -> None:
     raise RuntimeError("this module's install fails on purpose")
 '''
 
+FAILING_PART = '''
+from boardct.server.ext import ServerExtension
+
+
+def install(ext: ServerExtension) -> None:
+    @ext.state_part
+    def failing(live, seat):
+        raise KeyError("a bug in the game's part")
+
+    ext.state_part(lambda live, seat: {"fine": seat})
+'''
+
 
 @pytest.fixture
 def fake_game(tmp_path: Path, monkeypatch):
@@ -200,6 +212,18 @@ def test_a_module_whose_install_fails_is_left_out_whole(fake_game, db_path, capl
         assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
         assert api.state(gid, made["seats"][0]["token"])["parts"] == {}
     assert any("probe-f" in r.getMessage() and "fails on purpose" in r.getMessage()
+               for r in caplog.records)
+
+
+def test_a_failing_part_is_left_out_and_the_message_still_sent(fake_game, db_path, caplog):
+    fake_game("probe-g", "boardct_test_failing_part", FAILING_PART)
+    with caplog.at_level(logging.ERROR, logger="boardct.server"), \
+            make_client(db_path) as client:
+        api = Api(client)
+        made = api.create("probe-g")
+        msg = api.state(made["game_id"], made["seats"][1]["token"])
+        assert msg["parts"] == {"fine": 1} and msg["version"] == 0
+    assert any("failing" in r.getMessage() and "probe-g" in r.getMessage()
                for r in caplog.records)
 
 
