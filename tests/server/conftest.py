@@ -14,10 +14,6 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
-import signal
-import subprocess
-import sys
-import time
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -28,7 +24,7 @@ pytest.importorskip("fastapi", reason="the server tests need the `server` extra 
 pytest.importorskip("sqlalchemy", reason="the server tests need the `server` extra")
 pytest.importorskip("alembic", reason="the server tests need the `server` extra")
 
-from server_live import SRC, free_port  # noqa: E402
+from server_live import ServerProcess, serving  # noqa: E402
 
 from boardct.server.app import create_app  # noqa: E402
 from boardct.server.config import ServerConfig  # noqa: E402
@@ -104,9 +100,6 @@ def api(db_path) -> Iterator[Api]:
 
 # -- databases and live server processes (srvx) -----------------------------------------------
 PG_ENV = "BOARDCT_TEST_PG_URL"
-START_TIMEOUT = 90.0  # seconds: eight developers share two cores; a cold start can be slow
-
-
 def _pg_admin_url(url: str) -> str:
     """The libpq URL (no SQLAlchemy driver suffix) of the maintenance database `postgres`."""
     base = url.replace("postgresql+psycopg://", "postgresql://", 1)
@@ -166,112 +159,8 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return request.getfixturevalue("pg_url")
 
 
-class ServerProcess:
-    """`boardct serve` run as a real process (python -m boardct serve) on 127.0.0.1.
-
-    `start()` waits until the server answers HTTP; `kill()` is SIGKILL (no clean shutdown:
-    the durability test's crash), `stop()` a polite terminate; `start()` again reuses the same
-    port and database, so a restart is `kill(); start()`."""
-
-    def __init__(self, db: str, tmp: Path, workers: int = 1, port: int | None = None,
-                 extra: tuple[str, ...] = (), env: dict[str, str] | None = None):
-        self.db = db
-        self.tmp = tmp
-        self.workers = workers
-        self.port = port or free_port()
-        self.extra = extra
-        self.env = env or {}
-        self.proc: subprocess.Popen | None = None
-        self.log_path = tmp / f"serve-{self.port}.log"
-        self.starts = 0
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws_base(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
-
-    def command(self) -> list[str]:
-        return [sys.executable, "-m", "boardct", "serve", "--host", "127.0.0.1",
-                "--port", str(self.port), "--db", self.db, "--workers", str(self.workers),
-                *self.extra]
-
-    def start(self, timeout: float = START_TIMEOUT) -> ServerProcess:
-        env = dict(os.environ)
-        env["PYTHONPATH"] = str(SRC) + os.pathsep + env.get("PYTHONPATH", "")
-        env.update(self.env)
-        self.starts += 1
-        log = self.log_path.open("ab")
-        log.write(f"--- start {self.starts}: {' '.join(self.command())}\n".encode())
-        log.flush()
-        self.proc = subprocess.Popen(self.command(), cwd=self.tmp, env=env, stdout=log,
-                                     stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                     start_new_session=sys.platform != "win32")
-        log.close()
-        self.wait_ready(timeout)
-        return self
-
-    def wait_ready(self, timeout: float = START_TIMEOUT) -> None:
-        import httpx
-
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc is not None and self.proc.poll() is not None:
-                raise RuntimeError(f"boardct serve exited with {self.proc.returncode}:\n"
-                                   + self.log())
-            try:
-                r = httpx.get(self.base_url + "/api/v1/catalog", timeout=2.0)
-                if r.status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.2)
-        raise RuntimeError(f"boardct serve did not answer in {timeout:.0f} s:\n" + self.log())
-
-    def log(self) -> str:
-        try:
-            return self.log_path.read_text(errors="replace")[-4000:]
-        except OSError:
-            return ""
-
-    def _signal(self, sig: int) -> None:
-        assert self.proc is not None
-        if sys.platform == "win32":  # no process groups: the server process alone
-            self.proc.kill() if sig == getattr(signal, "SIGKILL", None) else self.proc.terminate()
-        else:  # its own session: uvicorn's worker processes get the signal too
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.proc.pid, sig)
-
-    def kill(self) -> None:
-        """SIGKILL: the server dies with no chance to flush or close anything."""
-        if self.proc is not None and self.proc.poll() is None:
-            self._signal(getattr(signal, "SIGKILL", signal.SIGTERM))
-            self.proc.wait(timeout=30)
-
-    def stop(self) -> None:
-        """A polite stop (SIGTERM), then SIGKILL if it does not go within 20 s."""
-        if self.proc is not None and self.proc.poll() is None:
-            self._signal(signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.kill()
-
-
 @pytest.fixture
 def serve(tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
     """A factory: `serve(db_url, workers=1)` starts `boardct serve` and waits until it
     answers; every server it started is stopped at the end of the test."""
-    started: list[ServerProcess] = []
-
-    def start(db: str, workers: int = 1, port: int | None = None,
-              extra: tuple[str, ...] = (), env: dict[str, str] | None = None) -> ServerProcess:
-        server = ServerProcess(db, tmp_path, workers=workers, port=port, extra=extra, env=env)
-        started.append(server)
-        return server.start()
-
-    yield start
-    for server in started:
-        server.stop()
+    yield from serving(tmp_path)

@@ -16,6 +16,7 @@ from fastapi.responses import JSONResponse
 from boardct.core import moves, registry, table
 from boardct.core.errors import BoardctError
 from boardct.core.inputs import InputError, parse_json
+from boardct.core.view import view_schema
 from boardct.server import messages
 from boardct.server.service import END_KINDS, GameService, Live, ServiceError, seen_lines
 
@@ -149,7 +150,7 @@ async def get_catalog() -> list[dict]:
                                          "agent": STR}}},
      "public": BOOL, "move_time": NUM, "on_timeout": {"enum": ["loss", "default"]},
      "turn_deadline": NUM},
-    {"game": "fieldshift", "options": {"ruleset": "stdex"}, "seats": [
+    {"game": "<a game id of GET /catalog>", "options": {}, "seats": [
         {"kind": "human", "name": "Ann"}, {"kind": "agent", "agent": "mcts:time=1"}],
      "public": True}, ("game",)))
 async def create_game(request: Request) -> dict:
@@ -182,6 +183,17 @@ async def create_game(request: Request) -> dict:
         turn_deadline=float(turn_deadline) if turn_deadline is not None else None)
     made["spectate"] = f"/play/{made['game_id']}"
     return made
+
+
+@router.get("/schema/{game}")
+async def get_schema(game: str) -> dict:
+    """The JSON Schema of the game's views (the `view` of its state messages): the envelope
+    every game shares around the game's own `board`."""
+    try:
+        found = registry.get(game)
+    except BoardctError as exc:
+        raise ServiceError("not_found", str(exc)) from None
+    return view_schema(found)
 
 
 @router.get("/lobby")

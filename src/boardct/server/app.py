@@ -5,12 +5,18 @@ runner are made and kept on `app.state` (`service`, `hub`, `agents`, `config`, `
 Other modules add their routes with `extra_routers` (FastAPI routers) and their start-up work
 with `on_startup` (async callables taking the app, run after the service exists). Every error
 is JSON: `{"error": {"code", "message", "rule"}}`, never an HTML page or a 500 for input.
+
+The games' own server modules (`Game.frontends.server`) are loaded when the app is built:
+each gets its `ServerExtension` (server/ext.py) in `install(ext)`, and its routes are
+included under the game's tag. One that fails to import or install is logged with its game
+and left out; the server serves every game all the same (that game without its own routes).
 """
 
 from __future__ import annotations
 
 import contextlib
 import gc
+import importlib
 import importlib.util
 import logging
 from collections.abc import Awaitable, Callable, Iterable
@@ -20,7 +26,9 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from boardct.core import registry
 from boardct.server.config import ServerConfig
+from boardct.server.ext import ServerExtension
 from boardct.server.service import ServiceError
 
 log = logging.getLogger("boardct.server")
@@ -54,6 +62,28 @@ class BodyLimit:
         await self.app(scope, receive, send)
 
 
+def game_servers() -> dict[str, ServerExtension]:
+    """The server module of every registered game, installed: game id -> its extension.
+    A module that fails to import or to install is logged with the game and the error and
+    left out (its routes half added are not served); the other games are not affected."""
+    out: dict[str, ServerExtension] = {}
+    for game in registry.all_games():
+        name = game.frontends.server
+        if not name:
+            continue
+        ext = ServerExtension(game)
+        try:
+            module = importlib.import_module(name)
+            module.install(ext)
+        except Exception as exc:  # a game's module may fail in any way: say how, go on
+            log.error("game %s: its server module %s failed to load, so its own routes and "
+                      "state parts are not served: %s: %s", game.id, name,
+                      type(exc).__name__, exc, exc_info=exc)
+            continue
+        out[game.id] = ext
+    return out
+
+
 def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
                on_startup: Iterable[Callable[[FastAPI], Awaitable[None]]] = ()) -> FastAPI:
     """The server app for `config` (default: `ServerConfig()`, the database from
@@ -67,6 +97,7 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
 
     config = config or ServerConfig()
     startups = list(on_startup)
+    games = game_servers()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -78,6 +109,8 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
         service = GameService(engine, agents=agents, hub=hub)
         app.state.engine, app.state.hub, app.state.agents = engine, hub, agents
         app.state.service = service
+        for ext in games.values():
+            ext.bind(service)
         for start in startups:
             await start(app)
         await service.resume_agents()
@@ -95,11 +128,17 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
             engine.dispose()
 
     app = FastAPI(title="boardct server", version="1", lifespan=lifespan,
-                  description="Remote play of the boardct games: see docs/server.md.")
+                  description="Remote play of the boardct games: see docs/server.md.",
+                  openapi_tags=[{"name": ext.game.id,
+                                 "description": f"{ext.game.title}: the game's own routes"}
+                                for ext in games.values()])
     app.state.config = config
+    app.state.game_servers = games
     app.include_router(api.router)
     app.include_router(ws.router)
-    app.include_router(server_extras.router)  # srvx: chat, offers, CTF 2187 sheets and reports
+    app.include_router(server_extras.router)  # srvx: chat, offers
+    for ext in games.values():
+        app.include_router(ext.router)
     for router in extra_routers:
         app.include_router(router)
     if config.web_pages and importlib.util.find_spec("boardct.server.web") is not None:

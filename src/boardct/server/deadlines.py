@@ -1,4 +1,4 @@
-"""Deadlines (issue 18 item 7): per-move time limits and CTF 2187's turn deadlines.
+"""Deadlines: per-move time limits, and turn deadlines for simultaneous games.
 
 A game may be created with `move_time` (seconds each move may take), `on_timeout` ("loss" or
 "default") and `turn_deadline` (seconds a simultaneous turn stays open). The moment the
@@ -10,10 +10,10 @@ guard: when several processes find the same due game, one acts and the others ge
 and do nothing.
 
 What happens at a deadline:
-- Simultaneous games (CTF 2187): every seat that still owes orders gets the game's `default`
-  (the Bot's standing orders, CTF-14: `docs/ctf2187.md`), one entry per missing sheet, and the
-  turn is processed; the next turn gets a new deadline. `on_timeout` does not apply: the rules
-  say what a missing sheet means.
+- Simultaneous games: every seat that still owes orders gets the game's `default` (what its
+  rules say a missing order means), one entry per missing order, and the turn is processed;
+  the next turn gets a new deadline. `on_timeout` does not apply: the game's rules say what a
+  missing order means.
 - Other games, `on_timeout="loss"`: the seat to move loses as if it had resigned (the record's
   `resign N` entry, or the game's own concession command).
 - Other games, `on_timeout="default"`: the seat to move plays the game's own `default` action
@@ -256,11 +256,11 @@ class DeadlineKeeper:
         return done
 
     async def _default_orders(self, live: Any) -> bool:
-        """Every seat that still owes orders gets the game's default (standing orders)."""
+        """Every seat that still owes orders gets the game's default (its missing order)."""
         done = False
         owing = frozenset(live.state.current_players())
         for seat in sorted(owing):
-            for _ in range(1000):  # one entry per missing sheet; bounded however many
+            for _ in range(1000):  # one entry per missing order; bounded however many
                 if live.over or seat not in live.state.current_players():
                     break
                 await self.service.submit(live.id, seat, "default", version=live.version,

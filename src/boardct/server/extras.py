@@ -1,17 +1,16 @@
-"""The server's durability, scale and deadline parts (issue 18 items 4, 7, 8), wired into the
-app by one call, `install(app, service, config)`:
+"""The server's durability, scale and deadline parts, the same for every game, wired into the
+app by one call at start-up, `start(app, service, db_url)` (their routes are `router`):
 
 - deadlines (`deadlines.DeadlineKeeper`): a listener that (re)sets `deadline_at` after each
   change, a background task that acts on due games, the `deadline` field of state messages;
 - several workers (`notify.PgNotifier`): NOTIFY after every commit, LISTEN and refresh;
-- offers and chat (`social`): REST routes, websocket message types, state message fields;
-- CTF 2187's order sheets and turn reports (the game's own optional extras: its sheet parser
-  and `games/ctf2187/report.py`; no other game-specific code is here).
+- offers and chat (`social`): REST routes, websocket message types, state message fields.
+
+A game's own routes and message parts are its package's (`boardct.server.ext`), not here.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 from typing import Any
@@ -19,18 +18,13 @@ from typing import Any
 from fastapi import APIRouter, Request
 from sqlalchemy.orm import Session
 
-from boardct.core import moves
-from boardct.core.errors import BoardctError
 from boardct.server import social
-from boardct.server.api import caller, field, read_object
+from boardct.server.api import caller, read_object
 from boardct.server.deadlines import DeadlineKeeper, from_peer, mark_peer
 from boardct.server.notify import NullNotifier, PgNotifier, make_notifier
 from boardct.server.service import ServiceError, table_entry
 
 log = logging.getLogger("boardct.server.extras")
-
-SHEET_GAMES = ("ctf2187",)  # games whose own extras are order sheets and turn reports
-MAX_SHEET = 16 * 1024  # characters of one order sheet (the CLI's bound is far larger than any)
 
 
 def _from_social(exc: social.SocialError) -> ServiceError:
@@ -247,7 +241,8 @@ async def get_chat(game_id: str, request: Request) -> dict:
 
 @router.post("/games/{game_id}/chat", tags=["chat"])
 async def post_chat(game_id: str, request: Request) -> dict:
-    """Say something: `{"text": "...", "to": "all" | "team"}` (team: CTF 2187's teams)."""
+    """Say something: `{"text": "...", "to": "all" | "team"}` (team: the seats on the
+    sender's side, `State.teammates`)."""
     _live, seat = await caller(request, game_id)
     body = await read_object(request)
     return await extras_of(request).chat(game_id, seat, body.get("text"), body.get("to", "all"))
@@ -269,84 +264,8 @@ async def answer_offer(game_id: str, offer_id: str, request: Request) -> dict:
     return await extras_of(request).answer(game_id, offer_id, seat, body.get("accept"))
 
 
-@router.post("/games/{game_id}/sheets", tags=["ctf2187"])
-async def post_sheet(game_id: str, request: Request) -> dict:
-    """CTF 2187: hand in an order sheet (CTF-37 format, as `boardct ctf2187 submit` takes
-    it), sealed until the turn is processed."""
-    live, seat = await caller(request, game_id)
-    if live.game.id not in SHEET_GAMES:
-        raise ServiceError("not_found", f"{live.game.title} has no order sheets")
-    if seat is None:
-        raise ServiceError("forbidden", "a spectator cannot hand in a sheet")
-    body = await read_object(request)
-    text = field(body, "text", str, None)
-    if text is None or not text.strip():
-        raise ServiceError("bad_request", "text: the order sheet")
-    if len(text) > MAX_SHEET:
-        raise ServiceError("too_large", f"an order sheet is at most {MAX_SHEET:,} characters")
-    return await submit_sheet(request.app.state.service, live, seat, text,
-                              field(body, "move_id", str, None))
-
-
-@router.get("/games/{game_id}/report", tags=["ctf2187"])
-async def get_report(game_id: str, request: Request, turn: int | None = None) -> dict:
-    """CTF 2187: this seat's turn report (one per Bot it commands) of turn `turn` (default:
-    the last processed one); never another seat's."""
-    live, seat = await caller(request, game_id)
-    if live.game.id not in SHEET_GAMES:
-        raise ServiceError("not_found", f"{live.game.title} has no turn reports")
-    if seat is None:
-        raise ServiceError("forbidden", "a turn report is for its player's seat token")
-    async with live.lock:  # a consistent state while the report is built
-        return await asyncio.to_thread(turn_reports, live, seat, turn)
-
-
-async def submit_sheet(service: Any, live: Any, seat: int, text: str, move_id: Any) -> dict:
-    """Check the sheet as `boardct ctf2187 submit` does (the game's own parser, `MISSING` is
-    the server's, not a player's), then hand it in through the service's one path."""
-    from boardct.games.ctf2187.state import MISSING
-
-    try:
-        action = live.state.parse(text, seat)
-    except BoardctError as exc:
-        raise ServiceError("rejected", str(exc)[:2000], "CTF-37") from None
-    if action[0] == MISSING:
-        raise ServiceError("rejected", "'default' (MISSING) is written by the server at the "
-                             "deadline, not handed in", "CTF-37")
-    ack = await service.submit(live.id, seat, text, move_id=move_id)
-    return ack | {"accepted": live.state.describe_action(action, seat)}
-
-
-def turn_reports(live: Any, seat: int, turn: int | None) -> dict:
-    """The reports of `seat`'s Bots for `turn`: the live state for the last processed turn,
-    a replay of the log up to the end of `turn` for an earlier one."""
-    from boardct.games.ctf2187.report import format_report, turn_report
-
-    state = live.state
-    last = state.log_turn
-    if turn is None:
-        turn = last
-    if isinstance(turn, bool) or not 0 <= turn <= last:
-        raise ServiceError("not_found", f"turn {turn} has no report yet (processed turns: "
-                                          f"0-{last})")
-    if turn != last:
-        state = live.game.initial_state(live.setup)
-        for e in live.entries:
-            if state.log_turn == turn:
-                break
-            state = moves.apply_entry(state, e.text).state
-    deadline = None
-    if turn == last and live.deadline_at is not None:
-        from boardct.server.deadlines import aware
-
-        deadline = aware(live.deadline_at).isoformat(timespec="seconds")
-    reports = [turn_report(state, b.num, deadline) for b in state.bots_of(seat)]
-    return {"turn": turn, "seat": seat,
-            "reports": [rep | {"text": format_report(rep)} for rep in reports]}
-
-
 async def start(app: Any, service: Any, db_url: str, poll: float | None = None) -> Extras:
-    """Hook the deadlines, the worker fan-out, offers, chat and CTF 2187's extras into
+    """Hook the deadlines, the worker fan-out, offers and chat into
     `service` and start their background tasks (app.py calls it at start-up; the routes are
     `router`, included when the app is built). Stop them with `await extras.stop()`."""
     extras = Extras(service, db_url, poll)

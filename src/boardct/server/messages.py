@@ -6,15 +6,23 @@ entry was made); spectators get `view(None)`. Seeds and records are never part o
 messages: the record and the replay are separate endpoints that answer only after the end.
 
 Who is still to decide is `to_move_seen(seat)`, never the game's own set: in a simultaneous
-turn who has already handed in is secret (CTF 2187, CTF-41). For the same reason a seat is
-told only of the log entries it may know of (`Entry.known_to`: not another seat's sealed
-order), numbered for it (`Live.seen_version`), so neither the log nor the version counts the
-orders others have handed in.
+turn who has already handed in may be secret (a game's `to_move_seen` says what each viewer
+may know). For the same reason a seat is told only of the log entries it may know of
+(`Entry.known_to`: not another seat's sealed order), numbered for it (`Live.seen_version`),
+so neither the log nor the version counts the orders others have handed in.
+
+A game's own server module adds per-seat parts (`boardct.server.ext`, `state_part`): they go
+under the message's `parts`, only in messages about a game of that id, and each is built for
+the one seat the message is for. The rule every part keeps: it is computed only from what that
+seat may know, the seat's `view(seat)` and its events through `events_for(events, seat)` (or
+the game's own functions that filter the same way); a spectator's part holds only what
+`view(None)` holds.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import logging
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from boardct.core import table
@@ -24,7 +32,11 @@ from boardct.server.live import Entry, Live, iso
 
 PROTOCOL = 1
 LOG_TAIL = 100  # log entries in a state message (the newest); the replay has them all
-MAX_LEGAL = 20_000  # a bound on a message's legal actions, far above any game's (FFF: ~800)
+MAX_LEGAL = 20_000  # a bound on a message's legal actions, far above any game's (~800)
+
+StatePart = Callable[[Live, int | None], dict[str, Any]]
+
+log = logging.getLogger("boardct.server")
 
 
 def seat_names(live: Live) -> list[str]:
@@ -123,10 +135,27 @@ def offers_allowed(live: Live, seat: int | None) -> list[str]:
     return list(kinds)
 
 
+def game_parts(live: Live, seat: int | None,
+               parts: Mapping[str, Sequence[StatePart]]) -> dict[str, Any]:
+    """The `parts` of `seat`'s message: the parts registered for this game's id only, each
+    built for `seat`. A part that fails is left out (and logged): the rest of the message is
+    still right, and the game still plays."""
+    out: dict[str, Any] = {}
+    for part in parts.get(live.game.id, ()):
+        try:
+            out.update(part(live, seat))
+        except Exception:  # a game's part never stops its state messages
+            log.exception("the state part %s of %s failed", getattr(part, "__name__", part),
+                          live.game.id)
+    return out
+
+
 def state_message(live: Live, seat: int | None,
-                  extras: Iterable[Callable[[Live, int | None], dict[str, Any]]] = ()) -> dict:
+                  extras: Iterable[Callable[[Live, int | None], dict[str, Any]]] = (),
+                  parts: Mapping[str, Sequence[StatePart]] | None = None) -> dict:
     """The state message of protocol.md for `seat` (None: a spectator). `extras` (the
-    service's `state_extras`) add fields such as offers and chat, each built for `seat`."""
+    service's `state_extras`) add fields such as offers and chat, each built for `seat`;
+    `parts` (the service's `state_parts`, by game id) the games' own parts, under `parts`."""
     state = live.state
     to_move = list(state.to_move_seen(seat))
     over = state.is_over
@@ -159,6 +188,7 @@ def state_message(live: Live, seat: int | None,
         "team": list(state.teammates(seat)) if seat is not None else [],
         "rematch": live.rematch,
         "status": live.status,
+        "parts": game_parts(live, seat, parts or {}),
     }
     for extra in extras:
         msg.update(extra(live, seat))

@@ -17,6 +17,8 @@ Hook points for the rest of the server (deadlines, offers, chat, several workers
   every move, whoever makes it (a person, an agent, a deadline);
 - `end(game_id, outcome_kind, seat)`: resign-like endings, recorded as the record's
   "resign N" entry (or the game's own concession command).
+- `state_extras`, `state_parts`: what other modules and the games' own server modules
+  (server/ext.py) add to each seat's state message.
 Unfinished games' seeds never leave this module except into agent worker processes.
 """
 
@@ -56,12 +58,12 @@ from boardct.server.live import (
     token_hash,
     utcnow,
 )
-from boardct.server.messages import state_message
+from boardct.server.messages import StatePart, state_message
 from boardct.server.models import ActionRow, GameRow, SeatRow
 
 log = logging.getLogger("boardct.server")
 
-MAX_MOVE_TEXT = 16 * 1024  # characters of one action's text (a CTF order sheet is far smaller)
+MAX_MOVE_TEXT = 16 * 1024  # characters of one action's text (far above any game's command)
 MAX_MOVE_ID = 100
 # the ids of the server's own moves start so (agents: "agent:<seat>:<version>"; deadlines
 # and other server modules: "server:..."); a client may not use them
@@ -88,6 +90,9 @@ class GameService:
         # functions (live, seat) -> dict of fields added to every state message for that
         # seat (offers, chat, deadlines); each must use only what that seat may know
         self.state_extras: list[Callable[[Live, int | None], dict[str, Any]]] = []
+        # game id -> that game's own parts of its state messages (its server module's
+        # `state_part`s, server/ext.py), under the message's `parts`; the same rule holds
+        self.state_parts: dict[str, list[StatePart]] = {}
         self._live: dict[str, Live] = {}
         # websocket message types other modules answer ("offer", "answer", "chat"):
         # type -> async handler(service, live, client, message); raise ServiceError to refuse
@@ -567,7 +572,7 @@ class GameService:
     async def end(self, game_id: str, outcome_kind: str, seat: int, move_id: str | None = None
                   ) -> dict:
         """End the game for `seat` (resign-like endings: "resign", "timeout"): the game's own
-        concession command where it has one (FieldShift's 09), else the record's "resign N"
+        concession command where it has one (`moves.resign`), else the record's "resign N"
         entry. Returns the acknowledgement as `submit` does."""
         if outcome_kind not in END_KINDS:
             raise ServiceError("bad_request", f"an ending is one of {', '.join(END_KINDS)}")
@@ -717,8 +722,9 @@ class GameService:
 
     # -- reading -------------------------------------------------------------------------------
     def state_message(self, live: Live, seat: int | None) -> dict:
-        """The state message for `seat` (messages.state_message with this service's extras)."""
-        return state_message(live, seat, self.state_extras)
+        """The state message for `seat` (messages.state_message with this service's extras
+        and the games' parts)."""
+        return state_message(live, seat, self.state_extras, self.state_parts)
 
     async def lobby(self) -> list[Live]:
         def read(session: Session) -> list[str]:

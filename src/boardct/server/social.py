@@ -9,11 +9,12 @@ nobody accepts an undo of a different move than the one offered. The version is 
 seat knows (`Live.public_version`): in a simultaneous turn another seat's sealed order does
 not make an offer lapse, which would tell that it was handed in (CTF-41). Agent seats never agree to
 anything (they have nobody to ask): with an agent opponent an offer is refused at once, with
-the reason. FieldShift's own requests (ruleset change `05`, draw request `08`) are commands of
-its language and go through moves like any other action (docs/fieldshift.md); nothing here.
+the reason. A game's own requests in its notation (a command asking for a draw or a ruleset
+change) go through moves like any other action; nothing here.
 
 Chat. A message goes to everyone (`to: "all"`) or to the sender's team (`to: "team"`,
-`State.teammates`: CTF 2187's teams; a one-player side's team chat reaches the sender only).
+`State.teammates`: the seats on the sender's side; a one-player side's team chat reaches the
+sender only).
 Spectators read the public chat only and cannot write. Text is bounded (`MAX_CHAT_CHARS`
 characters), control characters are removed, and it is stored and sent as written (`<` arrives
 as `<`): escaping belongs to the renderer, which knows its output (the pages insert chat with
@@ -196,7 +197,7 @@ def make_offer(session: Session, game_id: str, seat: int | None, kind: Any, stat
         raise SocialError("forbidden", f"{state.game.title} takes no undo offers: its turns "
                           "are simultaneous (a sealed order taken back would tell the others)")
     if kind == "draw":
-        try:  # FieldShift draws through its own command 08; Shift has no drawn result
+        try:  # a game may draw only through its own command, or have no drawn result
             state.clone().agree_draw()
         except BoardctError as exc:
             raise SocialError("forbidden", getattr(exc, "reason", str(exc))) from None
