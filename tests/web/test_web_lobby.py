@@ -46,7 +46,7 @@ def test_create_a_game_invite_and_find_it_again(server, pages):
     page.wait_for_url(f"**/play/{gid}")
     page.wait_for_selector("#board svg")
     assert "You play" in page.inner_text("#seat-line")
-    assert server.state(gid)["view"]["ruleset"] == "stdex"
+    assert server.state(gid)["view"]["board"]["ruleset"] == "stdex"
     # the second player pastes the invite link into the lobby of another browser
     bob = pages.new()
     bob.goto(server.url("/"))

@@ -2,9 +2,11 @@
 // top; its two neighbours, the gears a shift may reach (SH-16), left and right), each gear drawn
 // with its own printed numbers (level, power, guard and its alpha/beta/omega attacks: coin
 // pattern and spirit cost), the card's power, guard and this round's mods, spirit tokens lit or
-// burnt, and the coin flips as they happen. Drawn only from view(seat).
-import { s, svgRoot, sideShape, SIDE_FILL } from "../svg.js";
-import { el, sideName } from "../app.js";
+// burnt, and the coin flips as they happen. Drawn only from the view envelope (`view.board`).
+// Each gear is `gear:<player>:<1|2L|3|2R>`: the engine names the gear a shift goes to, the gear
+// an attack is made with, and the gears a defence activates or spirit-guards.
+import { s, svgRoot, sideShape, SIDE_FILL } from "/static/svg.js";
+import { el, sideName } from "/static/app.js";
 
 const RING = ["1", "2L", "3", "2R"];
 const ATTACKS = [["α", "alpha"], ["β", "beta"], ["ω", "omega"]];
@@ -48,7 +50,7 @@ function gearTile(p, pl, gearName, i, cx, cy, on, card) {
 }
 
 function card(view, p, x, names, me) {
-  const pl = view.players[p];
+  const pl = view.board.players[p];
   const g = s("g", { class: `shift-card side-${p}` });
   const active = view.to_move && view.to_move.includes(p) && !view.result;
   g.append(s("rect", { x, y: 10, width: 380, height: CARD_H, rx: 14, fill: "#fffdf6", stroke: SIDE_FILL[p], "stroke-width": active ? 6 : 3, "stroke-dasharray": p === 1 ? "10 4" : null }));
@@ -101,12 +103,13 @@ function card(view, p, x, names, me) {
 }
 
 function render(view, ctx) {
+  const board = view.board;
   const svg = svgRoot(800, 460, "Shift: the two cards");
   svg.append(card(view, 0, 10, ctx.names || [], ctx.seat));
   svg.append(card(view, 1, 410, ctx.names || [], ctx.seat));
   // the coin flips, newest last
   svg.append(s("text", { x: 12, y: 392, "font-size": 13, "font-weight": 700, text: "Coin flips (newest right):" }));
-  (view.flips || []).forEach((f, i) => {
+  (board.flips || []).forEach((f, i) => {
     const [who, face, why] = f;
     const x = 30 + i * 64;
     const g = s("g", { class: "flip" });
@@ -121,20 +124,14 @@ function render(view, ctx) {
 
 function panel(view, ctx) {
   const names = ctx.names || [];
-  const bits = [`Turn ${view.turn} of ${view.turn_limit}`, `phase: ${view.phase}`];
-  if (view.toss_winner !== null && view.toss_winner !== undefined && view.toss_winner >= 0) bits.push(`toss won by ${sideName(names, view.toss_winner)}`);
+  const board = view.board;
+  const bits = [`Turn ${view.turn} of ${board.turn_limit}`, `phase: ${board.phase}`];
+  if (board.toss_winner !== null && board.toss_winner !== undefined && board.toss_winner >= 0) bits.push(`toss won by ${sideName(names, board.toss_winner)}`);
   const out = el("div", { class: "shift-panel" }, el("p", { class: "game-facts" }, bits.join(" · ")));
-  if (view.attack) out.append(el("p", { class: "pending" }, `Attack declared: ${view.attack.type}${view.attack.mod ? " — " + view.attack.mod : ""}`));
-  const last = (view.flips || []).slice(-3).map(([who, face, why]) => `${face === "H" ? "heads" : "tails"} (${why}${who >= 0 ? ", " + sideName(names, who) : ""})`);
+  if (board.attack) out.append(el("p", { class: "pending" }, `Attack declared: ${board.attack.type}${board.attack.mod ? " — " + board.attack.mod : ""}`));
+  const last = (board.flips || []).slice(-3).map(([who, face, why]) => `${face === "H" ? "heads" : "tails"} (${why}${who >= 0 ? ", " + sideName(names, who) : ""})`);
   if (last.length) out.append(el("p", { id: "last-flips" }, el("span", { class: "label" }, "Latest flips: "), last.join("; ")));
   return out;
 }
 
-/** `shift 2L` is a click on that gear of my card; attacks and the rest are in the list. */
-function keys(action, view, seat) {
-  const me = seat === null || seat === undefined ? view.mover : seat;
-  const m = /^shift\s+(\S+)$/i.exec(action.text);
-  return m ? [`gear:${me}:${m[1].toUpperCase()}`] : [];
-}
-
-export default { render, panel, keys, commandHint: "Type an action, e.g. `shift 2L`, `attack omega`, or pick one from the list." };
+export default { render, panel, commandHint: "Type an action, e.g. `shift 2L`, `attack omega`, or pick one from the list." };
