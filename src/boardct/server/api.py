@@ -133,6 +133,7 @@ def catalog() -> list[dict]:
                     "max_players": game.max_players,
                     "perfect_information": game.perfect_information,
                     "has_chance": game.has_chance, "simultaneous": game.simultaneous,
+                    "featured": game.featured,
                     "offers_allowed": list(game_offers(game.id)), "options": options})
     return out
 
@@ -149,7 +150,7 @@ async def get_catalog() -> list[dict]:
                                          "agent": STR}}},
      "public": BOOL, "move_time": NUM, "on_timeout": {"enum": ["loss", "default"]},
      "turn_deadline": NUM},
-    {"game": "fieldshift", "options": {"ruleset": "stdex"}, "seats": [
+    {"game": "<a game id from GET /catalog>", "options": {}, "seats": [
         {"kind": "human", "name": "Ann"}, {"kind": "agent", "agent": "mcts:time=1"}],
      "public": True}, ("game",)))
 async def create_game(request: Request) -> dict:
