@@ -175,7 +175,8 @@ def test_shift_duel_against_an_agent_seat(server, pages):
     assert "Player 2" in log or "random" in log  # the agent's replies arrived in the log
 
 
-@pytest.mark.parametrize("game_id,moves", [("fff", 12), ("hills", 14), ("ctf2187", 2)])
+@pytest.mark.parametrize("game_id,moves", [("fff", 12), ("hills", 14), ("ctf2187", 2),
+                                           ("shift", 6)])
 def test_game_page_mid_game(server, pages, game_id, moves):
     game = server.create(game_id, [{"kind": "human", "name": "Ann"},
                                    {"kind": "human", "name": "Bob"}])

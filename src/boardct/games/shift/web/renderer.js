@@ -102,23 +102,45 @@ function card(view, p, x, names, me) {
   return g;
 }
 
-function render(view, ctx) {
-  const board = view.board;
-  const svg = svgRoot(800, 460, "Shift: the two cards");
-  svg.append(card(view, 0, 10, ctx.names || [], ctx.seat));
-  svg.append(card(view, 1, 410, ctx.names || [], ctx.seat));
-  // the coin flips, newest last
-  svg.append(s("text", { x: 12, y: 392, "font-size": 13, "font-weight": 700, text: "Coin flips (newest right):" }));
+/** The coin flips, newest last, from `top`: `perRow` coins a row. */
+function flips(svg, board, names, top, perRow) {
+  svg.append(s("text", { x: 12, y: top, "font-size": 13, "font-weight": 700, text: "Coin flips (newest right):" }));
   (board.flips || []).forEach((f, i) => {
     const [who, face, why] = f;
-    const x = 30 + i * 64;
+    const x = 30 + (i % perRow) * 64;
+    const y = top + 27 + Math.floor(i / perRow) * 62;
     const g = s("g", { class: "flip" });
-    g.append(s("circle", { cx: x, cy: 419, r: 16, fill: face === "H" ? "#f2c94c" : "#c0c0c0", stroke: "#6b5200", "stroke-width": 2 }));
-    g.append(s("text", { x, y: 425, "text-anchor": "middle", "font-size": 15, "font-weight": 700, text: face }));
-    g.append(s("text", { x, y: 449, "text-anchor": "middle", "font-size": 9, fill: "#444", text: who < 0 ? "toss" : `P${who + 1}` }));
-    g.append(s("title", { text: `${face === "H" ? "heads" : "tails"}: ${why}${who >= 0 ? " (" + sideName(ctx.names || [], who) + ")" : ""}` }));
+    g.append(s("circle", { cx: x, cy: y, r: 16, fill: face === "H" ? "#f2c94c" : "#c0c0c0", stroke: "#6b5200", "stroke-width": 2 }));
+    g.append(s("text", { x, y: y + 6, "text-anchor": "middle", "font-size": 15, "font-weight": 700, text: face }));
+    g.append(s("text", { x, y: y + 30, "text-anchor": "middle", "font-size": 9, fill: "#444", text: who < 0 ? "toss" : `P${who + 1}` }));
+    g.append(s("title", { text: `${face === "H" ? "heads" : "tails"}: ${why}${who >= 0 ? " (" + sideName(names, who) + ")" : ""}` }));
     svg.append(g);
   });
+}
+
+function render(view, ctx) {
+  const board = view.board;
+  const names = ctx.names || [];
+  const narrow = typeof window !== "undefined" && window.matchMedia && window.matchMedia("(max-width: 600px)").matches;
+  if (!narrow) {
+    const svg = svgRoot(800, 460, "Shift: the two cards");
+    svg.append(card(view, 0, 10, names, ctx.seat));
+    svg.append(card(view, 1, 410, names, ctx.seat));
+    flips(svg, board, names, CARD_H + 42, 12);
+    return svg;
+  }
+  // Phone screens: the cards one above the other, so each gear stays readable and tappable.
+  const perRow = 6;
+  const rows = Math.max(1, Math.ceil((board.flips || []).length / perRow));
+  const top = 2 * (CARD_H + 10) + 32;
+  const svg = svgRoot(400, top + rows * 62 + 10, "Shift: the two cards");
+  svg.classList.add("tall"); // as tall as it needs: the page scrolls, the gears stay legible
+  [0, 1].forEach((p) => {
+    const g = card(view, p, 10, names, ctx.seat);
+    g.setAttribute("transform", `translate(0, ${p * (CARD_H + 10)})`);
+    svg.append(g);
+  });
+  flips(svg, board, names, top, perRow);
   return svg;
 }
 
