@@ -33,7 +33,7 @@ def two_pages(server, pages, **extra):
 
 
 def my_bot(server, gid, page) -> int:
-    return server.state(gid, page_token(page, gid))["view"]["bots"][0]["bot"]
+    return server.state(gid, page_token(page, gid))["view"]["board"]["bots"][0]["bot"]
 
 
 def submit_form(page, bot: int, fields: dict[str, str] | None = None) -> None:

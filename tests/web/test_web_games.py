@@ -61,7 +61,7 @@ def test_hills_page_never_holds_the_other_hand_or_a_hidden_tile(server, pages):
     rng = random.Random(7)
 
     def bob_held_a_card() -> bool:
-        bob = server.state(gid, tokens[1])["view"]
+        bob = server.state(gid, tokens[1])["view"]["board"]
         return bool(bob["hand_sizes"][1] > 0 or bob["discard"])
 
     # 40 rounds, then on until Bob has held a card (the server's seed is random: in some
@@ -78,12 +78,12 @@ def test_hills_page_never_holds_the_other_hand_or_a_hidden_tile(server, pages):
             wait_version(ann, st["version"] + 1)
         else:
             play_random(server, gid, tokens, 1, seed=rng.randrange(1000))
-    bob_view = server.state(gid, tokens[1])["view"]
+    bob_view = server.state(gid, tokens[1])["view"]["board"]
     st = server.state(gid, tokens[0])
     wait_version(ann, st["version"])
     assert bob_view["hand_sizes"][1] > 0 or bob_view["discard"], "Bob never held a card"
     dom = ann.content()
-    face_down = [h for h in st["view"]["hexes"] if h["tile"] is None]
+    face_down = [h for h in st["view"]["board"]["hexes"] if h["tile"] is None]
     assert face_down, "every tile was revealed: nothing left to keep secret"
     # the end of the game gives the record: the true layout, to check against
     server.ok("POST", f"/games/{gid}/resign", {}, tokens[1])
@@ -95,7 +95,7 @@ def test_hills_page_never_holds_the_other_hand_or_a_hidden_tile(server, pages):
     for (q, r) in secret_tiles:
         title = ann.locator(f'#board [data-key="hex:{q},{r}"] title').first.text_content()
         assert "face down" in title
-    my_hand = st["view"]["hands"].get("0", [])
+    my_hand = st["view"]["board"]["hands"].get("0", [])
     assert ann.locator("#my-hand li").all_inner_texts() == my_hand
     assert '"1":' not in dom and "Bob's hand" not in dom
     # 2. the websocket frames: never a hand but Ann's, never a hidden hex's terrain
@@ -105,7 +105,7 @@ def test_hills_page_never_holds_the_other_hand_or_a_hidden_tile(server, pages):
     states += [m["state"] for m in msgs if m.get("type") == "update" and m.get("state")]
     assert states
     for s in states:
-        view = s["view"]
+        view = s["view"]["board"]
         assert set(view["hands"]) <= {"0"}, view["hands"]
         for h in view["hexes"]:
             if (h["q"], h["r"]) in secret_tiles:
@@ -133,7 +133,7 @@ def test_replay_reveals_every_hand_after_the_end(server, pages):
     frames = server.ok("GET", f"/games/{gid}/replay")["frames"]
     k = len(frames) - 2
     for seat in (0, 1):
-        hand = frames[k]["views"][str(seat)]["hands"][str(seat)]
+        hand = frames[k]["views"][str(seat)]["board"]["hands"][str(seat)]
         assert page.locator(f'#boards [data-seat="{seat}"] #my-hand li').all_inner_texts() == hand
 
 
@@ -176,7 +176,8 @@ def test_shift_duel_against_an_agent_seat(server, pages):
     assert "Player 2" in log or "random" in log  # the agent's replies arrived in the log
 
 
-@pytest.mark.parametrize("game_id,moves", [("fff", 12), ("hills", 14), ("ctf2187", 2)])
+@pytest.mark.parametrize("game_id,moves", [("fff", 12), ("hills", 14), ("ctf2187", 2),
+                                           ("shift", 6)])
 def test_game_page_mid_game(server, pages, game_id, moves):
     game = server.create(game_id, [{"kind": "human", "name": "Ann"},
                                    {"kind": "human", "name": "Bob"}])
@@ -276,7 +277,7 @@ def test_hills_squad_moves_by_two_clicks(server, pages):
     assert st["my_turn"]
     move = next(a["text"] for a in st["legal"] if " move " in a["text"])
     kind, _, direction = move.split()
-    squad = next(s for s in st["view"]["squads"] if s["player"] == 0 and s["kind"] == kind)
+    squad = next(s for s in st["view"]["board"]["squads"] if s["player"] == 0 and s["kind"] == kind)
     dq, dr = {"E": (1, 0), "NE": (1, -1), "NW": (0, -1), "W": (-1, 0), "SW": (-1, 1),
               "SE": (0, 1)}[direction]
     ann.click(f'#board [data-key="squad:0{kind}"].clickable')
@@ -335,7 +336,7 @@ def test_shift_cards_show_each_gear_s_own_numbers(server, pages):
     st = server.state(gid, tok)
     wait_version(ann, st["version"])
     symbols = {0: "α", 1: "β", 2: "ω"}
-    for p, pl in enumerate(st["view"]["players"]):
+    for p, pl in enumerate(st["view"]["board"]["players"]):
         assert len(pl["gears"]) == 4
         for name, gear in zip(["1", "2L", "3", "2R"], pl["gears"], strict=True):
             tile = ann.locator(f'#board g.gear[data-key="gear:{p}:{name}"]')

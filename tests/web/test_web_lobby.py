@@ -14,6 +14,8 @@ from web_helpers import (  # noqa: F401 (fixtures: pytest finds them by name her
     shot,
 )
 
+from boardct.core import registry
+
 pytestmark = needs_browser
 
 
@@ -46,7 +48,7 @@ def test_create_a_game_invite_and_find_it_again(server, pages):
     page.wait_for_url(f"**/play/{gid}")
     page.wait_for_selector("#board svg")
     assert "You play" in page.inner_text("#seat-line")
-    assert server.state(gid)["view"]["ruleset"] == "stdex"
+    assert server.state(gid)["view"]["board"]["ruleset"] == "stdex"
     # the second player pastes the invite link into the lobby of another browser
     bob = pages.new()
     bob.goto(server.url("/"))
@@ -102,3 +104,36 @@ def test_a_visitor_joins_an_open_public_game_from_the_lobby(server, pages):
     other.goto(server.url("/"))
     other.wait_for_selector(f'#open button.join-seat[data-game="{gid}"][data-seat="0"]')
     assert other.locator(f'#open button.join-seat[data-game="{gid}"][data-seat="1"]').count() == 0
+
+
+def test_the_lobby_offers_a_featured_game_first_then_remembers_the_visitors_choice(server,
+                                                                                pages):
+    """No game is named in the page: the catalog says which games feature (each game
+    declares it), the lobby lists and preselects those first, and once a visitor picks another
+    game it is preselected on their next visit."""
+    catalog = server.ok("GET", "/catalog")
+    featured = [g["id"] for g in catalog if g["featured"]]
+    assert featured == [g.id for g in registry.all_games() if g.featured]
+    page = pages.new(width=375, height=800)
+    page.goto(server.url("/"))
+    page.wait_for_selector("#game option", state="attached")
+    options = page.eval_on_selector_all("#game option", "os => os.map(o => o.value)")
+    assert sorted(options) == sorted(g["id"] for g in catalog)
+    first = featured[0] if featured else catalog[0]["id"]
+    assert options[:len(featured)] == featured
+    assert page.input_value("#game") == first
+    assert page.evaluate("document.documentElement.scrollWidth") <= 376
+    shot(page, "lobby-375px")
+    other = next(g for g in options if g != first)
+    page.select_option("#game", other)
+    page.reload()
+    page.wait_for_selector("#game option", state="attached")
+    page.wait_for_function("v => document.getElementById('game').value === v", arg=other)
+    title = next(g["title"] for g in catalog if g["id"] == other)
+    assert page.inner_text("#game option:checked") == title
+    # the form follows the choice: the options shown are that game's
+    names = {o["name"] for o in next(g for g in catalog if g["id"] == other)["options"]}
+    shown = set(page.eval_on_selector_all("#options [name]", "es => es.map(e => e.name)"))
+    assert shown == names
+    assert page.evaluate("document.documentElement.scrollWidth") <= 376
+    shot(page, f"lobby-375px-{other}")

@@ -129,6 +129,9 @@ class Game:
     # conformance suite plays every game at these and at its defaults.
     small_options: ClassVar[dict[str, Any]] = {}
     play_flags: ClassVar[tuple[PlayFlag, ...]] = ()  # shortcuts `boardct play` offers
+    # Offered first where front ends list the games (the lobby preselects a featured game for a
+    # visitor who has not chosen one yet).
+    featured: ClassVar[bool] = False
     frontends: ClassVar[FrontEnds] = FrontEnds()
 
     def __repr__(self) -> str:

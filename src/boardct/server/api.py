@@ -134,6 +134,7 @@ def catalog() -> list[dict]:
                     "max_players": game.max_players,
                     "perfect_information": game.perfect_information,
                     "has_chance": game.has_chance, "simultaneous": game.simultaneous,
+                    "featured": game.featured,
                     "offers_allowed": list(game_offers(game.id)), "options": options})
     return out
 
@@ -150,7 +151,7 @@ async def get_catalog() -> list[dict]:
                                          "agent": STR}}},
      "public": BOOL, "move_time": NUM, "on_timeout": {"enum": ["loss", "default"]},
      "turn_deadline": NUM},
-    {"game": "<a game id of GET /catalog>", "options": {}, "seats": [
+    {"game": "<a game id from GET /catalog>", "options": {}, "seats": [
         {"kind": "human", "name": "Ann"}, {"kind": "agent", "agent": "mcts:time=1"}],
      "public": True}, ("game",)))
 async def create_game(request: Request) -> dict:

@@ -701,6 +701,13 @@ class CtfState(State):
             return f"Bot {action[1]} gets new standing orders"
         return f"Bot {action[1]}'s orders for turn {self.turn}"
 
+    def action_targets(self, action: tuple, player: int | None = None) -> tuple[str, ...]:
+        """The Bot a sheet is for, as the page draws it (`bot:3`): the player's own Bot, so
+        nothing here tells anyone more than their own view does."""
+        if type(action) is not tuple or len(action) < 2 or type(action[1]) is not int:
+            return ()
+        return (f"bot:{action[1]}",)
+
     def moves_note(self) -> str:
         return ("These are the menu's sample sheets: any sheet that passes CTF-37 may be handed in "
                 "('help' shows how to write one; 'default' keeps the standing orders).")

@@ -28,6 +28,7 @@ from boardct.games.fff.pieces import (
     OWNER_NAMES,
     SIZE,
     SQUARE_NAMES,
+    q_square,
 )
 from boardct.games.fff.rules import ReadAs, eliminated, play
 
@@ -35,6 +36,10 @@ if TYPE_CHECKING:  # pragma: no cover
     from rich.text import Text
 
     from boardct.core.game import Setup
+
+
+# A selection token's square as the page draws it (`action_targets`), per token (`qcode`).
+_SQUARE_KEY = tuple(f"sq:{SQUARE_NAMES[q_square(q)]}" for q in range(128))
 
 
 def _nice(text: str) -> str:
@@ -186,6 +191,15 @@ class FFFState(State):
             line = trial.describe(e)
             parts.append(line.split(": ", 1)[1] if e[0] != "end" and ": " in line else line)
         return ", ".join(parts) or self.notation(action)
+
+    def action_targets(self, action, player: int | None = None) -> tuple[str, ...]:
+        """The square of the piece a turn selects (FFF-30: a turn starts with it, `d4` or
+        `d4~` for the out-of-phase piece there), as the page draws it: `sq:d4`. A pass
+        involves no square."""
+        if type(action) is not tuple or not action or type(action[0]) is not int:
+            return ()
+        q = action[0]
+        return (_SQUARE_KEY[q],) if 0 <= q < len(_SQUARE_KEY) else ()
 
     def _set_outcome(self, outcome: Outcome) -> None:
         self.result = outcome

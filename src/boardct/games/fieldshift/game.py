@@ -135,6 +135,7 @@ def _pairs(act: int, loc: list[int], pair, touching) -> tuple[float, float]:
 class FieldShift(Game):
     id = "fieldshift"
     title = "FieldShift"
+    featured = True  # the flagship: what the lobby offers a first visit
     frontends = FrontEnds(web="web")
     small_options = {"turn_limit": 20}
     help_text = HELP

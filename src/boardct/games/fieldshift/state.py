@@ -112,6 +112,11 @@ _DECODE = tuple((a // 100, a // 10 % 10, a % 10) for a in range(1000)) + tuple(
 _DECODE_IN = tuple(tuple(d if (d[1] < 0) == (not rs) or (d[1] < 0 and not d[0]) else None
                          for d in _DECODE) for rs in range(3))
 _SWC_TOKENS = frozenset(_SWC)
+_N_TOKENS = len(_DECODE)  # 1100: three-digit tokens, then two-digit ones
+# The keys of the board elements as the page renderer draws them (`action_targets`), made once.
+_OP_KEY = tuple(f"op:{SIGN[i // 10]}{i % 10}" for i in range(20))
+_SECTOR_KEY = tuple(f"sector:{s}" for s in range(10))
+_FAC_KEY = tuple(tuple(f"fac:{p}:{f}" for f in range(3)) for p in range(2))
 
 
 def op_name(i: int) -> str:
@@ -1171,6 +1176,48 @@ class FieldShiftState(State):
         if ins == nt.SWC:
             return "SWC" if action >= _TWO else "SWP"
         return nt.INSTRUCTION_NAMES[ins]
+
+    def action_targets(self, action: int, player: int | None = None) -> tuple[str, ...]:
+        """The board elements a command involves, as the page draws them (`op:+1`,
+        `sector:4`, `fac:0:2`), the one acting first: SWC the operator selected, SWP both;
+        MOV the mover and its sector; HIT the attacker and the enemy hit, or, while a Medic's
+        Extend is armed, that Medic and the friendly operator the HIT revives (FS-30, FS-41:
+        the armed revive takes the HIT whoever is named); RNF/WDR the facility; RGP and OVW
+        the operator; SKL the operator, and for a Blade's or Medic's STDEX skill its target
+        (FS-25); SPT the facility, or the Artillery and the sector it shells once ready (FS-17,
+        FS-33). AUX commands (answers, requests) involve no element: none."""
+        if type(action) is not int or not 0 <= action < _N_TOKENS or self.pending is not None:
+            return ()
+        ins, mid, tgt = _DECODE[action]
+        if not ins:
+            return ()
+        p = self.cur
+        b = p * 10
+        o = p * PV_SIZE
+        if ins == nt.MOV:
+            i = self.pv[o + SEL] if mid < 0 else b + mid
+            return (_OP_KEY[i], _SECTOR_KEY[tgt]) if i >= 0 else (_SECTOR_KEY[tgt],)
+        if ins == nt.HIT:
+            skl = self.skl
+            medic = b + MEDIC if skl[b + MEDIC] else (b + 5 + MEDIC if skl[b + 5 + MEDIC] else -1)
+            if medic >= 0:
+                return (_OP_KEY[medic], _OP_KEY[b + tgt])
+            i = self.pv[o + SEL] if mid < 0 else b + mid
+            foe = _OP_KEY[10 - b + tgt]
+            return (_OP_KEY[i], foe) if i >= 0 else (foe,)
+        if ins == nt.SWC:
+            return (_OP_KEY[b + tgt],) if mid < 0 else (_OP_KEY[b + mid], _OP_KEY[b + tgt])
+        if ins == nt.SKL:
+            if mid >= 0 and mid % 5 in _BLADE_MEDIC:  # STDEX 8bt / 8mt: the skill's target
+                target = 10 - b + tgt if mid % 5 == BLADE else b + tgt
+                return (_OP_KEY[b + mid], _OP_KEY[target])
+            return (_OP_KEY[b + tgt],)
+        if ins == nt.RGP or ins == nt.OVW:
+            return (_OP_KEY[b + tgt],)
+        if ins == nt.SPT and self.pv[o + ARTREADY]:
+            return (_FAC_KEY[p][ARTILLERY], _SECTOR_KEY[tgt])
+        # RNF, WDR, SPT: a facility (a digit above 2 names none)
+        return (_FAC_KEY[p][tgt],) if tgt <= 2 else ()
 
     # ---------------------------------------------------------------- for learners (issue 20)
     def action_id(self, action: int, player: int | None = None) -> int:

@@ -92,6 +92,9 @@ _FIGHT_CODES = tuple((a // 100 % 10, a // 10 % 10, a % 10)
                      for a in range(1000, 3000))
 _WAIT_DEIMPEDE = frozenset((3000, 3100, 3200, 4000, 4100, 4200))  # `resolve`'s fast path
 _OWN_SQUADS = ((0, 1, 2), (3, 4, 5))  # per player (`range(p * 3, p * 3 + 3)`, made once)
+# The board elements as the page draws them (`action_targets`): each hex, each player's squads.
+_HEX_KEY = tuple(f"hex:{q},{r}" for q, r in HEXES)
+_SQUAD_KEY = tuple(tuple(f"squad:{p}{letter}" for letter in KIND_LETTERS) for p in (0, 1))
 _SEATS = ((0,), (1,))  # current_players() answers, made once: a playout asks every action
 # A squad's standing in the current turn (BSH-7, BSH-34).
 FRESH = 0  # has not acted
@@ -796,6 +799,29 @@ class HillsState(State):
     def action_group(self, action: int) -> str:
         """By squad (I, R, M), cards under "play", and "end"."""
         return A.text(action).split()[0]
+
+    def action_targets(self, action: int, player: int | None = None) -> tuple[str, ...]:
+        """The board elements an action involves, as the page draws them: the acting squad
+        first (`squad:0I`), then the hex it moves or attacks into (`hex:1,-1`, in the
+        BSH-19 direction from where it stands) and the enemy squad it attacks there (`squad:1R`);
+        an Artillery Strike names the enemy squad it strikes (BSH-15); ending the turn
+        involves none."""
+        if type(action) is not int or action <= 0 or not A.is_code(action) or self.out is not None:
+            return ()
+        op, k, d, t = A.decode(action)
+        p = self.cur
+        if op == A.ARTILLERY_OP:
+            return (_SQUAD_KEY[1 - p][t],)
+        squad = _SQUAD_KEY[p][k]
+        if op not in (A.MOVE, A.ATTACK, A.AMMO_OP):
+            return (squad,)
+        here = self.pos[p * 3 + k]
+        there = NEIGHBOURS[here][d] if here >= 0 else -1
+        if there < 0:
+            return (squad,)
+        if op == A.MOVE:
+            return (squad, _HEX_KEY[there])
+        return (squad, _HEX_KEY[there], _SQUAD_KEY[1 - p][t])
 
     def reveals(self, event: Event) -> bool:
         """A face-down tile turned up, a card drawn or played, and any fight (its result is

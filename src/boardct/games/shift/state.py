@@ -68,6 +68,10 @@ def _purposes(what: str, n: int) -> tuple[str, ...]:
     return out
 
 
+# Each player's gears as the page draws them (`action_targets`), in ring order (SH-16).
+_GEAR_KEY = tuple(tuple(f"gear:{p}:{name}" for name in RING) for p in (0, 1))
+
+
 class ShiftState(ShiftNotation, ShiftText, State):
     __slots__ = (
         "cards", "limit", "rng", "forced", "flips", "phase", "mover", "first", "toss_winner",
@@ -710,6 +714,28 @@ class ShiftState(ShiftNotation, ShiftText, State):
         """`enc.observation(self.view(player), player)`, built without the view (its fast
         path: the same values, tested)."""
         return enc.fast_observation(self, player)
+
+    def action_targets(self, action, player: int | None = None) -> tuple[str, ...]:
+        """The gears of the deciding player's card an action involves, as the page draws them
+        (`gear:0:2L`): a shift names the gear it goes to (a ring neighbour, SH-16); an attack
+        the current gear it is made with; a defence its active-guard gear first, then the
+        gears it spirit-guards with (SH-9, SH-28). The toss, first, second and pass name
+        none."""
+        if type(action) is not int or self.phase == P_OVER:
+            return ()
+        p = self.current_players()[0] if player is None else player
+        if not 0 <= p <= 1:
+            return ()
+        keys = _GEAR_KEY[p]
+        if 0 <= action < ATTACK:
+            return (keys[action],)
+        if ATTACK <= action < FIRST:
+            return (keys[self.gear[p]],)
+        if GUARD <= action < GUARD + 80:
+            active, mask = guard_parts(action)
+            gears = ([active] if active >= 0 else []) + gears_in(mask)
+            return tuple(keys[g] for g in gears)
+        return ()
 
     def describe_action(self, action, player: int | None = None) -> str:
         """The command in words, with its cost where it has one."""

@@ -198,6 +198,23 @@ export class GameSocket {
   }
 }
 
+// ---- the game's renderer -------------------------------------------------------------------
+
+/**
+ * A game's page renderer: the ES module the game ships in its own package, served at
+ * /static/games/<game id>/renderer.js. Its default export may have `render(view, ctx)` (the
+ * board), `panel(view, ctx)` (what goes under it), `commandHint` and `hideLegal`. A game
+ * without one (or a renderer that fails to load) gets {}: the page shows the view as JSON.
+ */
+export async function importRenderer(game) {
+  if (typeof game !== "string" || !/^[a-z0-9_-]{1,40}$/.test(game)) return {};
+  try {
+    return (await import(`/static/games/${encodeURIComponent(game)}/renderer.js`)).default || {};
+  } catch (e) {
+    return {};
+  }
+}
+
 // ---- small DOM helpers shared by the pages ------------------------------------------------
 
 /** el("div", {class: "x", onclick: f}, child, "text") */

@@ -4,6 +4,23 @@ import { call, rememberToken, allTokens, el } from "./app.js";
 
 const $ = (id) => document.getElementById(id);
 let catalog = [];
+const LAST_GAME = "boardct:lobby-game";
+
+function remembered(key) {
+  try {
+    return localStorage.getItem(key);
+  } catch (e) {
+    return null;
+  }
+}
+
+function remember(key, value) {
+  try {
+    localStorage.setItem(key, value);
+  } catch (e) {
+    // storage refused (private mode): the lobby just does not remember
+  }
+}
 
 function notice(text) {
   $("notice").textContent = text;
@@ -206,9 +223,16 @@ async function main() {
     notice(`Could not load the game list: ${e.message}`);
     return;
   }
+  // Featured games first (each game says whether it is), then the rest in the server's order.
+  catalog = [...catalog.filter((g) => g.featured), ...catalog.filter((g) => !g.featured)];
   $("game").replaceChildren(...catalog.map((g) => el("option", { value: g.id }, g.title)));
-  if (catalog.some((g) => g.id === "fieldshift")) $("game").value = "fieldshift";
-  $("game").addEventListener("change", showGame);
+  // The game this browser chose last time, else the first listed.
+  const last = remembered(LAST_GAME);
+  if (last && catalog.some((g) => g.id === last)) $("game").value = last;
+  $("game").addEventListener("change", () => {
+    remember(LAST_GAME, $("game").value);
+    showGame();
+  });
   showGame();
   $("create").addEventListener("submit", create);
   $("refresh-open").addEventListener("click", loadOpen);

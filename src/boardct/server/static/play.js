@@ -1,7 +1,11 @@
 // The game page: one seat's (or a spectator's) live view of one game.
 // It draws only what the server sends for this seat (the state message built from view(seat)
-// and events_for), so the page can never show what the seat may not know.
-import { call, tokenFor, rememberToken, forgetToken, GameSocket, el, sideBadge, sideName, newId, ApiError } from "./app.js";
+// and events_for), so the page can never show what the seat may not know. The board is drawn
+// by the game's own renderer, an ES module the game ships in its package and the server serves
+// at /static/games/<game id>/renderer.js; without one the view is shown as JSON. Which board
+// elements a legal action involves comes with the legal list (`targets`, from the engine): the
+// page makes those clickable and never reads the game's notation.
+import { call, tokenFor, rememberToken, forgetToken, GameSocket, el, sideBadge, sideName, newId, ApiError, importRenderer } from "./app.js";
 
 const $ = (id) => document.getElementById(id);
 const parts = location.pathname.split("/").filter(Boolean);
@@ -30,12 +34,7 @@ function showRejection(msg) {
 
 async function loadRenderer(game) {
   if (rendererFor === game) return renderer;
-  if (!/^[a-z0-9_-]{1,40}$/.test(game)) throw new Error("bad game id");
-  try {
-    renderer = (await import(`/static/games/${game}.js`)).default;
-  } catch (e) {
-    renderer = { render: null, keys: () => [] };
-  }
+  renderer = await importRenderer(game);
   rendererFor = game;
   return renderer;
 }
@@ -111,9 +110,12 @@ async function refresh() {
 }
 
 // ---- clicking on the board -----------------------------------------------------------------
+// Each legal action names its board elements (`targets`, the element acted with first) as the
+// renderer's `data-key`s. One target: a click plays it (or offers a choice when several
+// actions share it). Two or more: the first click picks the source, the next a target.
 function keyed() {
-  if (!state || !state.my_turn || !renderer.keys) return [];
-  return state.legal.map((a) => ({ a, keys: renderer.keys(a, state.view, state.seat) || [] }));
+  if (!state || !state.my_turn) return [];
+  return state.legal.map((a) => ({ a, keys: a.targets || [] }));
 }
 
 function candidatesFor(key) {
@@ -361,15 +363,16 @@ async function show(st) {
     : el("span", { id: "seat-line" }, "You play ", sideBadge(st.names, st.seat), ".");
   $("who").replaceChildren(seatLine, " Players: ", ...st.names.flatMap((_, i) => [sideBadge(st.names, i), i < st.names.length - 1 ? " vs " : ""]));
   $("status").textContent = st.status_line || "";
-  // `to_move` is who is to decide as this seat may know it (the server's to_move_seen): a game
-  // with sealed simultaneous orders says it in its own words (the renderer's `waiting`).
-  const waiting = renderer.waiting ? renderer.waiting(st) : st.to_move && st.to_move.length ? `Waiting for ${st.to_move.map((s) => sideName(st.names, s)).join(", ")}.` : "";
+  // Who is still to decide as this seat may know it (the view's `to_move`, the engine's
+  // to_move_seen: a game with sealed orders does not tell who has handed in); a renderer may
+  // say it in the game's own words (`waiting`).
+  const others = (st.view && Array.isArray(st.view.to_move) ? st.view.to_move : st.to_move || []).filter((s) => s !== st.seat);
+  const waiting = renderer.waiting ? renderer.waiting(st) : others.length ? `Waiting for ${others.map((s) => sideName(st.names, s)).join(", ")}.` : "";
   $("turn").textContent = st.over ? "" : st.my_turn ? `Your move. ${st.prompt || ""}` : waiting;
   $("turn").classList.toggle("mine", !!st.my_turn && !st.over);
   $("deadline").textContent = st.deadline ? `Deadline: ${new Date(st.deadline).toLocaleString()} (${st.deadline})` : "";
   const board = $("board");
-  const ctx = { seat: st.seat, names: st.names, state: st, submitSheet, notice,
-    api: (method, path, body) => call(method, `/games/${encodeURIComponent(gameId)}${path}`, body, token) };
+  const ctx = pageContext(st);
   const nodes = [];
   if (renderer.render) nodes.push(renderer.render(st.view, ctx));
   else nodes.push(el("pre", { class: "raw-view" }, JSON.stringify(st.view, null, 1)));
@@ -389,8 +392,8 @@ async function show(st) {
   $("command").hidden = !canAct;
   $("command-hint").textContent = (renderer && renderer.commandHint) || "Type a move in the game's notation.";
   $("actions-bar").hidden = !canAct;
-  // Only the offers this game can carry out (the server asks the core: FieldShift draws by
-  // its own command 08, Shift has no drawn result, CTF 2187's sealed turns take no undo).
+  // Only the offers this game can carry out (the server asks the core: a game may draw only
+  // by its own command, have no drawn result, or take no undo of a sealed turn).
   const allowed = new Set(st.offers_allowed || []);
   $("offer-draw").hidden = !allowed.has("draw");
   $("offer-undo").hidden = !allowed.has("undo");
@@ -409,24 +412,26 @@ async function show(st) {
   document.body.dataset.mySeat = st.seat === null || st.seat === undefined ? "" : String(st.seat);
 }
 
-async function submitSheet(text) {
-  // CTF 2187: POST /sheets (sealed until the turn is processed). A server without that route
-  // takes the same sheet, one line, as the seat's move: it is checked by the same code.
-  try {
-    try {
-      await call("POST", `/games/${encodeURIComponent(gameId)}/sheets`, { text }, token);
-    } catch (e) {
-      if (!(e instanceof ApiError) || e.status !== 404 || /game/i.test(e.message)) throw e;
-      await call("POST", `/games/${encodeURIComponent(gameId)}/moves`, { text: text.split("\n").join("; "), move_id: newId() }, token);
-    }
-    await refresh();
-    okVersion = state.version;
-    notice("Order sheet accepted; it stays sealed until the turn is processed.", "ok");
-    return true;
-  } catch (e) {
-    showRejection({ rule: e.rule || "CTF-37", message: e.message });
-    return false;
-  }
+/**
+ * What a renderer may use besides the view: the seat, the names, the state message, the game's
+ * API with this seat's token (`api(method, "/path", body)` under /games/<id>), `refresh()`
+ * after acting through it, `confirm(text)` for a notice that lasts until the next position,
+ * `rejected(error, rule)` to show a refusal with its ruling, and `notice(text, kind)`.
+ */
+function pageContext(st) {
+  return {
+    seat: st.seat,
+    names: st.names,
+    state: st,
+    notice,
+    api: (method, path, body) => call(method, `/games/${encodeURIComponent(gameId)}${path}`, body, token),
+    refresh,
+    confirm: (text) => {
+      okVersion = state ? state.version : null;
+      notice(text, "ok");
+    },
+    rejected: (e, rule) => showRejection({ rule: (e && e.rule) || rule || null, message: e && e.message }),
+  };
 }
 
 // ---- start ---------------------------------------------------------------------------------

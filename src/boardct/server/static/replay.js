@@ -1,6 +1,6 @@
 // The replay page of a finished game: forward, back and jump through the frames the server
 // gives after the end (GET /games/{id}/replay), hidden information revealed (every seat's view).
-import { call, tokenFor, el, sideName } from "./app.js";
+import { call, tokenFor, el, sideName, importRenderer } from "./app.js";
 
 const $ = (id) => document.getElementById(id);
 const parts = location.pathname.split("/").filter(Boolean);
@@ -16,12 +16,17 @@ function draw() {
   $("where").textContent = `move ${k} of ${frames.length - 1}`;
   $("move-line").textContent = k === 0 ? "Start of the game" : `Move ${f.ply}: ${sideName(names, f.seat)} played ${f.text}`;
   $("frame-events").replaceChildren(...(f.events || []).map((e) => el("li", {}, typeof e === "string" ? e : JSON.stringify(e))));
-  const spec = JSON.stringify(f.spectator);
+  // Each view names its viewer; anything else that differs from the spectator's is hidden
+  // information, and then each seat's own view is drawn.
+  const plain = (view) => JSON.stringify(Object.assign({}, view, { viewer: null }));
+  const spec = plain(f.spectator);
   const seats = Object.keys(f.views || {}).sort((a, b) => Number(a) - Number(b));
-  const hidden = seats.some((s) => JSON.stringify(f.views[s]) !== spec);
+  const hidden = seats.some((s) => plain(f.views[s]) !== spec);
   const boards = [];
   const one = (view, seat, label) => {
-    const ctx = { seat, names, replay: true, state: null, submitSheet: async () => false, notice: () => {}, api: async () => ({}) };
+    // the replay acts on nothing: the context's actions are inert
+    const ctx = { seat, names, replay: true, state: null, notice: () => {}, api: async () => ({}),
+      refresh: async () => {}, confirm: () => {}, rejected: () => {} };
     const box = el("section", { class: "board card", "data-seat": seat === null ? "all" : String(seat) }, el("h2", {}, label));
     if (renderer && renderer.render) box.append(renderer.render(view, ctx));
     else box.append(el("pre", { class: "raw-view" }, JSON.stringify(view, null, 1)));
@@ -58,9 +63,7 @@ async function main() {
   names = st.names || [];
   document.title = `Replay: ${st.title} — boardct`;
   $("title").textContent = `Replay: ${st.title}${st.result && st.result.text ? " — " + st.result.text : ""}`;
-  if (/^[a-z0-9_-]{1,40}$/.test(st.game)) {
-    try { renderer = (await import(`/static/games/${st.game}.js`)).default; } catch (e) { renderer = null; }
-  }
+  renderer = await importRenderer(st.game);
   frames = rep.frames || [];
   if (!frames.length) return;
   $("jump").max = String(frames.length - 1);

@@ -1,8 +1,10 @@
 // Force Field Factions: the 8x8 board, pyramids by size seen from above with their facing
 // (apex toward the facing; upright: apex in the middle), force fields as coloured rings with
-// their letter, out-of-phase pieces translucent. Drawn only from view(seat).
-import { s, svgRoot, SIDE_FILL, SIDE_TEXT } from "../svg.js";
-import { el, sideName } from "../app.js";
+// their letter, out-of-phase pieces translucent. Drawn only from the view envelope
+// (`view.board`). Each square is `sq:<a-h><1-8>`: a turn's targets (from the engine, with the
+// legal list) name the selected piece's square.
+import { s, svgRoot, SIDE_FILL, SIDE_TEXT } from "/static/svg.js";
+import { el, sideName } from "/static/app.js";
 
 const FILES = "abcdefgh";
 const COLOUR = { r: "#d62728", g: "#2ca02c", b: "#1f5fd6", y: "#f2d200", p: "#8e44ad", o: "#ff7f0e", c: "#bfe9f2" };
@@ -45,7 +47,7 @@ function render(view, ctx) {
   const size = Q * 8 + 2 * M;
   const svg = svgRoot(size, size, "Force Field Factions board, 8 by 8");
   const bySq = {};
-  for (const p of view.pieces) (bySq[p.square] = bySq[p.square] || []).push(p);
+  for (const p of view.board.pieces) (bySq[p.square] = bySq[p.square] || []).push(p);
   for (let r = 8; r >= 1; r--) {
     for (let f = 0; f < 8; f++) {
       const sq = `${FILES[f]}${r}`;
@@ -72,20 +74,14 @@ function render(view, ctx) {
 
 function panel(view, ctx) {
   const names = ctx.names || [];
-  const pool = Object.entries(view.pool || {}).map(([c, n]) => `${COLOUR_NAME[c] || c} (${c}) ${n[0]}/${n[1]}`);
+  const board = view.board;
+  const pool = Object.entries(board.pool || {}).map(([c, n]) => `${COLOUR_NAME[c] || c} (${c}) ${n[0]}/${n[1]}`);
   return el("div", { class: "fff-panel" },
-    el("p", { class: "game-facts" }, `${SIDE_WORD[0]} (●B, solid edge) ${sideName(names, 0)} · ${SIDE_WORD[1]} (■W, dashed edge) ${sideName(names, 1)} · turns without a capture: ${view.no_capture_turns} · turn limit ${view.turn_limit}`),
+    el("p", { class: "game-facts" }, `${SIDE_WORD[0]} (●B, solid edge) ${sideName(names, 0)} · ${SIDE_WORD[1]} (■W, dashed edge) ${sideName(names, 1)} · turns without a capture: ${board.no_capture_turns} · turn limit ${board.turn_limit}`),
     el("p", {}, el("span", { class: "label" }, "Fields left per side (Black/White): "), pool.join(", ")),
     el("p", {}, el("span", { class: "label" }, "Pieces lost by size 1/2/3: "),
-      `${sideName(names, 0)} ${view.lost[0].join("/")}, ${sideName(names, 1)} ${view.lost[1].join("/")}`),
+      `${sideName(names, 0)} ${board.lost[0].join("/")}, ${sideName(names, 1)} ${board.lost[1].join("/")}`),
     el("p", { class: "hint" }, "Pyramids seen from above: the dot is the apex, toward the facing (centre: upright). Rings are force fields; translucent pieces are out of phase."));
 }
 
-/** FFF-30: a turn starts with the selected piece's square (d4, or d4~ out of phase). */
-function keys(action) {
-  if (action.text === "pass") return [];
-  const m = /^([a-h][1-8])/.exec(action.text);
-  return m ? [`sq:${m[1]}`] : [];
-}
-
-export default { render, panel, keys, commandHint: "Type a turn: a square then tokens, e.g. `d2 m N`, `c1 +r`, or `pass` (FFF-30)." };
+export default { render, panel, commandHint: "Type a turn: a square then tokens, e.g. `d2 m N`, `c1 +r`, or `pass` (FFF-30)." };

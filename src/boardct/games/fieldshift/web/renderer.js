@@ -1,10 +1,11 @@
 // FieldShift: the ten sectors as a strip with their terrain, operators as chips, both players'
-// blocks. Drawn only from view(seat); FieldShift has no hidden information.
-import { s, svgRoot, SIDE_FILL, SIDE_TEXT } from "../svg.js";
-import { el, sideName, SIDE_GLYPH } from "../app.js";
+// blocks. Drawn only from the view envelope (`view.board` is the game's board; FieldShift has
+// no hidden information). Which elements a legal command involves comes with the legal list
+// (the engine's `action_targets`): the `data-key`s drawn here are `sector:<0-9>`,
+// `op:<+|-><0-9>` and `fac:<player>:<0-2>`.
+import { s, svgRoot, SIDE_FILL, SIDE_TEXT } from "/static/svg.js";
+import { el, sideName, SIDE_GLYPH } from "/static/app.js";
 
-// FS-1: the terrain of each sector is fixed by the rules (the view may carry it as `terrain`).
-const FS1_TERRAIN = ["Ruins", "Grass", "Plain", "Plain", "Mount", "Mount", "Plain", "Plain", "Grass", "Ruins"];
 const TERRAIN_FILL = { Ruins: "#b9b2a6", Grass: "#b7dba0", Plain: "#f1e7c6", Mount: "#a99680" };
 const TERRAIN_NOTE = {
   Ruins: "Ruins: -1 damage taken, -2 range in and out",
@@ -77,14 +78,14 @@ function sectorGroup(i, t, names, x, y, w, h) {
 }
 
 /** Wide screens: the ten sectors side by side, 0 (base +) on the left. */
-function renderStrip(view, names, byId, selected, terrain) {
-  const most = Math.max(2, ...view.sectors.map((ids) => ids.length));
+function renderStrip(board, names, byId, selected, terrain) {
+  const most = Math.max(2, ...board.sectors.map((ids) => ids.length));
   const rows = Math.max(3, Math.ceil(most / 2));
   const W = 100;
   const top = 44;
   const H = top + rows * 58 + 22; // room under the chips for the terrain mark and base label
   const svg = svgRoot(1000, H, "FieldShift board: ten sectors");
-  view.sectors.forEach((ids, i) => {
+  board.sectors.forEach((ids, i) => {
     const t = terrain[i];
     const g = sectorGroup(i, t, names, i * W, 0, W, H);
     g.append(terrainIcon(t, i * W + 8, H - 8) || "");
@@ -103,13 +104,13 @@ function renderStrip(view, names, byId, selected, terrain) {
 }
 
 /** Phone screens: the sectors as rows, 0 at the top, so chips stay readable at 360 px. */
-function renderColumn(view, names, byId, selected, terrain) {
+function renderColumn(board, names, byId, selected, terrain) {
   const per = 5;
-  const heights = view.sectors.map((ids) => Math.max(1, Math.ceil(ids.length / per)) * 60 + 4);
+  const heights = board.sectors.map((ids) => Math.max(1, Math.ceil(ids.length / per)) * 60 + 4);
   const H = heights.reduce((a, b) => a + b, 0);
   const svg = svgRoot(340, H, "FieldShift board: ten sectors");
   let y = 0;
-  view.sectors.forEach((ids, i) => {
+  board.sectors.forEach((ids, i) => {
     const t = terrain[i];
     const h = heights[i];
     const g = sectorGroup(i, t, names, 0, y, 340, h);
@@ -129,16 +130,18 @@ function renderColumn(view, names, byId, selected, terrain) {
 
 function render(view, ctx) {
   const names = ctx.names || [];
-  const terrain = view.terrain || FS1_TERRAIN;
-  const byId = Object.fromEntries(view.operators.map((o) => [o.id, o]));
-  const selected = view.players[view.to_move] ? view.players[view.to_move].selected : null;
+  const board = view.board;
+  const byId = Object.fromEntries(board.operators.map((o) => [o.id, o]));
+  const turn = board.players[board.turn_player];
+  const selected = turn ? turn.selected : null;
   const narrow = typeof window !== "undefined" && window.matchMedia && window.matchMedia("(max-width: 600px)").matches;
-  return (narrow ? renderColumn : renderStrip)(view, names, byId, selected, terrain);
+  return (narrow ? renderColumn : renderStrip)(board, names, byId, selected, board.terrain);
 }
 
 function playerBlock(view, p, names) {
-  const pl = view.players[p];
-  const ops = view.operators.filter((o) => o.player === p);
+  const board = view.board;
+  const pl = board.players[p];
+  const ops = board.operators.filter((o) => o.player === p);
   const reserve = ops.filter((o) => o.status === "reserve");
   const dead = ops.filter((o) => o.status === "dead");
   const facs = FACILITIES.map((name, f) =>
@@ -147,7 +150,7 @@ function playerBlock(view, p, names) {
   if (pl.artillery_ready) marks.push(el("li", {}, "Artillery ready: 9s shells sector s"));
   if (pl.under_cyberwarfare) marks.push(el("li", {}, "Under cyberwarfare (no SKL, SPT or deploying)"));
   return el("section", { class: `player-block side-${p}`, "aria-label": `${sideName(names, p)}'s block` },
-    el("h3", {}, el("span", { class: `side side-${p}` }, `${SIGN_WORD[p]} ${SIDE_GLYPH[p]} ${sideName(names, p)}`), view.to_move === p && !view.result ? el("span", { class: "to-move-tag" }, " to move") : ""),
+    el("h3", {}, el("span", { class: `side side-${p}` }, `${SIGN_WORD[p]} ${SIDE_GLYPH[p]} ${sideName(names, p)}`), toMoveTag(view, p)),
     el("ul", { class: "facts" },
       el("li", {}, "Supply crates: ", el("b", {}, String(pl.crates))),
       ...facs,
@@ -160,64 +163,30 @@ function playerBlock(view, p, names) {
 }
 const SIGN_WORD = ["+", "−"];
 
+/** " to move" for the player whose turn it is; " to answer" for one who must answer a request
+ * first (the envelope's `to_move` is who decides now, the board's `turn_player` whose turn). */
+function toMoveTag(view, p) {
+  if (view.result) return "";
+  if (view.board.pending && view.to_move.includes(p)) return el("span", { class: "to-move-tag" }, " to answer");
+  return view.board.turn_player === p ? el("span", { class: "to-move-tag" }, " to move") : "";
+}
+
 function panel(view, ctx) {
   const names = ctx.names || [];
+  const board = view.board;
   // The turn number is in the server's status line (the game's own count); not repeated here.
-  const info = [`Ruleset ${view.ruleset.toUpperCase()}`, `violations: ${view.violations === "dispute" ? "carried out, may be disputed" : "refused"} (FS-19)`];
+  const info = [`Ruleset ${board.ruleset.toUpperCase()}`, `violations: ${board.violations === "dispute" ? "carried out, may be disputed" : "refused"} (FS-19)`];
   const out = el("div", { class: "fs-panel" }, el("p", { class: "game-facts" }, info.join(" · ")),
     el("p", { class: "hint" }, "Chips: ● circle = + side, ■ square = − side; the five squares are vitality; X n = bleeding out, n turns left; W = on overwatch; S = skill armed; dashed frame = the selected operator."));
-  if (view.pending) {
-    const who = sideName(names, view.pending.requester);
-    out.append(el("p", { class: "pending" }, `Pending request from ${who}: ${view.pending.kind}` + (view.pending.ruleset ? ` (to ${view.pending.ruleset.toUpperCase()})` : "") + " — answer with Confirm (01) or Deny (00)."));
+  if (board.pending) {
+    const who = sideName(names, board.pending.requester);
+    out.append(el("p", { class: "pending" }, `Pending request from ${who}: ${board.pending.kind}` + (board.pending.ruleset ? ` (to ${board.pending.ruleset.toUpperCase()})` : "") + " — answer with Confirm (01) or Deny (00)."));
   }
-  for (const d of view.disputable || []) {
+  for (const d of board.disputable || []) {
     out.append(el("p", { class: "pending" }, `${sideName(names, d.player)} may dispute: ${d.reasons.join("; ")} (06)`));
   }
   out.append(el("div", { class: "blocks" }, playerBlock(view, 0, names), playerBlock(view, 1, names)));
   return out;
 }
 
-/**
- * The board elements a legal action involves, [source, target]: they make the board clickable.
- * FieldShift notation (FS-5): LSTD two digits (instruction, target; the selected operator
- * acts), STDEX three (instruction, operator, target).
- */
-function keys(action, view, seat) {
-  const text = action.text;
-  const me = seat === null || seat === undefined ? view.to_move : seat;
-  const my = me === 0 ? "+" : "-";
-  const en = me === 0 ? "-" : "+";
-  const i = text[0];
-  const desc = action.description || "";
-  if (!/^\d{2,3}$/.test(text) || i === "0") return [];
-  if (text.length === 2) {
-    const t = text[1];
-    const sel = view.players[me] && view.players[me].selected;
-    const actor = sel ? [`op:${sel}`] : [];
-    switch (i) {
-      case "1": return [`op:${my}${t}`];
-      case "2": return [...actor, `sector:${t}`];
-      case "3": return [...actor, `op:${/reviv/i.test(desc) ? my : en}${t}`];
-      case "4": case "5": return [`fac:${me}:${t}`];
-      case "6": case "7": case "8": return [`op:${my}${t}`];
-      case "9": return view.players[me] && view.players[me].artillery_ready ? [`sector:${t}`] : [`fac:${me}:${t}`];
-      default: return [];
-    }
-  }
-  const a = text[1];
-  const t = text[2];
-  switch (i) {
-    case "1": return [`op:${my}${a}`, `op:${my}${t}`];
-    case "2": return [`op:${my}${a}`, `sector:${t}`];
-    case "3": return [`op:${my}${a}`, `op:${/reviv/i.test(desc) ? my : en}${t}`];
-    case "4": case "5": return [`fac:${me}:${t}`];
-    case "6": case "7": return [`op:${my}${t}`];
-    case "8":
-      if (desc.startsWith(`${my}${t}`)) return [`op:${my}${t}`];
-      return [`op:${my}${a}`, `op:${/reviv/i.test(desc) ? my : en}${t}`];
-    case "9": return view.players[me] && view.players[me].artillery_ready && !/support/i.test(desc) ? [`sector:${t}`] : [`fac:${me}:${t}`];
-    default: return [];
-  }
-}
-
-export default { render, panel, keys, commandHint: "Type a command: two digits under LSTD (24 = move to sector 4), three under STDEX (325 = operator 2 hits 5); 01 confirm, 00 deny, 08 draw, 09 concede." };
+export default { render, panel, commandHint: "Type a command: two digits under LSTD (24 = move to sector 4), three under STDEX (325 = operator 2 hits 5); 01 confirm, 00 deny, 08 draw, 09 concede." };

@@ -1,8 +1,10 @@
 // Battle for The Shifting Hills: the hex map (hidden tiles face down), squads with their counts
-// and impeded state, star tiles, and my own hand only. Drawn only from view(seat): an unrevealed
-// tile arrives as `tile: null` and the other hand is never in the JSON, so it cannot be drawn.
-import { s, svgRoot, sideShape, SIDE_TEXT } from "../svg.js";
-import { el, sideName } from "../app.js";
+// and impeded state, star tiles, and my own hand only. Drawn only from the view envelope
+// (`view.board`): an unrevealed tile arrives as `tile: null` and the other hand is never in the
+// JSON, so it cannot be drawn. Keys: `hex:<q>,<r>` and `squad:<player><I|R|M>`, the elements the
+// engine names for each legal action (a squad first, then the hex it moves or attacks into).
+import { s, svgRoot, sideShape, SIDE_TEXT } from "/static/svg.js";
+import { el, sideName } from "/static/app.js";
 
 const R = 44;
 const SQ3 = Math.sqrt(3);
@@ -13,7 +15,6 @@ const TILE = {
   H: { fill: "#d9d9d9", name: "headquarters" },
 };
 const KIND = { I: "Infantry", R: "Rocketeer", M: "Mech" };
-const DIRS = { E: [1, 0], NE: [1, -1], NW: [0, -1], W: [-1, 0], SW: [-1, 1], SE: [0, 1] };
 
 function centre(q, r) {
   return [R * SQ3 * (q + r / 2), R * 1.5 * r];
@@ -40,13 +41,14 @@ function star(cx, cy, rad, filled) {
 
 function render(view, ctx) {
   const names = ctx.names || [];
+  const board = view.board;
   const W = R * SQ3 * 7 + 20;
   const H = R * 1.5 * 6 + 2 * R + 20;
   const svg = svgRoot(W, H, "Shifting Hills map");
   const root = s("g", { transform: `translate(${W / 2},${H / 2})` });
   svg.append(s("defs", {}, s("pattern", { id: "facedown", width: 8, height: 8, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" },
     s("rect", { width: 8, height: 8, fill: "#6d7787" }), s("line", { x1: 0, y1: 0, x2: 0, y2: 8, stroke: "#8a94a6", "stroke-width": 3 }))));
-  for (const h of view.hexes) {
+  for (const h of board.hexes) {
     const [cx, cy] = centre(h.q, h.r);
     const g = s("g", { class: "hex", "data-key": `hex:${h.q},${h.r}` });
     let words;
@@ -76,7 +78,7 @@ function render(view, ctx) {
   }
   // Squads sharing a hex stand side by side, so each one stays visible and clickable.
   const byHex = {};
-  for (const sq of view.squads) {
+  for (const sq of board.squads) {
     if (!sq.units || sq.q === undefined) continue;
     (byHex[`${sq.q},${sq.r}`] = byHex[`${sq.q},${sq.r}`] || []).push(sq);
   }
@@ -107,43 +109,23 @@ function render(view, ctx) {
 function panel(view, ctx) {
   const names = ctx.names || [];
   const seat = ctx.seat;
-  const mine = seat !== null && seat !== undefined ? (view.hands || {})[String(seat)] || [] : null;
+  const board = view.board;
+  const mine = seat !== null && seat !== undefined ? (board.hands || {})[String(seat)] || [] : null;
   const out = el("div", { class: "hills-panel" });
   out.append(el("p", { class: "game-facts" },
-    `Turns done ${view.turns_done.join(" / ")} of ${view.turn_limit} · stars face down ${view.stars_face_down} of ${view.stars_total} · seized ${sideName(names, 0)} ${view.seize[0]}, ${sideName(names, 1)} ${view.seize[1]}` +
-    (view.boosted ? ` · boosted: ${KIND[view.boosted] || view.boosted}` : "") + (view.card_played ? " · a card was played this turn" : "")));
+    `Turns done ${board.turns_done.join(" / ")} of ${board.turn_limit} · stars face down ${board.stars_face_down} of ${board.stars_total} · seized ${sideName(names, 0)} ${board.seize[0]}, ${sideName(names, 1)} ${board.seize[1]}` +
+    (board.boosted ? ` · boosted: ${KIND[board.boosted] || board.boosted}` : "") + (board.card_played ? " · a card was played this turn" : "")));
   if (mine !== null) {
     out.append(el("h3", {}, `Your hand (${mine.length})`),
       mine.length ? el("ul", { class: "hand", id: "my-hand" }, mine.map((c) => el("li", {}, c))) : el("p", { id: "my-hand" }, "No cards."));
   }
   out.append(el("p", {}, el("span", { class: "label" }, "Cards in hand: "),
-    view.hand_sizes.map((n, p) => `${sideName(names, p)} ${n}`).join(", "),
-    el("span", { class: "label" }, " · deck "), String(view.deck_size),
-    el("span", { class: "label" }, " · discard "), (view.discard || []).join(", ") || "empty"));
+    board.hand_sizes.map((n, p) => `${sideName(names, p)} ${n}`).join(", "),
+    el("span", { class: "label" }, " · deck "), String(board.deck_size),
+    el("span", { class: "label" }, " · discard "), (board.discard || []).join(", ") || "empty"));
   out.append(el("p", {}, el("span", { class: "label" }, "Face-down tiles: "),
-    Object.entries(view.face_down || {}).map(([k, n]) => `${k === "P" ? "plains" : k === "M" ? "mountain" : "forest"} ${n}`).join(", ")));
+    Object.entries(board.face_down || {}).map(([k, n]) => `${k === "P" ? "plains" : k === "M" ? "mountain" : "forest"} ${n}`).join(", ")));
   return out;
 }
 
-/** BSH-38 action text: `I move E`, `I attack E R`, `I wait`, `play boost I`, `play ammo I E R`. */
-function keys(action, view, seat) {
-  const me = seat === null || seat === undefined ? view.to_move : seat;
-  const w = action.text.split(/\s+/);
-  const squadAt = (kind) => view.squads.find((q) => q.player === me && q.kind === kind);
-  const toward = (kind, dir) => {
-    const sq = squadAt(kind);
-    const d = DIRS[dir];
-    if (!sq || !d || sq.q === undefined) return null;
-    return `hex:${sq.q + d[0]},${sq.r + d[1]}`;
-  };
-  if (w[0] === "play") {
-    if (w[1] === "boost" && w[2]) return [`squad:${me}${w[2]}`];
-    if (w[1] === "ammo" && w[2]) return [`squad:${me}${w[2]}`, toward(w[2], w[3])].filter(Boolean);
-    return [];
-  }
-  if (!KIND[w[0]]) return [];
-  if ((w[1] === "move" || w[1] === "attack") && w[2]) return [`squad:${me}${w[0]}`, toward(w[0], w[2])].filter(Boolean);
-  return [`squad:${me}${w[0]}`];
-}
-
-export default { render, panel, keys, commandHint: "Type an action (BSH-38): `I move E`, `R attack NW M`, `M wait`, `play boost I`, `end`." };
+export default { render, panel, commandHint: "Type an action (BSH-38): `I move E`, `R attack NW M`, `M wait`, `play boost I`, `end`." };

@@ -2,9 +2,11 @@
 // top; its two neighbours, the gears a shift may reach (SH-16), left and right), each gear drawn
 // with its own printed numbers (level, power, guard and its alpha/beta/omega attacks: coin
 // pattern and spirit cost), the card's power, guard and this round's mods, spirit tokens lit or
-// burnt, and the coin flips as they happen. Drawn only from view(seat).
-import { s, svgRoot, sideShape, SIDE_FILL } from "../svg.js";
-import { el, sideName } from "../app.js";
+// burnt, and the coin flips as they happen. Drawn only from the view envelope (`view.board`).
+// Each gear is `gear:<player>:<1|2L|3|2R>`: the engine names the gear a shift goes to, the gear
+// an attack is made with, and the gears a defence activates or spirit-guards.
+import { s, svgRoot, sideShape, SIDE_FILL } from "/static/svg.js";
+import { el, sideName } from "/static/app.js";
 
 const RING = ["1", "2L", "3", "2R"];
 const ATTACKS = [["α", "alpha"], ["β", "beta"], ["ω", "omega"]];
@@ -48,7 +50,7 @@ function gearTile(p, pl, gearName, i, cx, cy, on, card) {
 }
 
 function card(view, p, x, names, me) {
-  const pl = view.players[p];
+  const pl = view.board.players[p];
   const g = s("g", { class: `shift-card side-${p}` });
   const active = view.to_move && view.to_move.includes(p) && !view.result;
   g.append(s("rect", { x, y: 10, width: 380, height: CARD_H, rx: 14, fill: "#fffdf6", stroke: SIDE_FILL[p], "stroke-width": active ? 6 : 3, "stroke-dasharray": p === 1 ? "10 4" : null }));
@@ -100,41 +102,58 @@ function card(view, p, x, names, me) {
   return g;
 }
 
-function render(view, ctx) {
-  const svg = svgRoot(800, 460, "Shift: the two cards");
-  svg.append(card(view, 0, 10, ctx.names || [], ctx.seat));
-  svg.append(card(view, 1, 410, ctx.names || [], ctx.seat));
-  // the coin flips, newest last
-  svg.append(s("text", { x: 12, y: 392, "font-size": 13, "font-weight": 700, text: "Coin flips (newest right):" }));
-  (view.flips || []).forEach((f, i) => {
+/** The coin flips, newest last, from `top`: `perRow` coins a row. */
+function flips(svg, board, names, top, perRow) {
+  svg.append(s("text", { x: 12, y: top, "font-size": 13, "font-weight": 700, text: "Coin flips (newest right):" }));
+  (board.flips || []).forEach((f, i) => {
     const [who, face, why] = f;
-    const x = 30 + i * 64;
+    const x = 30 + (i % perRow) * 64;
+    const y = top + 27 + Math.floor(i / perRow) * 62;
     const g = s("g", { class: "flip" });
-    g.append(s("circle", { cx: x, cy: 419, r: 16, fill: face === "H" ? "#f2c94c" : "#c0c0c0", stroke: "#6b5200", "stroke-width": 2 }));
-    g.append(s("text", { x, y: 425, "text-anchor": "middle", "font-size": 15, "font-weight": 700, text: face }));
-    g.append(s("text", { x, y: 449, "text-anchor": "middle", "font-size": 9, fill: "#444", text: who < 0 ? "toss" : `P${who + 1}` }));
-    g.append(s("title", { text: `${face === "H" ? "heads" : "tails"}: ${why}${who >= 0 ? " (" + sideName(ctx.names || [], who) + ")" : ""}` }));
+    g.append(s("circle", { cx: x, cy: y, r: 16, fill: face === "H" ? "#f2c94c" : "#c0c0c0", stroke: "#6b5200", "stroke-width": 2 }));
+    g.append(s("text", { x, y: y + 6, "text-anchor": "middle", "font-size": 15, "font-weight": 700, text: face }));
+    g.append(s("text", { x, y: y + 30, "text-anchor": "middle", "font-size": 9, fill: "#444", text: who < 0 ? "toss" : `P${who + 1}` }));
+    g.append(s("title", { text: `${face === "H" ? "heads" : "tails"}: ${why}${who >= 0 ? " (" + sideName(names, who) + ")" : ""}` }));
     svg.append(g);
   });
+}
+
+function render(view, ctx) {
+  const board = view.board;
+  const names = ctx.names || [];
+  const narrow = typeof window !== "undefined" && window.matchMedia && window.matchMedia("(max-width: 600px)").matches;
+  if (!narrow) {
+    const svg = svgRoot(800, 460, "Shift: the two cards");
+    svg.append(card(view, 0, 10, names, ctx.seat));
+    svg.append(card(view, 1, 410, names, ctx.seat));
+    flips(svg, board, names, CARD_H + 42, 12);
+    return svg;
+  }
+  // Phone screens: the cards one above the other, so each gear stays readable and tappable.
+  const perRow = 6;
+  const rows = Math.max(1, Math.ceil((board.flips || []).length / perRow));
+  const top = 2 * (CARD_H + 10) + 32;
+  const svg = svgRoot(400, top + rows * 62 + 10, "Shift: the two cards");
+  svg.classList.add("tall"); // as tall as it needs: the page scrolls, the gears stay legible
+  [0, 1].forEach((p) => {
+    const g = card(view, p, 10, names, ctx.seat);
+    g.setAttribute("transform", `translate(0, ${p * (CARD_H + 10)})`);
+    svg.append(g);
+  });
+  flips(svg, board, names, top, perRow);
   return svg;
 }
 
 function panel(view, ctx) {
   const names = ctx.names || [];
-  const bits = [`Turn ${view.turn} of ${view.turn_limit}`, `phase: ${view.phase}`];
-  if (view.toss_winner !== null && view.toss_winner !== undefined && view.toss_winner >= 0) bits.push(`toss won by ${sideName(names, view.toss_winner)}`);
+  const board = view.board;
+  const bits = [`Turn ${view.turn} of ${board.turn_limit}`, `phase: ${board.phase}`];
+  if (board.toss_winner !== null && board.toss_winner !== undefined && board.toss_winner >= 0) bits.push(`toss won by ${sideName(names, board.toss_winner)}`);
   const out = el("div", { class: "shift-panel" }, el("p", { class: "game-facts" }, bits.join(" · ")));
-  if (view.attack) out.append(el("p", { class: "pending" }, `Attack declared: ${view.attack.type}${view.attack.mod ? " — " + view.attack.mod : ""}`));
-  const last = (view.flips || []).slice(-3).map(([who, face, why]) => `${face === "H" ? "heads" : "tails"} (${why}${who >= 0 ? ", " + sideName(names, who) : ""})`);
+  if (board.attack) out.append(el("p", { class: "pending" }, `Attack declared: ${board.attack.type}${board.attack.mod ? " — " + board.attack.mod : ""}`));
+  const last = (board.flips || []).slice(-3).map(([who, face, why]) => `${face === "H" ? "heads" : "tails"} (${why}${who >= 0 ? ", " + sideName(names, who) : ""})`);
   if (last.length) out.append(el("p", { id: "last-flips" }, el("span", { class: "label" }, "Latest flips: "), last.join("; ")));
   return out;
 }
 
-/** `shift 2L` is a click on that gear of my card; attacks and the rest are in the list. */
-function keys(action, view, seat) {
-  const me = seat === null || seat === undefined ? view.mover : seat;
-  const m = /^shift\s+(\S+)$/i.exec(action.text);
-  return m ? [`gear:${me}:${m[1].toUpperCase()}`] : [];
-}
-
-export default { render, panel, keys, commandHint: "Type an action, e.g. `shift 2L`, `attack omega`, or pick one from the list." };
+export default { render, panel, commandHint: "Type an action, e.g. `shift 2L`, `attack omega`, or pick one from the list." };

@@ -1,9 +1,11 @@
 // CTF 2187: the map (terrain and elevation where my bots can see, unknown elsewhere), command
 // posts, my bots with their facing, the contacts they see, an order-sheet form for the five
 // phases (CTF-37; the server checks it with the same code as `ctf2187 submit`), my turn report
-// and the deadline. Drawn only from view(seat): other teams' bots appear only as contacts.
-import { s, svgRoot, sideShape, SIDE_FILL, SIDE_TEXT } from "../svg.js";
-import { el, sideName } from "../app.js";
+// and the deadline. Drawn only from the view envelope (`view.board`): other teams' bots appear
+// only as contacts, and whether another seat has handed in is never shown (CTF-41). Keys:
+// `sector:<x>-<y>` and `bot:<n>` (the engine names a sheet's Bot as its target).
+import { s, svgRoot, sideShape, SIDE_FILL, SIDE_TEXT } from "/static/svg.js";
+import { el, newId, sideName, ApiError } from "/static/app.js";
 
 const C = 28;
 const TERRAIN_FILL = { Open: "#e8e4c9", Hill: "#c8a97e", Gully: "#9fb7c9", Crater: "#b0a9a0", "Lt.Wds": "#a8d08d", "Hv.Wds": "#5f9a4a", Water: "#7fb3e0", Rough: "#bfb39a", Building: "#999" };
@@ -14,7 +16,8 @@ const FACING_WORD = ["", "N", "NE", "E", "SE", "S", "SW", "W", "NW"];
 const TEAM_INDEX = (team) => Math.max(0, "ABCD".indexOf(team));
 
 // a spectator's view: no seat (view(None)); it owns no bot, every bot it sees is just a bot
-const watching = (view) => view.player === null || view.player === undefined;
+const watching = (view) => view.viewer === null || view.viewer === undefined;
+const ended = (view) => view.result !== null && view.result !== undefined;
 
 function xy(sector) {
   const m = /^(\d+)-(\d+)$/.exec(sector || "");
@@ -22,13 +25,14 @@ function xy(sector) {
 }
 
 function render(view) {
-  const w = view.map.width;
-  const h = view.map.height;
+  const board = view.board;
+  const w = board.map.width;
+  const h = board.map.height;
   const svg = svgRoot(w * C + 40, h * C + 40, `CTF 2187 map, ${w} by ${h}`);
   const px = (x) => 30 + (x - 1) * C;
   const py = (y) => 10 + (h - y) * C; // y grows north: row h at the top
   const seen = {};
-  for (const v of view.visual || []) {
+  for (const v of board.visual || []) {
     v.rows.forEach((row, i) => {
       const y = v.y_from - i;
       row.forEach((cell, j) => { seen[`${v.x_from + j}-${y}`] = cell; });
@@ -52,7 +56,7 @@ function render(view) {
   }
   for (let x = 1; x <= w; x += 1) if (x % 2 === 1 || w <= 12) svg.append(s("text", { x: px(x) + C / 2, y: h * C + 24, "text-anchor": "middle", "font-size": 10, text: String(x) }));
   for (let y = 1; y <= h; y += 1) if (y % 2 === 1 || h <= 12) svg.append(s("text", { x: 14, y: py(y) + C / 2 + 4, "text-anchor": "middle", "font-size": 10, text: String(y) }));
-  for (const cp of view.command_posts || []) {
+  for (const cp of board.command_posts || []) {
     const p = xy(cp.sector);
     if (!p) continue;
     const t = TEAM_INDEX(cp.team);
@@ -77,15 +81,15 @@ function render(view) {
     g.append(s("title", { text: `${whose} ${b.bot} (team ${b.team}, ${b.design}) at ${b.sector}, facing ${FACING_WORD[f] || "?"}, ${b.posture}, ${b.state}` }));
     svg.append(g);
   };
-  for (const c of view.contacts || []) bot(c, false);
-  for (const b of view.bots || []) bot(b, !watching(view)); // a spectator's (after the end: all)
+  for (const c of board.contacts || []) bot(c, false);
+  for (const b of board.bots || []) bot(b, !watching(view)); // a spectator's (after the end: all)
   return svg;
 }
 
 const FIELD_NAMES = ["move", "move option", "attack", "attack option", "weapon"];
 
 function standingFields(view, botNo) {
-  const text = (view.standing_orders || {})[String(botNo)] || "";
+  const text = (view.board.standing_orders || {})[String(botNo)] || "";
   const rows = [];
   for (const part of text.split(";").slice(1)) {
     const toks = part.trim().split(/\s+/);
@@ -104,11 +108,32 @@ function precheck(rows) {
   return errs;
 }
 
+/**
+ * Hand in one sheet: POST /sheets (sealed until the turn is processed). A server without that
+ * route takes the same sheet, one line, as the seat's move: it is checked by the same code.
+ */
+async function submitSheet(ctx, text) {
+  try {
+    try {
+      await ctx.api("POST", "/sheets", { text });
+    } catch (e) {
+      if (!(e instanceof ApiError) || e.status !== 404 || /game/i.test(e.message)) throw e;
+      await ctx.api("POST", "/moves", { text: text.split("\n").join("; "), move_id: newId() });
+    }
+    await ctx.refresh();
+    ctx.confirm("Order sheet accepted; it stays sealed until the turn is processed.");
+    return true;
+  } catch (e) {
+    ctx.rejected(e, "CTF-37");
+    return false;
+  }
+}
+
 function sheetForm(view, b, ctx) {
   const rows = standingFields(view, b.bot);
   const inputs = rows.map((r, i) => r.map((v, j) => el("input", { value: v, "aria-label": `bot ${b.bot} phase ${i + 1} ${FIELD_NAMES[j]}`, name: `p${i + 1}f${j}`, maxlength: 4, inputmode: "numeric" })));
   const errors = el("div", { class: "sheet-errors", role: "alert" });
-  const submitted = (view.submitted || []).includes(b.bot);
+  const submitted = (view.board.submitted || []).includes(b.bot);
   const form = el("form", { class: "sheet-form card", "data-bot": String(b.bot) },
     el("h3", {}, `Order sheet: bot ${b.bot} (${b.design}), turn ${view.turn}`, submitted ? el("span", { class: "ok-tag" }, " — sheet in (you may replace it)") : ""),
     el("table", {},
@@ -127,28 +152,33 @@ function sheetForm(view, b, ctx) {
     }
     errors.textContent = "";
     const text = [`BOT ${b.bot} TURN ${view.turn}`, ...vals.map((r, i) => `P${i + 1} ${r.join(" ")}`)].join("\n");
-    const ok = await ctx.submitSheet(text);
+    const ok = await submitSheet(ctx, text);
     if (!ok) errors.textContent = "See the message above: fix the named line and field.";
   });
   return form;
 }
 
 function panel(view, ctx) {
+  const board = view.board;
   const out = el("div", { class: "ctf-panel" });
   const legend = !watching(view)
     ? ["coloured squares are what your bots see (terrain, elevation in the corner); grey is out of sight; ",
       "framed letters are command posts; shapes with a line are bots (the line points where they face), yours outlined thick."]
-    : view.over
+    : ended(view)
       ? ["framed letters are command posts; shapes with a line are every team's bots as the game ended (the line points where they face); ",
         "the terrain each player saw is on the replay page."]
       : ["you are watching: until the game ends a spectator sees only the command posts (framed letters); ",
         "the bots, their orders and the terrain stay with their players (CTF-21)."];
   out.append(el("p", { class: "legend" }, el("span", { class: "label" }, "Map: "), ...legend));
-  out.append(el("p", { class: "game-facts" }, `Turn ${view.turn} of ${view.turns}` +
-    (view.owed && view.owed.length ? ` · sheets owed for bots ${view.owed.join(", ")}` : "") +
-    (view.submitted && view.submitted.length ? ` · sheets in: ${view.submitted.join(", ")}` : "") +
-    (view.resigned && view.resigned.length ? ` · resigned: ${view.resigned.map((p) => sideName(ctx.names, p)).join(", ")}` : "")));
-  for (const b of view.bots || []) {
+  // Only this seat's own Bots: which sheets it still owes and which it has handed in. Nothing
+  // here says whether any other seat has handed in (CTF-41).
+  const owed = board.owed || [];
+  const handedIn = watching(view) ? [] : board.submitted || [];
+  out.append(el("p", { class: "game-facts" }, `Turn ${view.turn} of ${board.turns}` +
+    (owed.length ? ` · your sheets owed for bots ${owed.join(", ")}` : "") +
+    (handedIn.length ? ` · your sheets in: ${handedIn.join(", ")}` : "") +
+    (board.resigned && board.resigned.length ? ` · resigned: ${board.resigned.map((p) => sideName(ctx.names || [], p)).join(", ")}` : "")));
+  for (const b of board.bots || []) {
     out.append(el("details", { class: "bot-status" },
       el("summary", {}, `Bot ${b.bot} ${b.design} at ${b.sector}, facing ${FACING_WORD[b.facing] || b.facing}, ${b.posture}, ${b.state} — AP ${b.ap_left}/${b.ap_start}, heat ${b.heat}, VP ${b.vp}`),
       el("table", { class: "bot-table" },
@@ -156,19 +186,19 @@ function panel(view, ctx) {
         (b.locations || []).map((l) => el("tr", {}, el("td", {}, l.location + (l.destroyed ? " (destroyed)" : "")), el("td", {}, `${l.armour}/${l.armour_max}`), el("td", {}, `${l.internal}/${l.internal_max}`)))),
       el("p", {}, "Weapons: " + (b.weapons || []).map((wp) => `${wp.number} ${wp.name} (${wp.location}, ${wp.state}, range ${wp.optimum}/${wp.maximum}, ${wp.ap} AP)`).join("; "))));
   }
-  const canSubmit = !ctx.replay && ctx.seat !== null && ctx.seat !== undefined && !view.over;
+  const canSubmit = !ctx.replay && ctx.seat !== null && ctx.seat !== undefined && !ended(view);
   if (canSubmit) {
-    for (const b of view.bots || []) {
-      if (b.state === "functional" || (view.owed || []).includes(b.bot)) out.append(sheetForm(view, b, ctx));
+    for (const b of board.bots || []) {
+      if (b.state === "functional" || owed.includes(b.bot)) out.append(sheetForm(view, b, ctx));
     }
   }
-  if (ctx.seat !== null && ctx.seat !== undefined && view.log && view.log.length) {
-    out.append(el("details", { class: "report" }, el("summary", {}, `Turn ${view.log_turn} report (${view.log.length} entries)`),
+  if (ctx.seat !== null && ctx.seat !== undefined && board.log && board.log.length) {
+    out.append(el("details", { class: "report" }, el("summary", {}, `Turn ${board.log_turn} report (${board.log.length} entries)`),
       el("p", { class: "hint" }, "The full turn report of this seat, as the server keeps it:"),
       el("button", { type: "button", onclick: async (ev) => {
         const box = ev.target.nextElementSibling;
         try {
-          const rep = await ctx.api("GET", `/report?turn=${view.log_turn}`);
+          const rep = await ctx.api("GET", `/report?turn=${board.log_turn}`);
           const reps = rep && Array.isArray(rep.reports) ? rep.reports : [rep];
           box.textContent = reps.map((r) => (typeof r === "string" ? r : r.text || JSON.stringify(r, null, 1))).join("\n\n");
         } catch (e) {
@@ -184,13 +214,14 @@ function panel(view, ctx) {
  *  in. `to_move` lists every player still in the game (the seat itself only while it owes). */
 function waiting(st) {
   const view = st.view || {};
+  const board = view.board || {};
   const names = (view.to_move || st.to_move || []).map((p) => sideName(st.names, p));
   const mine = st.seat !== null && st.seat !== undefined;
-  if (mine && (view.resigned || []).includes(st.seat)) return "You have resigned: your bots follow their standing orders (CTF-40).";
+  if (mine && (board.resigned || []).includes(st.seat)) return "You have resigned: your bots follow their standing orders (CTF-40).";
   const due = names.length ? ` Orders are due from ${names.join(", ")}; who has handed in stays sealed.` : "";
   const when = " The turn is processed when every sheet is in, or at the deadline.";
-  if (mine) return ((view.bots || []).some((b) => b.state === "functional") ? "Your sheets are in." : "You have no bot left to give orders to.") + due + when;
+  if (mine) return ((board.bots || []).some((b) => b.state === "functional") ? "Your sheets are in." : "You have no bot left to give orders to.") + due + when;
   return `Turn ${view.turn}.${due}${when}`;
 }
 
-export default { render, panel, waiting, keys: () => [], hideLegal: true, commandHint: "Type a whole order sheet on one line, e.g. `BOT 1 TURN 3; P1 6 - 2 - 0; P2 13 - 2 - 0; P3 6 - 2 - 0; P4 13 - 2 - 0; P5 13 - 2 - 0`, or use the form." };
+export default { render, panel, waiting, hideLegal: true, commandHint: "Type a whole order sheet on one line, e.g. `BOT 1 TURN 3; P1 6 - 2 - 0; P2 13 - 2 - 0; P3 6 - 2 - 0; P4 13 - 2 - 0; P5 13 - 2 - 0`, or use the form." };
