@@ -12,6 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from boardct.agents import make as make_agent
 from boardct.arena import journal, report
 from boardct.arena.runner import GameSpec, execute, round_robin, self_play
+from boardct.cli.ext import parse_options
 from boardct.core import registry
 from boardct.core.errors import BoardctError
 
@@ -61,7 +62,7 @@ def _run(specs, backend, workers, address, label, folder: Path, resume: bool):
 
 def check_setup(game, specs: list[GameSpec]) -> None:
     """Set up the first game of each variant now, so that options the game cannot play with
-    these seats (CTF 2187's `teams=3` with two agents) fail before the progress bar starts
+    these seats (a number of teams the agents cannot fill) fail before the progress bar starts
     rather than in the first game."""
     firsts: dict[str, GameSpec] = {}
     for spec in specs:
@@ -73,8 +74,6 @@ def check_setup(game, specs: list[GameSpec]) -> None:
 def variants_for(game, given: tuple[str, ...]) -> dict[str, dict]:
     """`--variants ruleset=lstd ruleset=stdex,turn_limit=100`; by default one per value of the
     game's `ruleset` option when it has one, else the game's defaults."""
-    from boardct.cli.main import parse_options
-
     if given:
         out = {}
         for text in given:
@@ -111,8 +110,6 @@ def register_commands(cli: click.Group) -> None:
                   seed, options, resume):
         """Round-robin tournament between agents: records, results (JSON, CSV), a Markdown
         report with ratings, and charts."""
-        from boardct.cli.main import parse_options
-
         agents = [a for spec in agent_specs + more_agents for a in spec.split()]
         if len(agents) < 2 or len(set(agents)) != len(agents):
             raise BoardctError("--agents needs two or more different agents")

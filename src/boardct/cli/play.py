@@ -1,14 +1,22 @@
-"""`boardct play GAME` and `boardct replay RECORD`."""
+"""`boardct play GAME` and `boardct replay RECORD`.
+
+`play` knows no game: it is a group with one subcommand per registered game, built from the
+game when it is asked for, so `boardct play GAME --help` shows that game's own flags
+(`Game.play_flags`, such as a shortcut for an option) and `--classic` only where the game has
+an earlier tool's screen (`Game.classic_screen`), beside the options every game has.
+"""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
 from boardct.agents import make as make_agent
 from boardct.cli import history
+from boardct.cli.ext import BoardctGroup, SeedType, parse_options
 from boardct.cli.terminal import (
     Session,
     make_console,
@@ -24,6 +32,7 @@ from boardct.core import registry
 from boardct.core.errors import BoardctError, OptionError, RecordError
 from boardct.core.game import Game, State
 from boardct.core.inputs import InputError, ascii_int, read_text
+from boardct.core.options import PlayFlag
 from boardct.core.records import Record, load_state, record_of
 
 MAX_SCRIPT_BYTES = 4 * 1024 * 1024  # a script of a 10,000-move game is far smaller
@@ -31,23 +40,6 @@ MAX_SCRIPT_BYTES = 4 * 1024 * 1024  # a script of a 10,000-move game is far smal
 # The computer's default: a search that thinks about a second a move (less when the move is
 # clear), the strongest opponent that still feels quick.
 DEFAULT_OPPONENT = "mcts:time=1"
-
-
-class SeedType(click.ParamType):
-    """A seed written with ASCII digits (an optional minus sign), below 2**64: click's int
-    reads `٣` as 3, and a seed of 50 digits makes a save file no record reader accepts."""
-
-    name = "integer"
-
-    def convert(self, value, param, ctx) -> int:
-        if isinstance(value, int):
-            return value
-        text = str(value).strip()
-        number = ascii_int(text.removeprefix("-"), max_digits=20)
-        if number is None or number >= 2**64:
-            self.fail(f"{value!r} is not a whole number of ASCII digits below 2**64", param, ctx)
-        return -number if text.startswith("-") else number
-
 
 SEED = SeedType()
 
@@ -114,7 +106,7 @@ def computer_seats(vs: str | None, players: int, title: str) -> dict[int, str]:
 
 def saved_seats(path: str, players: int) -> dict[int, str]:
     """The computer seats a saved game records ("seats"): {} for a record without them or a
-    save file of another format (FieldShift's fs_save_)."""
+    save file of another format (a game's own)."""
     try:
         seats = Record.load(path).seats
     except RecordError:
@@ -185,19 +177,14 @@ def read_script(script: str) -> list[str] | None:
         return None
 
 
-def play_command(game_id: str, names: tuple[str, ...] | None, ruleset: str | None,
-                 violations: str | None, cards: tuple[str, str] | None,
-                 options: dict[str, str], seed: int | None, resume: str | None,
-                 vs: str | None, color: str, script: str | None, trace: bool,
-                 save: str | None, clear: bool | None, classic: bool = False,
-                 confirm: bool = True) -> int:
-    game = registry.get(game_id)
+def play_command(game: Game, names: tuple[str, ...] | None, options: dict[str, str],
+                 seed: int | None, resume: str | None, vs: str | None, color: str,
+                 script: str | None, trace: bool, save: str | None, clear: bool | None,
+                 classic: bool = False, confirm: bool = True) -> int:
+    """Play `game` at the terminal; `options` are the game's (from -o and the game's flags).
+    The exit status."""
     if classic and not game.classic_screen:  # it would only hide the events of the game
-        raise OptionError(f"--classic: {game.title} has no earlier tool's screen to show")
-    named = {"ruleset": ruleset, "violations": violations}
-    if cards:
-        named.update(card1=cards[0], card2=cards[1])
-    opts = game_options(game, options, **named)
+        raise OptionError(no_classic(game))
     prepare_streams()
     console = make_console(color)
     use_color = wants_color(console, color) and not classic  # the earlier tool had none
@@ -229,7 +216,7 @@ def play_command(game_id: str, names: tuple[str, ...] | None, ruleset: str | Non
         specs = computer_seats(vs, players, game.title)
         source = "--vs"
         seated = seat_names(names, players, specs, script is not None)
-        state = game.new(seed=seed, names=seated, **opts)
+        state = game.new(seed=seed, names=seated, **options)
     computer = make_computer(specs, state, source)
     keeper = history.Keeper(history.history_dir(), live=lines is None)
     session = Session(state, console, color=use_color, computer=computer,
@@ -242,60 +229,196 @@ def play_command(game_id: str, names: tuple[str, ...] | None, ruleset: str | Non
     return session.run_interactive(read_line, clear=clear)
 
 
-def register_commands(cli: click.Group) -> None:
-    """`play`, `replay`, and `history` (the games kept in the user's data folder)."""
-    history.register_commands(cli)
+def no_classic(game: Game) -> str:
+    return f"--classic: {game.title} has no earlier tool's screen to show"
+
+
+def common_options() -> list[click.Option]:
+    """The options of every game's `play` command but --names (the game's flags come after
+    --names, these after them)."""
+    return [
+        click.Option(["--option", "-o", "options"], multiple=True, metavar="NAME=VALUE",
+                     help="Any game option, e.g. -o turn_limit=100 (`boardct games` lists "
+                          "them)."),
+        click.Option(["--seed"], type=SEED, default=None, help="Seed of the game's chance."),
+        click.Option(["--resume"], default=None, metavar="FILE|N",
+                     help="Go on with a saved game (a boardct record or the game's own save "
+                          "file), or game N of boardct history; its computer seats play on "
+                          "unless --vs."),
+        click.Option(["--vs"], default=None, metavar="SIDE[:AGENT]",
+                     help="The computer plays SIDE (1 or 2) with AGENT (default "
+                          f"{DEFAULT_OPPONENT}), e.g. --vs 2, --vs 2:greedy, "
+                          "--vs 1:mcts:time=5; --vs none: people play every seat."),
+        click.Option(["--color"], type=click.Choice(["auto", "always", "never"]),
+                     default="auto", show_default=True,
+                     help="Colours for the sides and terrain."),
+        click.Option(["--script"], default=None, metavar="FILE",
+                     help="Read tokens one per line (# comments); print the final screen."),
+        click.Option(["--trace"], is_flag=True, help="With --script: print every step."),
+        click.Option(["--save"], default=None, metavar="FILE",
+                     help="Keep the game's record in FILE, rewritten after every command."),
+        click.Option(["--clear/--no-clear"], default=None,
+                     help="Clear the terminal before each screen (default: when "
+                          "interactive)."),
+        click.Option(["--confirm/--no-confirm"], default=True, show_default=True,
+                     help="Ask before carrying out a command that breaks a rule (in a game "
+                          "that lets such commands be carried out and disputed); scripts never "
+                          "ask."),
+    ]
+
+
+CLASSIC = "--classic"
+
+
+def classic_option() -> click.Option:
+    """`--classic`, offered by the games with an earlier tool's screen."""
+    return click.Option([CLASSIC], is_flag=True,
+                        help="The earlier tool's screen exactly: the board and the prompt, no "
+                             "status line, no colours, no event lines.")
+
+
+def flag_option(game: Game, flag: PlayFlag, taken: set[str]) -> click.Option:
+    """The click option of one of `game`'s play flags; a flag that is not a long option, or
+    clashes with an option of `play` or another flag, is the game's error, named."""
+    dest = flag.dest
+    if not flag.flag.startswith("--") or not dest.isidentifier() or not flag.options:
+        raise BoardctError(f"{game.id}: the play flag {flag.flag!r} is not a long option "
+                           "(--name) that sets one or more options")
+    if flag.flag in taken or dest in taken:
+        raise BoardctError(f"{game.id}: the play flag {flag.flag} clashes with an option of "
+                           "boardct play")
+    taken.update((flag.flag, dest))
+    return click.Option([flag.flag, dest], nargs=len(flag.options), default=None,
+                        metavar=flag.metavar or None, help=flag.help)
+
+
+def play_params(game: Game) -> list[click.Parameter]:
+    """Every option of `boardct play GAME`: --names, the game's flags, the options every game
+    has, and --classic where the game has an earlier tool's screen."""
+    names = click.Option(["--names"], default=None, metavar="A [B]",
+                         help="The players' names; with --vs only the people's "
+                              "(--names Me --vs 2).")
+    rest = common_options() + ([classic_option()] if game.classic_screen else [])
+    taken = {"--help", "-h", "help", CLASSIC}
+    for opt in (names, *rest):
+        taken.update((*opt.opts, *opt.secondary_opts, opt.name or ""))
+    flags = [flag_option(game, flag, taken) for flag in game.play_flags]
+    return [names, *flags, *rest]
+
+
+def unknown_flag(game: Game, option: str) -> str | None:
+    """What to say of an option `boardct play GAME` does not have, when it is one some other
+    game has (another game's flag, --classic); None: click's own message will do."""
+    if option == CLASSIC:
+        return no_classic(game)
+    owners = [g for g in registry.all_games()
+              if g.id != game.id and any(f.flag == option for f in g.play_flags)]
+    if not owners:
+        return None
+    flag = next(f for f in owners[0].play_flags if f.flag == option)
+    where = f"{option} is a flag of {', '.join(g.id for g in owners)}"
+    for name in flag.options:
+        try:
+            game.option(name)
+        except OptionError as exc:
+            return f"{where}; {exc}"
+    settings = " ".join(f"-o {name}=VALUE" for name in flag.options)
+    return f"{where}; for {game.id} give {settings}"
+
+
+class GamePlay(click.Command):
+    """`boardct play GAME`: one game's play command (`game_play_command`)."""
+
+    def __init__(self, game: Game, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.game = game
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.NoSuchOption as exc:
+            hint = unknown_flag(self.game, exc.option_name)
+            if hint is None:
+                raise
+            raise click.UsageError(hint, ctx) from None
+
+
+def game_play_command(game: Game) -> GamePlay:
+    """The `play` subcommand of `game`."""
 
     # `--names A B` and `--names Me`: click options take a fixed number of values, so the
     # command takes one and finds the others among the extra arguments after it.
-    @cli.command("play", context_settings={"allow_extra_args": True})
-    @click.argument("game_id", metavar="GAME")
-    @click.option("--names", default=None, metavar="A [B]",
-                  help="The players' names; with --vs only the people's (--names Me --vs 2).")
-    @click.option("--ruleset", default=None, help="FieldShift: lstd, stdex or type-a.")
-    @click.option("--violations", default=None,
-                  help="FieldShift: dispute (carried out, disputable) or reject.")
-    @click.option("--cards", nargs=2, default=None, metavar="A B",
-                  help="Shift: the two cards (shipped names or TOML files).")
-    @click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
-                  help="Any game option, e.g. -o turn_limit=100.")
-    @click.option("--seed", type=SEED, default=None, help="Seed of the game's chance.")
-    @click.option("--resume", default=None, metavar="FILE|N",
-                  help="Go on with a saved game (a boardct record or an fs_save_ file), or "
-                       "game N of boardct history; its computer seats play on unless --vs.")
-    @click.option("--vs", default=None, metavar="SIDE[:AGENT]",
-                  help="The computer plays SIDE (1 or 2) with AGENT (default "
-                       f"{DEFAULT_OPPONENT}), e.g. --vs 2, --vs 2:greedy, "
-                       "--vs 1:mcts:time=5; --vs none: people play every seat.")
-    @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto",
-                  show_default=True, help="Colours for the sides and terrain.")
-    @click.option("--script", default=None, metavar="FILE",
-                  help="Read tokens one per line (# comments); print the final screen.")
-    @click.option("--trace", is_flag=True, help="With --script: print every step.")
-    @click.option("--save", default=None, metavar="FILE",
-                  help="Keep the game's record in FILE, rewritten after every command.")
-    @click.option("--clear/--no-clear", default=None,
-                  help="Clear the terminal before each screen (default: when interactive).")
-    @click.option("--classic", is_flag=True,
-                  help="The earlier tool's screen exactly (FieldShift FS-23): the board and the "
-                       "prompt, no status line, no colours, no event lines.")
-    @click.option("--confirm/--no-confirm", default=True, show_default=True,
-                  help="Ask before carrying out a command that breaks a rule (FieldShift's "
-                       "dispute mode, FS-19); scripts never ask.")
     @click.pass_context
-    def play_cmd(ctx, game_id, names, ruleset, violations, cards, options, seed, resume, vs,
-                 color, script, trace, save, clear, classic, confirm):
-        """Play GAME in the terminal: hot-seat, against the computer, or from a script."""
-        from boardct.cli.main import parse_options
-
+    def play_cmd(ctx: click.Context, names: str | None, options: tuple[str, ...],
+                 **values: Any) -> None:
         if ctx.args and names is None:
             raise click.UsageError(f"Got unexpected extra argument(s) ({' '.join(ctx.args)})")
-        if names is not None:
-            names = (names, *ctx.args)
-        code = play_command(game_id, names, ruleset, violations, cards, parse_options(options),
-                            seed, resume, vs, color, script, trace, save, clear, classic,
-                            confirm)
+        given = (names, *ctx.args) if names is not None else None
+        named: dict[str, Any] = {}
+        for flag in game.play_flags:
+            named.update(flag.values(values.pop(flag.dest)))
+        opts = game_options(game, parse_options(options), **named)
+        code = play_command(game, given, opts, values["seed"], values["resume"], values["vs"],
+                            values["color"], values["script"], values["trace"],
+                            values["save"], values["clear"], values.get("classic", False),
+                            values["confirm"])
         sys.exit(code)
+
+    return GamePlay(
+        game, name=game.id, params=play_params(game), callback=play_cmd,
+        context_settings={"allow_extra_args": True}, short_help=game.title,
+        help=f"Play {game.id} ({game.title}) in the terminal: hot-seat, against the computer, "
+             "or from a script.")
+
+
+class PlayGroup(BoardctGroup):
+    """`boardct play GAME [OPTIONS]`: a subcommand per registered game, built when asked for
+    (so playing one game imports only it)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return registry.ids()
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in registry.ids():
+            return None
+        try:
+            return game_play_command(registry.get(cmd_name))
+        except BoardctError:  # a game that does not load: `resolve_command` says why
+            return None
+
+    def resolve_command(self, ctx: click.Context, args: list[str]
+                        ) -> tuple[str | None, click.Command | None, list[str]]:
+        if args and not args[0].startswith("-") and self.get_command(ctx, args[0]) is None:
+            game_play_command(registry.get(args[0]))  # raises: unknown game, or why not
+        return super().resolve_command(ctx, args)
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and args[0].startswith("-") and args[0] not in ctx.help_option_names:
+            raise click.UsageError(f"name the game first: boardct play GAME {args[0]} ... "
+                                   f"(games: {', '.join(registry.ids())})", ctx)
+        return super().parse_args(ctx, args)
+
+    def collect_usage_pieces(self, ctx: click.Context) -> list[str]:
+        return [self.subcommand_metavar or "GAME"]
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = []
+        for name in self.list_commands(ctx):
+            cmd = self.get_command(ctx, name)
+            if cmd is not None:
+                rows.append((name, cmd.get_short_help_str(formatter.width)))
+        if rows:
+            with formatter.section("Games"):
+                formatter.write_dl(rows)
+
+
+def register_commands(cli: click.Group) -> None:
+    """`play` (a subcommand per game) and `replay`."""
+
+    @cli.group("play", cls=PlayGroup, subcommand_metavar="GAME [OPTIONS]...")
+    def play_group() -> None:
+        """Play GAME in the terminal: hot-seat, against the computer, or from a script.
+        `boardct play GAME --help` shows the game's options, its own flags among them."""
 
     @cli.command("replay")
     @click.argument("record", metavar="RECORD")
@@ -306,8 +429,8 @@ def register_commands(cli: click.Group) -> None:
                   help="Unfinished games with hidden information or chance: show each "
                        "player's view, hand included (by default only what a spectator sees).")
     def replay_cmd(record, final, color, reveal):
-        """Show a saved game move by move: RECORD is a file (a boardct record or an fs_save_
-        file) or the number of a game in `boardct history` (1: the newest)."""
+        """Show a saved game move by move: RECORD is a file (a boardct record or a game's own
+        save file) or the number of a game in `boardct history` (1: the newest)."""
         prepare_streams()
         state = load_state(history.resolve(record))
         console = make_console(color)
