@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib
 import json
 import sys
+from typing import Any
 
 import click
 
@@ -60,7 +61,7 @@ class BoardctCLI(BoardctGroup):
     """The `boardct` group: its own commands, then the games' (`load_game_commands`), loaded
     once, when a listing or a name that is not one of its own first needs them."""
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._game_commands: dict[str, click.Command] | None = None
 
