@@ -180,7 +180,8 @@ def test_play_lists_every_game_by_title():
 
 
 @pytest.mark.parametrize("game_id", registry.ids())
-def test_play_help_of_a_game_shows_its_flags_and_classic_only_where_it_has_one(game_id):
+def test_play_help_of_a_game_shows_its_flags_options_and_classic_only_where_it_has_one(
+        game_id):
     game = registry.get(game_id)
     result = invoke("play", game_id, "--help")
     assert result.exit_code == 0 and f"boardct play {game_id} [OPTIONS]" in result.stdout
@@ -191,6 +192,9 @@ def test_play_help_of_a_game_shows_its_flags_and_classic_only_where_it_has_one(g
     for flag in others:
         assert flag not in result.stdout
     assert ("--classic" in result.stdout) == game.classic_screen
+    options = result.stdout.partition(f"Options of {game_id} (-o NAME=VALUE):")[2]
+    for opt in game.options:
+        assert f"  {opt.name}=" in options
     for common in ("--names", "--option", "--seed", "--resume", "--vs", "--script", "--save"):
         assert common in result.stdout
 

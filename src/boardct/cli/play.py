@@ -37,8 +37,7 @@ def common_options(default_agent: str) -> list[click.Option]:
     --names, these after them); `default_agent`: the computer's when --vs names none."""
     return [
         click.Option(["--option", "-o", "options"], multiple=True, metavar="NAME=VALUE",
-                     help="Any game option, e.g. -o turn_limit=100 (`boardct games` lists "
-                          "them)."),
+                     help="Any of the game's options (listed below), e.g. -o turn_limit=100."),
         click.Option(["--seed"], type=SEED, default=None, help="Seed of the game's chance."),
         click.Option(["--resume"], default=None, metavar="FILE|N",
                      help="Go on with a saved game (a boardct record or the game's own save "
@@ -131,6 +130,18 @@ class GamePlay(click.Command):
     def __init__(self, game: Game, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.game = game
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The game's options after click's: what -o NAME=VALUE may set."""
+        rows = []
+        for opt in self.game.options:
+            kind = ("|".join(str(c) for c in opt.choices) if opt.choices is not None
+                    else opt.type.__name__.upper())
+            rows.append((f"{opt.name}={kind}", f"{opt.help}  [default: {opt.default}]"))
+        if rows:
+            with formatter.section(f"Options of {self.game.id} (-o NAME=VALUE)"):
+                formatter.write_dl(rows)
+        super().format_epilog(ctx, formatter)
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         try:
