@@ -122,7 +122,7 @@ def make_computer(specs: dict[int, str], state: State, source: str) -> dict:
 
 
 def game_options(game: Game, given: dict[str, str], **named: str | None) -> dict[str, str]:
-    """Merge -o NAME=VALUE with the named shortcuts (--ruleset ...) the game understands."""
+    """Merge -o NAME=VALUE with the options set by the game's play flags (they win)."""
     options = dict(given)
     for key, value in named.items():
         if value is None:
