@@ -128,7 +128,7 @@ def test_interrupted_processing_leaves_previous_turn_intact(tmp_path, gamedir, m
 def test_failed_results_write_keeps_previous_turn(tmp_path, gamedir, monkeypatch):
     d = gamedir
     before = (d / "game.json").read_bytes()
-    import boardct.cli.cmd_ctf2187 as mod
+    import boardct.games.ctf2187.cli as mod
 
     def broken(*args, **kwargs):
         raise OSError("disk full")

@@ -1,22 +1,38 @@
-"""`boardct arena` (tournaments), `boardct balance` (balance studies), and agent benchmarks."""
+"""`boardct arena` (tournaments), `boardct balance` (balance studies), and agent benchmarks.
+
+The agents, the arena's runner and reports and Rich's progress bar are imported by the
+commands that use them, not with this module: `boardct` registers these commands each time it
+starts, and most runs use none of them.
+"""
 
 from __future__ import annotations
 
 import json
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from boardct.agents import make as make_agent
-from boardct.arena import journal, report
-from boardct.arena.runner import GameSpec, execute, round_robin, self_play
+from boardct.cli.ext import parse_options
 from boardct.core import registry
 from boardct.core.errors import BoardctError
 
+if TYPE_CHECKING:
+    from rich.progress import Progress
+
+    from boardct.arena.runner import GameSpec
+
 
 def _progress() -> Progress:
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
     return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                     TimeRemainingColumn(), transient=False)
 
@@ -24,6 +40,9 @@ def _progress() -> Progress:
 def _run(specs, backend, workers, address, label, folder: Path, resume: bool):
     """Play the schedule, journalling each game as it finishes; with `resume`, games already
     in the folder's journal are kept and not played again."""
+    from boardct.arena import journal, report
+    from boardct.arena.runner import execute
+
     done: dict = {}
     kept = 0 if resume else journal.count(folder)
     if kept:
@@ -61,7 +80,7 @@ def _run(specs, backend, workers, address, label, folder: Path, resume: bool):
 
 def check_setup(game, specs: list[GameSpec]) -> None:
     """Set up the first game of each variant now, so that options the game cannot play with
-    these seats (CTF 2187's `teams=3` with two agents) fail before the progress bar starts
+    these seats (a number of teams the agents cannot fill) fail before the progress bar starts
     rather than in the first game."""
     firsts: dict[str, GameSpec] = {}
     for spec in specs:
@@ -73,8 +92,6 @@ def check_setup(game, specs: list[GameSpec]) -> None:
 def variants_for(game, given: tuple[str, ...]) -> dict[str, dict]:
     """`--variants ruleset=lstd ruleset=stdex,turn_limit=100`; by default one per value of the
     game's `ruleset` option when it has one, else the game's defaults."""
-    from boardct.cli.main import parse_options
-
     if given:
         out = {}
         for text in given:
@@ -111,7 +128,9 @@ def register_commands(cli: click.Group) -> None:
                   seed, options, resume):
         """Round-robin tournament between agents: records, results (JSON, CSV), a Markdown
         report with ratings, and charts."""
-        from boardct.cli.main import parse_options
+        from boardct.agents import make as make_agent
+        from boardct.arena import report
+        from boardct.arena.runner import round_robin
 
         agents = [a for spec in agent_specs + more_agents for a in spec.split()]
         if len(agents) < 2 or len(set(agents)) != len(agents):
@@ -155,6 +174,10 @@ def register_commands(cli: click.Group) -> None:
     def balance_cmd(game_id, variants, agent, games, workers, backend, ray_address, out, seed,
                     resume):
         """A balance study by self-play, per variant, with Ludii-style metrics."""
+        from boardct.agents import make as make_agent
+        from boardct.arena import report
+        from boardct.arena.runner import self_play
+
         game = registry.get(game_id)
         table_variants = variants_for(game, variants)
         make_agent(agent)
@@ -181,6 +204,7 @@ def bench_agent(game_id: str, agent_spec: str, seconds: float, seed: int,
     random play. Seconds are this process's CPU seconds (the search is single-threaded), so
     the figures hold on a busy machine too; wall seconds are given beside them. The peak
     memory is the whole process's (None where it cannot be read)."""
+    from boardct.agents import make as make_agent
     from boardct.arena.bench import mid_game_state, peak_rss_mb
 
     game = registry.get(game_id)

@@ -1,45 +1,91 @@
-"""The `boardct` command. Games are found through the registry; game-specific commands live
-in modules `boardct.cli.cmd_<name>` that expose a click command named `command`."""
+"""The `boardct` command: its own commands, and each registered game's.
+
+The CLI knows no game. Games come from the registry; `boardct play GAME` builds each game's
+flags from its `Game.play_flags` (`boardct.cli.play`), and a game's own commands come from the
+module its `Game.frontends.cli` names (a sequence `COMMANDS` of click commands, written
+against `boardct.cli.ext`). Those modules are imported when the command line first needs them
+(`boardct --help` lists them; `boardct NAME` that is not one of the CLI's own looks them up),
+so `boardct play GAME` imports only that game; a module that fails to import is reported in
+one line and every other command still works.
+"""
 
 from __future__ import annotations
 
 import importlib
 import json
-import pkgutil
 import sys
+from typing import Any
 
 import click
 
-from boardct.cli.play import SEED
+from boardct.cli import arena, cmd_serve, history, play
+from boardct.cli.ext import BoardctGroup, SeedType, parse_options
 from boardct.core import registry
-from boardct.core.errors import BoardctError
+from boardct.core.view import view_schema
+
+__all__ = ["BoardctCLI", "cli", "load_game_commands", "main", "parse_options"]
+
+SEED = SeedType()
 
 
-def parse_options(pairs: tuple[str, ...]) -> dict[str, str]:
-    out = {}
-    for pair in pairs:
-        if "=" not in pair:
-            raise click.BadParameter(f"{pair!r} is not NAME=VALUE", param_hint="--option")
-        k, v = pair.split("=", 1)
-        out[k.strip().replace("-", "_")] = v.strip()
+def load_game_commands(taken: set[str]) -> dict[str, click.Command]:
+    """The commands every registered game adds (its `frontends.cli` module's `COMMANDS`), by
+    name. A module that cannot be imported, or offers something that is not a click command,
+    or a command whose name is `taken` (the CLI's own) or already another game's, is left out
+    with one line on standard error: one broken game never stops the others."""
+    out: dict[str, click.Command] = {}
+    for game in registry.all_games():
+        name = game.frontends.cli
+        if not name:
+            continue
+        try:
+            commands = tuple(importlib.import_module(name).COMMANDS)
+            for cmd in commands:
+                if not isinstance(cmd, click.Command) or not cmd.name:
+                    raise TypeError(f"{cmd!r} in COMMANDS is not a named click command")
+        except Exception as exc:  # a third-party game may fail in any way: say how, go on
+            click.echo(f"boardct: the commands of {game.id} are left out: {name}: "
+                       f"{type(exc).__name__}: {exc}", err=True)
+            continue
+        for cmd in commands:
+            assert cmd.name is not None
+            if cmd.name in taken or cmd.name in out:
+                click.echo(f"boardct: the command {cmd.name!r} of {game.id} is left out: "
+                           "the name is taken", err=True)
+                continue
+            out[cmd.name] = cmd
     return out
 
 
-class BoardctGroup(click.Group):
-    """Turns every `BoardctError` into a one-line message and exit status 2."""
+class BoardctCLI(BoardctGroup):
+    """The `boardct` group: its own commands, then the games' (`load_game_commands`), loaded
+    once, when a listing or a name that is not one of its own first needs them."""
 
-    def invoke(self, ctx: click.Context):
-        try:
-            return super().invoke(ctx)
-        except BoardctError as exc:
-            click.echo(f"error: {exc}", err=True)
-            ctx.exit(2)
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._game_commands: dict[str, click.Command] | None = None
+
+    def game_commands(self) -> dict[str, click.Command]:
+        if self._game_commands is None:
+            self._game_commands = load_game_commands(set(self.commands))
+        return self._game_commands
+
+    def forget_game_commands(self) -> None:
+        """Look the games' commands up again at the next need (after registering a game)."""
+        self._game_commands = None
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(self.commands) | set(self.game_commands()))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        own = self.commands.get(cmd_name)
+        return own if own is not None else self.game_commands().get(cmd_name)
 
 
-@click.group(cls=BoardctGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=BoardctCLI, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="boardct")
 def cli() -> None:
-    """boardct: board control tool for FieldShift and other turn-based tactics games."""
+    """boardct: board control tool for turn-based tactics games."""
 
 
 @cli.command("games")
@@ -169,21 +215,18 @@ def _bench_all(game_id: str | None, seconds: float, seed: int, agent: str | None
         click.echo(f"Written to {folder / 'bench.md'} and {folder / 'bench.json'}")
 
 
-def _load_subcommands() -> None:
-    from boardct.cli import arena, play
-
-    play.register_commands(cli)
-    arena.register_commands(cli)
-
-    import boardct.cli as pkg
-
-    for info in pkgutil.iter_modules(pkg.__path__):
-        if info.name.startswith("cmd_"):
-            module = importlib.import_module(f"{pkg.__name__}.{info.name}")
-            cli.add_command(module.command)
+@cli.command("schema")
+@click.argument("game_id", metavar="GAME")
+def schema_cmd(game_id: str) -> None:
+    """Print the JSON Schema of GAME's views (what a player or a spectator is shown), for
+    bots and pages: the envelope every game shares, and the game's own board."""
+    click.echo(json.dumps(view_schema(registry.get(game_id)), indent=2))
 
 
-_load_subcommands()
+play.register_commands(cli)
+history.register_commands(cli)
+arena.register_commands(cli)
+cli.add_command(cmd_serve.command)
 
 
 def main() -> None:

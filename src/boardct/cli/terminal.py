@@ -4,7 +4,7 @@ It knows games only through the core API: `render`/`render_rich`, `prompt`, `par
 `describe`, `events_for`, `outcome` and the game's `help_text`. Help at the table (`moves`,
 `hint`, `preview CMD`/`?CMD`, `undo`, `status`, `save`, `quit`, `resign`) is `core.table`'s,
 offered in every game after the game's own commands; a line the game reads is the game's.
-FieldShift's suspend and resume commands arrive as the core's SUSPEND and RESUME events; the
+A game's suspend and resume commands arrive as the core's SUSPEND and RESUME events; the
 terminal asks for the file.
 
 A referee that crashes or leaks cannot be trusted with a game, so the terminal:
@@ -397,12 +397,12 @@ class Session:
         out = self.state.outcome
         if out is not None:
             return f"Result: {out.describe()}"
-        # a game's prompt may name what a spectator may not know (the Bots still to hand in)
+        # a game's prompt may name what a spectator may not know (who is still to hand in)
         return "The game goes on." if self.spectator else self.state.prompt()
 
     def print_end(self) -> None:
         """Print `end_line` under the board, but a result only once: some games' boards
-        (CTF 2187, Shift) already end with the same "Result: ..." line."""
+        already end with the same "Result: ..." line."""
         line = self.end_line()
         if self.state.is_over and line in self.state.render(self.viewer()).splitlines():
             return
@@ -463,10 +463,10 @@ class Session:
         return Step("ok", said.for_viewer(self.eyes(player)), said=[said], player=player)
 
     def _confirm_breach(self, action, player: int, ask: Ask) -> Step | None:
-        """Before carrying out a command that breaks a rule (FieldShift's dispute mode, FS-19),
-        ask the person: a slip of the finger must not hand the opponent a winning dispute.
-        None: go on (lawful, confirmed, --no-confirm, or a script, which never asks); else
-        the Step of a denial, which changes nothing."""
+        """Before carrying out a command that breaks a rule (in a game whose violations are
+        carried out and may be disputed), ask the person: a slip of the finger must not hand
+        the opponent a winning dispute. None: go on (lawful, confirmed, --no-confirm, or a
+        script, which never asks); else the Step of a denial, which changes nothing."""
         if not self.confirm or self._script:
             return None
         breach = self.state.breach(action, player)
@@ -1070,8 +1070,8 @@ def run_replay(state: State, console: Console, color: bool, read: Ask,
     session = Session(frames[0], console, color=color, spectator=spectator)
     while True:
         session.state = frames[k]
-        # a spectator is not told the moves of a game with hidden information (CTF 2187's are
-        # order sheets); the boards and the events show what became public
+        # a spectator is not told the moves of a game with hidden information (they may be
+        # secret orders); the boards and the events show what became public
         last = "start" if not k else f"after {k}" if spectator else f"after {k}: {texts[k - 1]}"
         console.print(f"--- move {k} of {len(texts)} ({shown(last)}) ---", markup=False)
         session.say(["  " + line for line in step_lines(session, replayed, k)])

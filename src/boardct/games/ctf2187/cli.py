@@ -14,23 +14,23 @@ Everything read from the folder or the command line is untrusted: files are read
 bound, numbers in ASCII digits only, names and deadlines must be printable, and every problem is
 a `BoardctError` naming the file (one line `error: ...`, exit status 2), never a traceback. A
 command that fails changes nothing in the folder.
+
+`boardct` adds these commands through `CtfGame.frontends.cli`; like every game's commands they
+use only the CLI's extension point (`boardct.cli.ext`), the core and the game's engine.
 """
 
 from __future__ import annotations
 
 import json
-import math
 import os
-import re
 import shutil
 import sys
 from pathlib import Path
 
-import click
-
+from boardct.cli.ext import AsciiInt, BoardctGroup, Seconds, click, decode_text, read_text, shown
 from boardct.core import registry
 from boardct.core.errors import BoardctError, RecordError
-from boardct.core.inputs import MAX_FILE_BYTES, InputError, ascii_int, parse_json, read_bytes
+from boardct.core.inputs import MAX_FILE_BYTES, InputError, ascii_int, parse_json
 from boardct.core.records import MAX_NAME, Record, record_of, replay
 from boardct.games.ctf2187.maps import MAX_MAP_BYTES, parse_map
 from boardct.games.ctf2187.report import format_report, turn_report
@@ -48,56 +48,6 @@ GAME_FILE = "game.json"
 MAX_SHEET_BYTES = 4 * MAX_SHEET_CHARS  # UTF-8 takes at most four bytes a character
 MAX_RESULTS_BYTES = MAX_FILE_BYTES
 MAX_DEADLINE = 200  # characters: "Friday 1 December, 18:00 UTC" and then some
-MAX_BENCH_SECONDS = 3600.0
-
-
-def shown(path: Path | str) -> str:
-    """A path as it can be printed: bytes that are not UTF-8 in a file name (kept by Python as
-    lone surrogates) come out as escapes instead of crashing the terminal's encoder."""
-    return str(path).encode("utf-8", "backslashreplace").decode("utf-8")
-
-
-class AsciiInt(click.ParamType):
-    """A whole number in ASCII digits within [minimum, maximum]. click's own INT takes `١٢`
-    (Arabic-Indic digits), `1_000` and numbers of thousands of digits."""
-
-    name = "integer"
-
-    def __init__(self, minimum: int, maximum: int):
-        self.minimum = minimum
-        self.maximum = maximum
-
-    def convert(self, value, param, ctx):
-        if isinstance(value, int) and not isinstance(value, bool):
-            number: int | None = value
-        else:
-            text = str(value).strip()
-            number = ascii_int(text.removeprefix("-"))
-            if number is not None and text.startswith("-"):
-                number = -number
-        if number is None:
-            self.fail(f"{str(value)[:40]!r} is not a whole number (ASCII digits)", param, ctx)
-        if not self.minimum <= number <= self.maximum:
-            self.fail(f"{number} is not within {self.minimum}-{self.maximum}", param, ctx)
-        return number
-
-
-class Seconds(click.ParamType):
-    """A finite number of seconds, at most an hour: `inf` and `nan` would run for ever."""
-
-    name = "seconds"
-    _FORM = re.compile(r"[0-9]{1,7}(\.[0-9]{0,6})?|\.[0-9]{1,6}", re.ASCII)
-
-    def convert(self, value, param, ctx):
-        if isinstance(value, float):
-            number = value
-        elif self._FORM.fullmatch(str(value).strip()):
-            number = float(str(value).strip())
-        else:
-            self.fail(f"{str(value)[:40]!r} is not a number of seconds", param, ctx)
-        if not (math.isfinite(number) and 0 < number <= MAX_BENCH_SECONDS):
-            self.fail(f"{number} is not within 0-{MAX_BENCH_SECONDS:.0f} seconds", param, ctx)
-        return number
 
 
 def _check_deadline(text: str | None, where: str) -> str | None:
@@ -149,25 +99,6 @@ def _remove(path: Path) -> None:
             path.unlink()
     except OSError:
         pass
-
-
-def _read(path: Path, limit: int, what: str) -> str:
-    """A bounded UTF-8 text file of the game folder (byte-order mark dropped); anything else
-    (a folder, a device, a file too large, bytes that are not UTF-8) names the file."""
-    try:
-        data = read_bytes(path, limit, what)
-    except InputError as exc:
-        raise BoardctError(f"{shown(path)}: cannot read the {what} ({exc.reason})") from None
-    return _decode(data, shown(path))
-
-
-def _decode(data: bytes, source: str) -> str:
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise BoardctError(f"{source}: not a text file (not UTF-8 at byte {exc.start})"
-                           ) from None
-    return text.removeprefix("\ufeff")
 
 
 def _load(directory: Path) -> tuple[CtfState, dict]:
@@ -252,7 +183,7 @@ def _write_results(directory: Path, state: CtfState, turn: int, deadline: str | 
         raise
 
 
-@click.group("ctf2187")
+@click.group("ctf2187", cls=BoardctGroup)
 def command() -> None:
     """CTF 2187 moderator: start a game, take order sheets, process turns, mail results."""
 
@@ -303,7 +234,7 @@ def new_cmd(directory: Path, players: tuple[str, ...], teams: int, bots_per_team
     if map_seed is not None:
         options["map_seed"] = map_seed
     if map_file is not None:
-        text = _read(map_file, MAX_MAP_BYTES, "map file")
+        text = read_text(map_file, MAX_MAP_BYTES, "map file")
         gmap = parse_map(text, default_tables(), shown(map_file))  # errors name the file
         options["map"] = gmap.to_text(default_tables())  # canonical: no comments, bounded
     state = registry.get("ctf2187").new(seed=seed, names=names, **options)
@@ -351,8 +282,8 @@ def _read_sheet_arg(sheet: str) -> tuple[str, str]:
             raise BoardctError("standard input: cannot read the sheet") from None
         if len(data) > MAX_SHEET_BYTES:
             raise BoardctError(f"standard input: a sheet is at most {MAX_SHEET_BYTES:,} bytes")
-        return _decode(data, "standard input"), "standard input"
-    return _read(Path(sheet), MAX_SHEET_BYTES, "sheet"), shown(sheet)
+        return decode_text(data, "standard input"), "standard input"
+    return read_text(Path(sheet), MAX_SHEET_BYTES, "sheet"), shown(sheet)
 
 
 @command.command("submit")
@@ -404,7 +335,7 @@ def _apply_stored(state: CtfState, path: Path, num: int, kind: int | None) -> No
     kind (STANDING, or a turn sheet); any problem names the file. Only the state in memory
     changes, and it is thrown away on error."""
     bot = state.bots[num - 1]
-    text = _read(path, MAX_SHEET_BYTES, "sheet")
+    text = read_text(path, MAX_SHEET_BYTES, "sheet")
     try:
         action = state.parse(text, bot.player)
         if action[0] == MISSING:
@@ -507,7 +438,7 @@ def results_cmd(directory: Path, player: str, turn: int | None, as_json: bool) -
     docs = []
     for b in state.bots_of(p):
         path = folder / f"bot-{b.num}.{'json' if as_json else 'txt'}"
-        docs.append(_read(path, MAX_RESULTS_BYTES, "results"))
+        docs.append(read_text(path, MAX_RESULTS_BYTES, "results"))
     if as_json:
         parsed = []
         for b, d in zip(state.bots_of(p), docs, strict=True):
@@ -554,3 +485,6 @@ def bench_cmd(seconds: float, seed: int, bots_per_team: int, teams: int) -> None
     click.echo(f"CTF 2187 {teams}x{bots_per_team} bots: {turns / dt:,.1f} turns/s "
                f"({sheets / dt:,.0f} sheets/s, {games / dt:,.2f} games/s; {turns} turns in "
                f"{dt:.2f} s)")
+
+
+COMMANDS = (command,)

@@ -1,9 +1,12 @@
-"""`boardct cards`: the Shift cards: list the shipped ones, show one, check a card file."""
+"""`boardct cards`: the Shift cards: list the shipped ones, show one, check a card file.
+
+`boardct` adds these commands through `ShiftGame.frontends.cli`; like every game's commands
+they use only the CLI's extension point (`boardct.cli.ext`), the core and the game's engine.
+"""
 
 from __future__ import annotations
 
-import click
-
+from boardct.cli.ext import BoardctGroup, click
 from boardct.games.shift import cardformat
 from boardct.games.shift.cards import (
     card_text,
@@ -15,7 +18,7 @@ from boardct.games.shift.cards import (
 )
 
 
-@click.group("cards")
+@click.group("cards", cls=BoardctGroup)
 def command() -> None:
     """Shift cards: list the shipped cards, show a card, check a card file."""
 
@@ -45,7 +48,7 @@ def check_cmd(ctx: click.Context, file: str) -> None:
     cannot be read as a card file (missing, a folder, a device, too large, not UTF-8).
     """
     # the file is read once, bounded (a folder or /dev/zero is a `DataError`, which the
-    # `boardct` group prints as one line with exit status 2)
+    # group prints as one line with exit status 2)
     result = check_file(file)
     file = shown(file)
     for where, message in result.problems:
@@ -69,3 +72,6 @@ def schema_cmd(write: bool) -> None:
         click.echo(f"wrote {cardformat.write_schema()}")
         return
     click.echo(cardformat.schema_text(), nl=False)
+
+
+COMMANDS = (command,)
