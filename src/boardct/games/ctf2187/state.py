@@ -785,6 +785,7 @@ class CtfState(State):
             contact,
             cp_status,
             moderator_view,
+            plain,
             view_header,
             visual_display,
         )
@@ -797,7 +798,7 @@ class CtfState(State):
         out["command_posts"] = [cp_status(self, c) for c in self._cps]
         out["owed"] = self.owed(player) if player is not None else []
         out["log_turn"] = self.log_turn
-        out["log"] = [list(e) for e in self.visible_log(player)]
+        out["log"] = [plain(e) for e in self.visible_log(player)]
         if player is None:
             out["standing_orders"] = {}
             out["bots"] = []
