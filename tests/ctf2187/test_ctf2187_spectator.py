@@ -19,7 +19,7 @@ from boardct.core import registry
 from boardct.core.game import MESSAGE
 from boardct.core.outcome import Termination
 from boardct.games.ctf2187.maps import generate_map
-from boardct.games.ctf2187.report import _cells, moderator_view
+from boardct.games.ctf2187.report import _cells, moderator_view, plain
 from boardct.games.ctf2187.sheet import STANDING, TURN
 from boardct.games.ctf2187.state import CtfState
 from boardct.games.ctf2187.units import FUNCTIONAL
@@ -194,7 +194,7 @@ def test_moderator_view_is_the_whole_picture_during_the_game():
     m = moderator_view(st)
     assert [b["bot"] for b in m["bots"]] == [1, 2] and m["terrain"]
     assert set(m["standing_orders"]) == {"1", "2"} and len(m["teams"]) == 2
-    assert m["owed"] == [1, 2] and m["log"] == [list(e) for _, e in st.log]
+    assert m["owed"] == [1, 2] and m["log"] == [plain(e) for _, e in st.log]
     json.dumps(m)
 
 

@@ -679,9 +679,10 @@ def mutate_toml(draw: Draw, text: str) -> str:
 
 
 # -- games: positions, tokens, vocabulary -----------------------------------------------------
-GAME_IDS = ("fieldshift", "fff", "hills", "shift", "ctf2187")
+GAME_IDS = tuple(g.id for g in registry.all_games())  # every registered game
 
-# Option sets the positions are drawn from (seeds and plies are added by `pool`).
+# Option sets the positions are drawn from (seeds and plies are added by `pool`); a game not
+# named here is drawn at its defaults and at its short game (`Game.small_options`).
 OPTION_SETS: dict[str, list[dict[str, Any]]] = {
     "fieldshift": [{"ruleset": r, "violations": v} for r in ("lstd", "stdex", "type-a")
                    for v in ("dispute", "reject")],
@@ -733,8 +734,9 @@ def pool(game_id: str) -> Pool:
     tokens: dict[str, None] = {}
     actions: dict[Any, None] = {}
     rng = random.Random(15)
-    for k, options in enumerate(OPTION_SETS[game_id]):
-        n = PLAYERS.get(game_id, [2] * 10)[k]
+    sets = OPTION_SETS.get(game_id) or [{}, dict(game.small_options)]
+    for k, options in enumerate(sets):
+        n = PLAYERS[game_id][k] if game_id in PLAYERS else game.min_players
         for seed in (k + 1, 100 + k):
             state = game.new(seed=seed, names=[f"P{i + 1}" for i in range(n)], **options)
             done = 0

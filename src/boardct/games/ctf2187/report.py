@@ -225,7 +225,7 @@ def moderator_view(st: CtfState) -> dict:
     out["command_posts"] = [cp_status(st, c) for c in st.cps]
     out["owed"] = st.owed(None)
     out["log_turn"] = st.log_turn
-    out["log"] = [list(e) for _, e in st.log]
+    out["log"] = [plain(e) for _, e in st.log]
     out["standing_orders"] = {str(b.num): sheet_text(STANDING, b.num, b.standing, st.turn)
                               for b in st.bots}
     out["bots"] = [bot_status(st, b) for b in st.bots]
@@ -234,12 +234,15 @@ def moderator_view(st: CtfState) -> dict:
     return out
 
 
-def event_json(st: CtfState, e: tuple) -> dict:
-    def plain(v: Any) -> Any:
-        if isinstance(v, tuple):
-            return [plain(x) for x in v]
-        return v
+def plain(v: Any) -> Any:
+    """An event or a part of one as JSON data: its tuples (a fire track, a hit's spread, the
+    action order) as lists, so that a view holding it reads back from JSON unchanged."""
+    if isinstance(v, tuple | list):
+        return [plain(x) for x in v]
+    return v
 
+
+def event_json(st: CtfState, e: tuple) -> dict:
     return {"kind": e[0], "data": plain(list(e[1:])), "text": describe_event(st, e)}
 
 

@@ -889,6 +889,7 @@ class CtfState(State):
             contact,
             cp_status,
             moderator_view,
+            plain,
             view_header,
             visual_display,
         )
@@ -901,7 +902,7 @@ class CtfState(State):
         out["command_posts"] = [cp_status(self, c) for c in self._cps]
         out["owed"] = self.owed(player) if player is not None else []
         out["log_turn"] = self.log_turn
-        out["log"] = [list(e) for e in self.visible_log(player)]
+        out["log"] = [plain(e) for e in self.visible_log(player)]
         if player is None:
             out["standing_orders"] = {}
             out["bots"] = []
@@ -1033,7 +1034,12 @@ class CtfGame(Game):
         return (enc.Layout.of(self._sample(options, players)).info_size,)
 
     def max_game_length(self, options: dict, players: int) -> int:
-        """One sheet per Bot per turn, and at most the turn limit's turns (CTF-14, CTF-39)."""
+        """The most actions one game can take: at most the turn limit's turns (the game ends
+        after that turn, CTF-39), each taking one order sheet from each functional Bot (a
+        Wreckage owes none, CTF-14): turns x Bots. Counted over the legal actions (and their
+        ids), which offer a sheet only for a Bot that still owes one; a sheet typed again for a
+        Bot whose sheet is in (the last one counts) or new standing orders are no legal action.
+        At the default options (10 turns, 2 Bots): 20."""
         st = self._sample(options, players)
         return st.turns * len(st._bots)
 

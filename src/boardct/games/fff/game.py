@@ -148,7 +148,32 @@ class FFFGame(Game):
         return encoding.OBS_SHAPE
 
     def max_game_length(self, options: dict, players: int) -> int:
-        return LENGTH_CAP
+        """The most step ids one game can take (learners take a turn in steps, `steps`), from
+        the rules; whole turns are fewer still. With no turn limit there is no bound (a game
+        of passes never ends): `LENGTH_CAP`.
+
+        Turns. A turn in which a piece leaves the board or changes sides sets the no-capture
+        count to 0; any other adds 1, and the game is drawn when the count reaches the limit L
+        (FFF-28). Such resetting turns are few: with P pieces on the board and Lost the sum of
+        both lost counts (FFF-25), 2P + Lost drops by at least 1 in each (a piece leaving: P - 1
+        and its owner's lost count + 1; two destroyed by a clear field: P - 2, Lost + 2; a
+        conversion: the converter's lost count - 1, FFF-25) and is never below 0. It is at
+        most 32 at any start: a player's pieces plus lost counts are at most the 8 it started
+        with (FFF-33, which the `position` option's reader enforces) and a conversion never
+        adds to them. So there are at most R = 32 resetting turns, and before the first, between
+        two and after the last at most L other turns (the L-th draws): R + (R + 1) x L turns.
+
+        Steps per turn: the selection, one removal (FFF-4), at most 4 movement points (pips
+        1-3, doubled by yellow, FFF-5; only a piece carrying a field can have yellow, and a
+        3-pip piece carries none, FFF-7: at most 2 x 2), then an addition or the end step: 7.
+
+        At the default limit of 200: 7 x (32 + 33 x 200) = 46,424 steps."""
+        limit = options["turn_limit"]
+        if not limit:
+            return LENGTH_CAP
+        resets = 2 * 16  # 2P + Lost at the start, at most (see above)
+        steps_per_turn = 1 + 1 + 4 + 1
+        return steps_per_turn * (resets + (resets + 1) * limit)
 
     def from_position(self, text: str, turn_limit: int = 200) -> FFFState:
         """A game starting at an FFF-32 position (a convenience for tests and tools)."""

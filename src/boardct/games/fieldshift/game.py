@@ -168,8 +168,9 @@ class FieldShift(Game):
         return (enc.SIZE,)
 
     def max_game_length(self, options: dict, players: int) -> int:
-        """No bound from the rules: a request may be repeated (FS-37), and SWC and WDR keep
-        the turn (FS-7), so a turn has no longest length; `LENGTH_CAP`."""
+        """No bound from the rules, even with a turn limit: a ruleset or draw request may be
+        asked and refused again and again (FS-20, FS-37), and SWC and WDR keep the turn (FS-7),
+        so a turn has no longest length. `LENGTH_CAP` (docs/fieldshift.md, "For learners")."""
         return LENGTH_CAP
 
     def evaluate(self, state: FieldShiftState, player: int) -> float:

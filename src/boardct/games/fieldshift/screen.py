@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
+from boardct.core.outcome import Outcome, Termination
 from boardct.games.fieldshift.tables import (
     BLADE,
     CLASS_NAMES,
@@ -190,8 +191,11 @@ def describe(state, event: tuple) -> str:
         return f"Ruleset changed to {RULESET_NAMES[event[1]]}"
     if kind == "turn":
         return f"Player {event[1] + 1}'s turn"
-    if kind == "over":
-        return f"Result: {event[1].describe()}"
+    if kind == "over":  # the outcome as its JSON (Outcome.to_json)
+        res = event[1]
+        out = Outcome(tuple(res["returns"]), res["reason"], tuple(res["winners"]),
+                      kind=Termination(res["kind"]))
+        return f"Result: {out.describe()}"
     if kind == "suspend":
         return "Suspending the game"
     if kind == "resume":

@@ -1062,7 +1062,7 @@ class FieldShiftState(State):
     def _finish(self, outcome: Outcome, events: list[Event]) -> None:
         self._outcome = outcome
         self.pending = None
-        events.append(("over", outcome))
+        events.append(("over", outcome.to_json()))  # plain data, as every event
 
     # ---------------------------------------------------------------- showing
     def turn_number(self) -> int:

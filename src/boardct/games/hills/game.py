@@ -160,7 +160,19 @@ class HillsGame(Game):
         return (enc.INFO_SIZE,)
 
     def max_game_length(self, options: dict, players: int) -> int:
-        return LENGTH_CAP
+        """The most actions one game can take, from the rules: each player completes at most
+        the turn limit L of turns (the game is drawn when both have, BSH-37), and a turn holds
+        at most six actions: one per squad (BSH-7: move, attack, deimpede or wait; three
+        squads), Boost's extra move (BSH-34), one card (BSH-7: Artillery Strike or Boost; Extra
+        Ammo is a squad's attack as well), and `end` (BSH-24). So 2 x L x 6, at the default
+        150 turns 1,800. A layout's own turn limit wins over the option (BSH-39), as the game
+        does. With no limit there is no bound (squads may wait for ever): `LENGTH_CAP`."""
+        limit = options["turn_limit"]
+        if options.get("layout"):
+            layout = parse_layout(*layout_source(options["layout"]))
+            if layout.turn_limit is not None:
+                limit = layout.turn_limit
+        return 2 * limit * 6 if limit else LENGTH_CAP
 
     def initial_state(self, setup: Setup) -> HillsState:
         opts = setup.options

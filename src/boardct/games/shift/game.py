@@ -6,7 +6,6 @@ from typing import Any, ClassVar
 
 from boardct.core.frontends import FrontEnds
 from boardct.core.game import Game, Option, PlayFlag, Setup, State
-from boardct.core.info import LENGTH_CAP
 from boardct.games.shift import encoding as enc
 from boardct.games.shift.cards import is_shipped, resolve, shipped
 from boardct.games.shift.state import ShiftState, heuristic
@@ -80,7 +79,14 @@ class ShiftGame(Game):
         return (enc.SIZE,)
 
     def max_game_length(self, options: dict, players: int) -> int:
-        return LENGTH_CAP
+        """The most actions one game can take, from the rules: the toss winner's choice of
+        going first or second (SH-6), then at most the turn limit L of turns (SH-15, SH-38:
+        skipped turns count, and the game is drawn when the L-th ends), each with at most five
+        decisions (docs/shift.md, "Decision points"): the start-phase spirit shift, the shift
+        phase (a shift, an attack or a pass), the opponent's defence and the shift critical
+        (after an attack only), the end-phase spirit shift. A decision with one option is
+        applied by the engine and is no action (SH-39). At the default 200 turns: 1,001."""
+        return 1 + 5 * int(options["turn_limit"])
 
     def initial_state(self, setup: Setup) -> ShiftState:
         cards = (resolve(str(setup.options["card1"])), resolve(str(setup.options["card2"])))
