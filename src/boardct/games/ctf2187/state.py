@@ -21,7 +21,7 @@ from boardct.core.game import Game, Option, Outcome, Setup, State, Termination
 from boardct.core.inputs import InputError, ascii_int, read_text
 from boardct.core.rng import Rng
 from boardct.games.ctf2187 import engine
-from boardct.games.ctf2187.geometry import ARROWS, distance
+from boardct.games.ctf2187.geometry import distance
 from boardct.games.ctf2187.maps import (
     MAX_MAP_BYTES,
     GameMap,
@@ -41,7 +41,6 @@ from boardct.games.ctf2187.sheet import (
 from boardct.games.ctf2187.tables import Tables, default_tables, load_tables
 from boardct.games.ctf2187.units import (
     FUNCTIONAL,
-    POSTURES,
     TEAM_LETTERS,
     Bot,
     CommandPost,
@@ -869,12 +868,6 @@ class CtfState(State):
         from boardct.games.ctf2187.hidden import determinize
 
         return determinize(self, player, seed)
-
-    def posture_name(self, b: Bot) -> str:
-        return "wreckage" if b.status != FUNCTIONAL else POSTURES[b.posture]
-
-    def arrow(self, b: Bot) -> str:
-        return ARROWS[b.facing]
 
 
 class CtfGame(Game):
