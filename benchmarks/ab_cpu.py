@@ -3,10 +3,13 @@ busy machine's load falls on both alike; each figure is the best of `tries` runs
 fixed games (same seeds, so both trees must play exactly the same number of actions, which
 is checked: a difference means behaviour changed).
 
-    cp -r src /tmp/before_src    # before your change
-    PYTHONPATH=$PWD/src python benchmarks/ab_cpu.py /tmp/before_src src fieldshift 3
+    python benchmarks/ab_cpu.py BEFORE AFTER [GAME] [ROUNDS]
+    python benchmarks/ab_cpu.py main src fieldshift 3       # main against this working tree
 
-CPU time of the child process (time.process_time), not wall time.
+BEFORE and AFTER are each a git revision of this repository (its `src/` exported with
+`git archive`) or a folder holding the `boardct` package; both are measured by this tree's
+bench (`benchmarks/revision.py`). CPU time of the child process (time.process_time), not
+wall time.
 """
 
 from __future__ import annotations
@@ -14,7 +17,12 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import revision  # noqa: E402  (beside this script: trees from the git history)
 
 CHILD = """
 import random, sys, time
@@ -44,13 +52,27 @@ def one(src: str, game: str, games: int, tries: int) -> tuple[int, float]:
 
 
 def main(argv: list[str]) -> int:
-    before, after, game = argv[1], argv[2], argv[3] if len(argv) > 3 else "fieldshift"
+    if len(argv) < 3:
+        print(__doc__.split("\n\n")[1], file=sys.stderr)
+        return 2
+    game = argv[3] if len(argv) > 3 else "fieldshift"
     rounds = int(argv[4]) if len(argv) > 4 else 3
+    with tempfile.TemporaryDirectory(prefix="boardct-ab-") as tmp:
+        try:
+            trees = {name: revision.source_tree(spec, Path(tmp) / name)
+                     for name, spec in (("before", argv[1]), ("after", argv[2]))}
+        except revision.RevisionError as exc:
+            print(f"ab_cpu: {exc}", file=sys.stderr)
+            return 2
+        return compare(trees, game, rounds)
+
+
+def compare(trees: dict[str, Path], game: str, rounds: int) -> int:
     rates: dict[str, list[float]] = {"before": [], "after": []}
     counts = set()
     for r in range(rounds):
-        for name, src in (("before", before), ("after", after)):
-            n, rate = one(src, game, 60, 8)
+        for name, src in trees.items():
+            n, rate = one(str(src), game, 60, 8)
             counts.add(n)
             rates[name].append(rate)
             print(f"round {r + 1} {name:6}: {rate:,.0f} actions per CPU second ({n} actions)")

@@ -22,13 +22,10 @@ Everything is CPU time of the measuring process (`time.process_time`), not wall 
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import os
-import shutil
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from pathlib import Path
@@ -36,6 +33,10 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+
+import revision  # noqa: E402  (beside this script: trees from the git history)
+
 GAMES = ("ctf2187", "fff", "fieldshift", "hills", "shift")
 
 # run_all for one game in the interpreter of the tree on PYTHONPATH, printed as JSON
@@ -74,28 +75,6 @@ FFF_TARGETS = (
     ("FFF whole-turn legal_actions at most 0.1 ms (search without memory)",
      "legal_actions_fresh_ms", 0.1, False),
 )
-
-
-def export(rev: str, into: Path) -> Path:
-    """`rev`'s src/ written into `into` (git archive), returned as the folder to import from."""
-    data = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "src"], capture_output=True,
-                          check=True).stdout
-    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
-        tar.extractall(into, filter="data")
-    return into / "src"
-
-
-def prepare_before(spec: str, tmp: Path) -> Path:
-    """The before tree's import folder, with this tree's bench (the one instrument)."""
-    given = Path(spec)
-    if (given / "boardct").is_dir():
-        src = tmp / "before" / "src"
-        shutil.copytree(given, src, ignore=shutil.ignore_patterns("__pycache__"))
-    else:
-        src = export(spec, tmp / "before")
-    shutil.copy2(ROOT / "src" / "boardct" / "arena" / "bench.py",
-                 src / "boardct" / "arena" / "bench.py")
-    return src
 
 
 def in_tree(src: Path, args: list[str], timeout: float = 7200.0) -> str:
@@ -222,6 +201,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-anchors", action="store_true")
     opts = ap.parse_args(argv)
     opts.iters = tuple(int(n) for n in opts.iters.split(","))
+    if not (Path(opts.before) / "boardct").is_dir() and not revision.available(opts.before):
+        ap.error(f"--before {opts.before!r} is neither a folder holding boardct/ nor a "
+                 "revision of this repository")
     games = [g for g in opts.games.split(",") if g]
     opts.out.mkdir(parents=True, exist_ok=True)
     sys.path.insert(0, opts.after)
@@ -234,7 +216,8 @@ def main(argv: list[str] | None = None) -> int:
                               "python": sys.version.split()[0], "started": started,
                               "rows": {"before": {}, "after": {}}, "fff": {}}
     with tempfile.TemporaryDirectory(prefix="boardct-before-") as tmp:
-        trees = {"before": prepare_before(opts.before, Path(tmp)), "after": Path(opts.after)}
+        trees = {"before": revision.source_tree(opts.before, Path(tmp) / "before"),
+                 "after": Path(opts.after)}
         for game in games:
             for tree, src in trees.items():
                 row = game_row(src, game, opts)

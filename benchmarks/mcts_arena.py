@@ -1,15 +1,22 @@
-"""The new MCTS against the old one (as at 3bc2f5c, `mcts_old.py`) at equal CPU time per move.
+"""This tree's MCTS against an earlier one (by default as at 3bc2f5c, before issue 21) at equal
+CPU time per move.
 
     PYTHONPATH=src python benchmarks/mcts_arena.py --games 200 --cpu 0.05
     PYTHONPATH=src python benchmarks/mcts_arena.py --game fieldshift --game fff --games 20
+    PYTHONPATH=src python benchmarks/mcts_arena.py --game fieldshift --old mcts@33b3f9d
 
 Each game in the list is played `--games` times, seats alternating (the arena's round robin),
 both agents with the same `cpu=` budget per move (this process's CPU seconds, so a busy
 machine slows the games down without weakening either side). Prints the new agent's score
 per game with a 95% interval and writes the results as JSON with `--out`.
 
-The old agent is registered under the name `mcts_old` in this process only (and in the
-arena's worker processes, which import this module); it is not a product agent.
+An agent spec `NAME@REV` (`--old`, `--new`) is the agent module `src/boardct/agents/NAME.py`
+as it was at git revision REV, playing this tree's engines (`benchmarks/revision.py`); it is
+registered under that name in this process only (and in the arena's worker processes), and
+is not a product agent. The older result files name the same agents as the copies that once
+lay beside this script: `mcts_old` is `mcts@3bc2f5c`, `mcts_main3` is `mcts@4893f96` and
+`mcts_main4` is `mcts@33b3f9d`. `--new minimax:depth=3` is the full-width diagnostic of
+`minimax_depth.py`.
 """
 
 from __future__ import annotations
@@ -17,22 +24,24 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import mcts_main3  # noqa: E402, F401  (main's agent before branch mcts3: `--old mcts_main3`)
-import mcts_main4  # noqa: E402, F401  (main's agent before branch fsmcts4: `--old mcts_main4`)
-import mcts_old  # noqa: E402  (the copy of the old agent beside this script)
 import minimax_depth  # noqa: E402, F401  (a diagnostic: `--new minimax:depth=3`)
+import revision  # noqa: E402  (agents of earlier revisions: `--old mcts@REV`)
 
-from boardct.agents.base import register  # noqa: E402
 from boardct.arena.runner import round_robin, run_local  # noqa: E402
 from boardct.core import registry  # noqa: E402
 
-register("mcts_old", mcts_old.MCTSAgent)
+# Worker processes that start afresh (spawn) import this module again: the agents of earlier
+# revisions that the parent registered are named here for them.
+AT_REVISIONS = "BOARDCT_ARENA_AGENTS_AT"
+for _label in filter(None, os.environ.get(AT_REVISIONS, "").split(",")):
+    revision.register_agent_at(_label)
 
 GAMES = ("fieldshift", "fff", "hills", "shift", "ctf2187")
 
@@ -54,7 +63,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=200, help="games per game (seats alternate)")
     ap.add_argument("--cpu", type=float, default=0.05, help="CPU seconds per move, both sides")
     ap.add_argument("--new", default="mcts", help="the new agent's spec, before the budget")
-    ap.add_argument("--old", default="mcts_old", help="the old agent's spec, before the budget")
+    ap.add_argument("--old", default="mcts@3bc2f5c",
+                    help="the old agent's spec, before the budget (NAME@REV: at a git revision)")
     ap.add_argument("--seed", type=int, default=21)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("-o", "--option", action="append", default=[], metavar="GAME:NAME=VALUE",
@@ -66,6 +76,12 @@ def main(argv: list[str] | None = None) -> int:
         sep = "," if ":" in base else ":"
         return f"{base}{sep}cpu={args.cpu}"
 
+    labels = [s.partition(":")[0].strip() for s in (args.new, args.old)]
+    try:
+        at = [revision.register_agent_at(label) for label in labels if "@" in label]
+    except revision.RevisionError as exc:
+        ap.error(str(exc))
+    os.environ[AT_REVISIONS] = ",".join(at)
     new, old = spec(args.new), spec(args.old)
     options: dict[str, dict] = {}
     for text in args.option:

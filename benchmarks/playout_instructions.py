@@ -1,8 +1,12 @@
 """Machine instructions per random-playout action, counted under valgrind: a before/after
 that the machine's load cannot blur (CPU seconds on the shared machine vary by 10-25%).
 
-    cp -r src /tmp/before_src    # before your change
-    python benchmarks/playout_instructions.py /tmp/before_src src fieldshift 30
+    python benchmarks/playout_instructions.py BEFORE AFTER [GAME] [GAMES]
+    python benchmarks/playout_instructions.py main src fieldshift 30
+
+BEFORE and AFTER are each a git revision of this repository (its `src/` exported with
+`git archive`) or a folder holding the `boardct` package; both run this tree's bench
+(`benchmarks/revision.py`).
 
 Runs the bench's own `random_playout` over the same seeded games as `ab_cpu.py`, under
 `valgrind --tool=cachegrind --cache-sim=no` with `PYTHONHASHSEED=0` (so that the count repeats
@@ -17,7 +21,12 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import revision  # noqa: E402  (beside this script: trees from the git history)
 
 CHILD = """
 import random, sys
@@ -52,11 +61,20 @@ def per_action(src: str, game: str, games: int) -> tuple[float, int]:
 
 
 def main(argv: list[str]) -> int:
-    before, after = argv[1], argv[2]
+    if len(argv) < 3:
+        print(__doc__.split("\n\n")[1], file=sys.stderr)
+        return 2
     game = argv[3] if len(argv) > 3 else "fieldshift"
     games = int(argv[4]) if len(argv) > 4 else 30
-    b, nb = per_action(before, game, games)
-    a, na = per_action(after, game, games)
+    with tempfile.TemporaryDirectory(prefix="boardct-instr-") as tmp:
+        try:
+            before, after = (str(revision.source_tree(spec, Path(tmp) / name))
+                             for name, spec in (("before", argv[1]), ("after", argv[2])))
+        except revision.RevisionError as exc:
+            print(f"playout_instructions: {exc}", file=sys.stderr)
+            return 2
+        b, nb = per_action(before, game, games)
+        a, na = per_action(after, game, games)
     print(f"before {b:,.0f} instructions an action, after {a:,.0f} ({a / b - 1:+.1%}); "
           f"{na} actions")
     if na != nb:

@@ -1,7 +1,7 @@
 """Learn to beat the `random` agent at Shift in a few CPU minutes: a policy-gradient learner in
 plain numpy on boardct's Gymnasium environment (docs/rl.md).
 
-    pip install "boardct[rl]"
+    pip install "boardct[rl,report]"
     python examples/learn_to_beat_random.py            # Shift, about 2 CPU minutes
     python examples/learn_to_beat_random.py --game fieldshift --option turn_limit=60
 
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from pathlib import Path
 
@@ -125,6 +126,12 @@ def main() -> None:
     ap.add_argument("--out", default="docs/img/learning-curve.png")
     args = ap.parse_args()
     options = dict(o.split("=", 1) for o in args.option)
+    try:  # the curve is drawn at the end: say now, not after the training, when it cannot be
+        import matplotlib  # noqa: F401
+    except ImportError:
+        print('error: the learning curve needs matplotlib: pip install "boardct[report]"',
+              file=sys.stderr)
+        raise SystemExit(2) from None
 
     rng = np.random.default_rng(args.seed)
     env = BoardctEnv(args.game, opponent="random", **options)

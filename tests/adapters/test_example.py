@@ -11,6 +11,7 @@ import pytest
 
 pytest.importorskip("numpy", reason="the example needs boardct[rl] (numpy)")
 pytest.importorskip("gymnasium", reason="the example needs boardct[rl] (Gymnasium)")
+pytest.importorskip("matplotlib", reason="the example's curve needs boardct[report] (matplotlib)")
 
 ROOT = Path(__file__).resolve().parents[2]
 

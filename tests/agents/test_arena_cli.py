@@ -1,5 +1,6 @@
 """`boardct arena`, `boardct balance`, `boardct bench --agent` and the ratings."""
 
+import importlib.util
 import json
 import shutil
 import sys
@@ -18,6 +19,13 @@ def run(*args):
     return result.exit_code, result.output
 
 
+# The charts come with the `report` extra (matplotlib); the commands refuse to start without it.
+needs_charts = pytest.mark.skipif(
+    importlib.util.find_spec("matplotlib") is None,
+    reason='the charts need matplotlib: pip install "boardct[report]"')
+
+
+@needs_charts
 def test_arena_writes_records_results_report_and_charts(tmp_path):
     out = tmp_path / "arena"
     code, text = run("arena", "fieldshift", "--agents", "random", "greedy",
@@ -41,6 +49,7 @@ def test_arena_writes_records_results_report_and_charts(tmp_path):
     assert csv_lines[0].startswith("index,game,variant,seat1,seat2") and len(csv_lines) == 3
 
 
+@needs_charts
 def test_arena_records_replay(tmp_path):
     from boardct.core.records import load_state
 
@@ -74,6 +83,22 @@ def test_balance_refuses_a_variant_the_seats_cannot_play_before_any_game(tmp_pat
     assert not out.exists()
 
 
+@pytest.mark.parametrize("command", [
+    ("arena", "fieldshift", "--agents", "random", "greedy"),
+    ("balance", "fieldshift", "--agent", "greedy"),
+])
+def test_a_command_that_draws_charts_says_how_to_install_matplotlib_before_playing(
+        command, tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # as if not installed: ImportError
+    out = tmp_path / "out"
+    code, text = run(*command, "--games", "2", "--out", str(out))
+    assert code == 2
+    assert text.strip() == ('error: the charts need matplotlib, which is not installed: '
+                            'pip install "boardct[report]"')
+    assert not out.exists()  # no game was played
+
+
+@needs_charts
 def test_balance_reports_the_metrics_per_variant(tmp_path):
     out = tmp_path / "bal"
     code, text = run("balance", "fieldshift", "--agent", "greedy", "--games", "2",
@@ -135,6 +160,7 @@ def test_vs_agent_plays_every_game(spec, tmp_path):
         assert code == 0 and f"Player {first} (computer): " in text
 
 
+@needs_charts
 def test_arena_journals_each_game_and_resume_plays_only_the_missing_ones(tmp_path):
     out = tmp_path / "arena"
     args = ("arena", "fieldshift", "--agents", "random", "greedy", "--games", "4",
@@ -159,6 +185,7 @@ def test_arena_journals_each_game_and_resume_plays_only_the_missing_ones(tmp_pat
     assert len(journal.read_text().splitlines()) == 4
 
 
+@needs_charts
 def test_arena_never_overwrites_finished_games(tmp_path):
     out = tmp_path / "arena"
     base = ("arena", "fieldshift", "--agents", "random", "greedy", "--games", "2",
@@ -172,6 +199,7 @@ def test_arena_never_overwrites_finished_games(tmp_path):
     assert (out / "games.jsonl").read_text() == before
 
 
+@needs_charts
 @pytest.mark.skipif(sys.platform == "win32", reason="pexpect needs a POSIX pseudo-terminal")
 def test_ctrl_c_stops_an_arena_at_once_keeping_the_finished_games(tmp_path):
     pexpect = pytest.importorskip("pexpect")

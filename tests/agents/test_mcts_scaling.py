@@ -33,13 +33,21 @@ CHEAP = {  # budgets that keep every game's check to a few seconds
 }
 
 
+OLD = "3bc2f5c"  # the agent before issue 21, read from the git history
+
+
 def _old_agent_class():
+    """The MCTS agent as it was at OLD (`benchmarks/revision.py`), beside this tree's engines;
+    skipped where the repository's history is not at hand (an unpacked sdist, a shallow
+    clone)."""
     sys.path.insert(0, str(BENCHMARKS))
     try:
-        import mcts_old
+        import revision
     finally:
         sys.path.remove(str(BENCHMARKS))
-    return mcts_old.MCTSAgent
+    if not revision.available(OLD):
+        pytest.skip(f"needs the git history of this repository (revision {OLD})")
+    return revision.agent_module("mcts", OLD).MCTSAgent
 
 
 # -- same moves where the algorithm did not change ------------------------------------------
@@ -427,10 +435,12 @@ def test_bench_refuses_bad_budgets_with_a_clear_message(args, message):
 
 
 def test_the_arena_script_plays_new_against_old_with_seats_alternating(tmp_path):
-    """benchmarks/mcts_arena.py (run in its own process: it registers the old agent)."""
+    """benchmarks/mcts_arena.py (run in its own process: it registers the old agent, read
+    from the git history)."""
     import os
     import subprocess
 
+    _old_agent_class()  # skips without the history
     out = tmp_path / "arena.json"
     env = dict(os.environ)
     src = str(Path(__file__).resolve().parents[2] / "src")
@@ -441,7 +451,7 @@ def test_the_arena_script_plays_new_against_old_with_seats_alternating(tmp_path)
     assert proc.returncode == 0, proc.stderr
     (row,) = json.loads(out.read_text(encoding="utf-8"))["rows"]
     assert row["games"] == 2 and row["wins"] + row["draws"] + row["losses"] == 2
-    assert row["new"] == "mcts:cpu=0.002" and row["old"] == "mcts_old:cpu=0.002"
+    assert row["new"] == "mcts:cpu=0.002" and row["old"] == f"mcts@{OLD}:cpu=0.002"
 
 
 def test_fff_reply_nodes_expanded_whole_keep_no_move_list():
@@ -557,3 +567,20 @@ def test_the_before_after_script_measures_both_trees_in_one_table(tmp_path):
     assert shift["met"] == (shift["figure"] >= 200_000)
     table = (tmp_path / "before_after.md").read_text(encoding="utf-8")
     assert "| shift | before |" in table and "| shift | after/before |" in table
+
+
+def test_an_agent_of_an_earlier_revision_plays_beside_this_trees_agent():
+    """`mcts@REV` (benchmarks/revision.py) is the agent module as it was at REV, registered
+    under that name; this tree's `mcts` stays this tree's."""
+    old_cls = _old_agent_class()
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        import revision
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+    assert revision.register_agent_at(f"mcts@{OLD}") == f"mcts@{OLD}"
+    old = make(f"mcts@{OLD}:iters=5", seed=1)
+    assert type(old) is old_cls and not hasattr(old, "last_reused")
+    assert type(make("mcts:iters=5")) is MCTSAgent
+    with pytest.raises(revision.RevisionError, match="not a revision"):
+        revision.register_agent_at("mcts@no-such-revision")

@@ -36,6 +36,7 @@ def test_a_single_draw_closes_the_bounds():
 
 
 def test_a_rating_always_lies_inside_its_interval_and_the_chart_is_drawn(tmp_path):
+    pytest.importorskip("matplotlib", reason='the charts need boardct[report] (matplotlib)')
     """The FieldShift run of 2026-11-25 (seed 11): MCTS beat random 200-0 and greedy 199-0
     with a draw, greedy beat random 200-0. The bootstrap of such almost separated results fell
     wholly below MCTS's rating and above greedy's, and drawing the chart crashed."""

@@ -1,4 +1,9 @@
-"""Tournament and balance reports: JSON, CSV, Markdown and PNG charts."""
+"""Tournament and balance reports: JSON, CSV, Markdown and PNG charts.
+
+The charts need matplotlib, which only they use: it comes with the `report` extra
+(`pip install "boardct[report]"`), and the commands that draw charts call `require_charts()`
+before they play anything, so a missing matplotlib is one line, not a traceback after the games.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +15,18 @@ from statistics import mean
 
 from boardct.arena.ratings import elo_difference, ratings_with_ci, score_interval
 from boardct.arena.runner import GameResult
+from boardct.core.errors import BoardctError
+
+CHARTS_EXTRA = "report"
+
+
+def require_charts() -> None:
+    """Raise a `BoardctError` that says how to install matplotlib when it is missing."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise BoardctError(f'the charts need matplotlib, which is not installed: '
+                           f'pip install "boardct[{CHARTS_EXTRA}]"') from None
 
 
 def save_records(results: list[GameResult], out: Path) -> None:
@@ -144,6 +161,7 @@ def tournament_markdown(title: str, summary: dict) -> str:
 
 
 def tournament_charts(summary: dict, results: list[GameResult], out: Path) -> None:
+    require_charts()
     import matplotlib
 
     matplotlib.use("Agg")
@@ -295,6 +313,7 @@ def balance_markdown(title: str, agent: str, table: dict[str, dict]) -> str:
 
 
 def balance_chart(table: dict[str, dict], out: Path) -> None:
+    require_charts()
     import matplotlib
 
     matplotlib.use("Agg")

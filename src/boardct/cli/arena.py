@@ -142,6 +142,7 @@ def register_commands(cli: click.Group) -> None:
             make_agent(a)  # unknown agents fail before anything runs
         specs = round_robin(game_id, agents, games, seed, opts)
         check_setup(game, specs)
+        report.require_charts()  # before any game is played
         folder = Path(out)
         results = _run(specs, backend, workers, ray_address, f"{game.title}", folder, resume)
         report.write_results(results, folder)
@@ -183,6 +184,7 @@ def register_commands(cli: click.Group) -> None:
         make_agent(agent)
         specs = self_play(game_id, agent, games, seed, table_variants, game.min_players)
         check_setup(game, specs)
+        report.require_charts()  # before any game is played
         folder = Path(out)
         results = _run(specs, backend, workers, ray_address, f"{game.title} self-play", folder,
                        resume)

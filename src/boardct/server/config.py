@@ -34,7 +34,3 @@ class ServerConfig:
     # 60-100 ms, a pause every move in flight waits for. For the process `boardct serve`
     # runs; off for apps made in a test process, whose objects are not the server's.
     freeze_gc: bool = False
-
-    @property
-    def is_sqlite(self) -> bool:
-        return self.db_url.startswith("sqlite")

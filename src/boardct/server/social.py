@@ -154,13 +154,6 @@ def offer_json(row: OfferRow) -> dict:
             "answers": {k: bool(v) for k, v in (row.answers or {}).items()}}
 
 
-def open_offers(session: Session, game_id: str, version: int | None = None) -> list[dict]:
-    """The offers still open (those of an older version than `version` have lapsed)."""
-    rows = session.scalars(select(OfferRow).where(OfferRow.game == game_id,
-                                                  OfferRow.status == "open")).all()
-    return [offer_json(r) for r in rows if version is None or r.version == version]
-
-
 def lapse_offers(session: Session, game_id: str, version: int) -> None:
     """Close the open offers made at another version (the game moved on)."""
     for row in session.scalars(select(OfferRow).where(OfferRow.game == game_id,
@@ -248,11 +241,3 @@ def answer_offer(session: Session, game_id: str, offer_id: Any, seat: int | None
     elif all(answers.get(str(p)) for p in others):
         row.status = "accepted"
     return row
-
-
-def draw_outcome(state: Any) -> Any:
-    """The result of an agreed draw: every player the same return."""
-    from boardct.core.game import Outcome
-
-    n = len(state.setup.names)
-    return Outcome(tuple(1.0 / n for _ in range(n)), "agreement", ())

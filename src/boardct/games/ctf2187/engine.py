@@ -183,12 +183,6 @@ def _map_tables(st: CtfState) -> tuple:
     return hit
 
 
-def static_heights(st: CtfState) -> tuple[int, ...]:
-    """Per sector, the height its ground and terrain alone put in a fire track's way (CTF-11):
-    the map and tables never change, so this is made once per map and shared by its states."""
-    return _map_tables(st)[2]
-
-
 _GEOMETRY: dict[tuple, tuple] = {}  # (width, track) -> (indices, points, heights), all maps
 _GEOMETRY_MAX = 20_000  # held at once (a few hundred bytes each)
 
@@ -399,15 +393,11 @@ def _shift(line: list[int], old: int, new: int, r: int, bit: int) -> None:
         line[i] |= bit
 
 
-def seen_mask(st: CtfState, x: int, y: int, involved: int = 0) -> int:
-    """Bots that see a happening at (x, y): those involved and every functional Bot in
-    scanning range (CTF-21). Bit n stands for Bot n."""
-    return involved | _scan_at(st, x, y)
-
-
 def seen_pair(st: CtfState, x: int, y: int, x2: int, y2: int, involved: int = 0
               ) -> tuple[int, int]:
-    """seen_mask at (x, y) and at (x2, y2): an event there that names a Bot here."""
+    """The Bots that see a happening at (x, y) and those that see (x2, y2), for an event there
+    that names a Bot here: each those involved and every functional Bot in scanning range
+    (CTF-21). Bit n stands for Bot n."""
     return involved | _scan_at(st, x, y), involved | _scan_at(st, x2, y2)
 
 
@@ -481,7 +471,7 @@ def seen_by(event: tuple, viewer: int) -> tuple | None:
 
 def log(st: CtfState, event: tuple, x: int, y: int, involved: int = 0) -> None:
     """Log an event at (x, y), seen by `involved` and every functional Bot in range of it."""
-    sc = _SCAN  # seen_mask(): from the turn's lines (_scan_at, inlined: a Bot or CP's sector)
+    sc = _SCAN  # who sees (x, y): from the turn's lines (_scan_at, inlined: a Bot or CP's sector)
     if sc[0] is st:
         cols, rows = sc[1]
         m = involved | cols[x] & rows[y]
@@ -1184,19 +1174,10 @@ def do_attack(st: CtfState, b: Bot, a: int, opt: int, wnum: int) -> None:
     fire(st, b, i, target)
 
 
-def to_hit_base(w: Weapon, d: int, t) -> int:
-    th = t.to_hit
-    if d <= w.optimum:
-        return th["at_optimum"] + th["per_sector_closer"] * (w.optimum - d)
-    if d <= -(-(w.optimum + w.maximum) // 2):
-        return th["beyond_optimum"]
-    return th["far"]
-
-
 def fire(st: CtfState, b: Bot, i: int, target: Bot | CommandPost) -> None:
     """Bot `b` fires weapon i at `target` (CTF-27, CTF-28). Hot: every shot of every phase,
-    so spend, add_heat, the elevations, distance, seen_pair/seen_mask and to_hit_base are
-    inlined (same order of changes, draws and events as the helpers would give)."""
+    so spend, add_heat, the elevations, distance, seen_pair and the to-hit sum are inlined
+    (same order of changes, draws and events as the helpers would give)."""
     t = st.tables
     th = t.to_hit
     loc, w = b.design.weapons[i]
@@ -1230,7 +1211,7 @@ def fire(st: CtfState, b: Bot, i: int, target: Bot | CommandPost) -> None:
     d = dx if dx > dy else dy  # distance()
     path, blocked = _track(st, bx, by, e0, tx, ty, e1)
     # whoever sees the shot sees the firer; the target Bot is named only to those who see it
-    sc = _SCAN  # seen_pair() / seen_mask(): _scan_at, inlined (Bots' and CPs' sectors)
+    sc = _SCAN  # seen_pair(): _scan_at, inlined (Bots' and CPs' sectors)
     if sc[0] is st:
         cols, rows = sc[1]
         at_firer = cols[bx] & rows[by]
@@ -1253,7 +1234,7 @@ def fire(st: CtfState, b: Bot, i: int, target: Bot | CommandPost) -> None:
         log_seen(st, ("shot", b.num, tcode, i + 1, w.key, d, 0, 0, False, path, True),
                  seen, named)
         return
-    opt = w.optimum  # to_hit_base(), inlined
+    opt = w.optimum  # the base chance by distance
     if d <= opt:
         chance = th["at_optimum"] + th["per_sector_closer"] * (opt - d)
     elif d <= -(-(opt + w.maximum) // 2):
@@ -1262,7 +1243,7 @@ def fire(st: CtfState, b: Bot, i: int, target: Bot | CommandPost) -> None:
         chance = th["far"]
     dodge = 0
     if is_bot:
-        tposture = target.posture  # target_mods(), inlined
+        tposture = target.posture  # the target's cover, posture, movement
         chance += t.terrain[gmap.terrain[(ty - 1) * mw + tx - 1]].cover
         if tposture != STANDING:
             chance += th["target_kneeling_or_prone"]
@@ -1307,15 +1288,6 @@ def fire(st: CtfState, b: Bot, i: int, target: Bot | CommandPost) -> None:
     else:
         applied = hit_cp(st, target, w.damage, b.num)
         b.vp += 2 * applied
-
-
-def target_mods(st: CtfState, target: Bot) -> int:
-    th = st.tables.to_hit
-    m = terrain_at(st, target.x, target.y).cover
-    if target.posture != STANDING:
-        m += th["target_kneeling_or_prone"]
-    m += th["per_sector_target_moved"] * target.entered
-    return m
 
 
 def dodge_mod(st: CtfState, target: Bot) -> int:
@@ -1430,7 +1402,7 @@ def transfer(b: Bot, loc: int, rear: bool) -> int:
 
 
 def _engines_in(b: Bot, loc: int) -> range:
-    """The engines `Bot.engine_location` puts in `loc`: the first half (rounded up) in the
+    """The engines in location `loc`: the first half (rounded up) in the
     front torso, the rest in the rear, none elsewhere; in engine order."""
     half = (b.design.engines + 1) // 2
     if loc == FT:
@@ -1518,7 +1490,7 @@ def _cp_reach(t) -> int:
 def cp_fire(st: CtfState, c: CommandPost, reach: int | None = None) -> None:
     """CTF-34: each CP weapon fires at the nearest functional enemy bot in range with a clear
     line of fire; normal to-hit, no heat, movement or wounds. Hot (every command post, every
-    phase): to_hit_base, target_mods, seen_pair and the elevations inlined, dodge_mod called
+    phase): the to-hit sum, seen_pair and the elevations inlined, dodge_mod called
     only when the target can dodge (same order of changes, draws and events)."""
     t = st.tables
     cx, cy, team = c.x, c.y, c.team
@@ -1562,14 +1534,14 @@ def cp_fire(st: CtfState, c: CommandPost, reach: int | None = None) -> None:
             path, blocked = _track(st, cx, cy, e0, bx, by, e1)
             if blocked:
                 continue
-            opt = w.optimum  # to_hit_base(), inlined
+            opt = w.optimum  # the base chance by distance
             if d <= opt:
                 chance = th["at_optimum"] + th["per_sector_closer"] * (opt - d)
             elif d <= -(-(opt + w.maximum) // 2):
                 chance = th["beyond_optimum"]
             else:
                 chance = th["far"]
-            chance += t.terrain[gmap.terrain[bi]].cover  # target_mods(), inlined
+            chance += t.terrain[gmap.terrain[bi]].cover  # the target's cover, posture, movement
             if posture != STANDING:
                 chance += th["target_kneeling_or_prone"]
             chance += th["per_sector_target_moved"] * b.entered

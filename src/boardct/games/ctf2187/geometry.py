@@ -9,7 +9,6 @@ import math
 DX = (0, 0, 1, 1, 1, 0, -1, -1, -1)
 DY = (0, 1, 1, 0, -1, -1, -1, 0, 1)
 FA, RS, LS, RA = 0, 1, 2, 3
-ARC_NAMES = ("FA", "RS", "LS", "RA")
 ARROWS = " ^/>\\v/<\\"  # facing 1..8 shown as one character
 
 

@@ -30,7 +30,7 @@ from boardct.core.game import (
 from boardct.core.inputs import InputError, ascii_int, read_text
 from boardct.core.rng import Rng
 from boardct.games.ctf2187 import engine
-from boardct.games.ctf2187.geometry import ARROWS, distance
+from boardct.games.ctf2187.geometry import distance
 from boardct.games.ctf2187.maps import (
     MAX_MAP_BYTES,
     GameMap,
@@ -50,7 +50,6 @@ from boardct.games.ctf2187.sheet import (
 from boardct.games.ctf2187.tables import Tables, default_tables, load_tables
 from boardct.games.ctf2187.units import (
     FUNCTIONAL,
-    POSTURES,
     TEAM_LETTERS,
     Bot,
     CommandPost,
@@ -974,12 +973,6 @@ class CtfState(State):
         from boardct.games.ctf2187.hidden import determinize
 
         return determinize(self, player, seed)
-
-    def posture_name(self, b: Bot) -> str:
-        return "wreckage" if b.status != FUNCTIONAL else POSTURES[b.posture]
-
-    def arrow(self, b: Bot) -> str:
-        return ARROWS[b.facing]
 
 
 class CtfGame(Game):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from boardct.games.ctf2187.tables import FT, RT, Design
+from boardct.games.ctf2187.tables import Design
 
 STANDING, KNEELING, PRONE = 0, 1, 2
 POSTURES = ("standing", "kneeling", "prone")
@@ -12,7 +12,6 @@ PILOT_STATES = ("alive", "killed", "ejected")
 OK, DAMAGED, DESTROYED = 0, 1, 2
 WEAPON_STATES = ("ok", "damaged", "destroyed")
 TEAM_LETTERS = "ABCD"
-TEAM_NAMES = ("West", "East", "South", "North")
 
 
 def default_standing() -> tuple[int, ...]:
@@ -106,9 +105,6 @@ class Bot:
     @property
     def functional(self) -> bool:
         return self.status == FUNCTIONAL
-
-    def engine_location(self, i: int) -> int:
-        return FT if i < (self.design.engines + 1) // 2 else RT
 
     def functional_engines(self) -> int:
         return sum(self.engines)

@@ -66,7 +66,6 @@ for _c in range(1, NCODES):
 
 O_FAIL, O_CAPTURE, O_PUSH, O_CONVERT, O_STRIP = range(5)
 NTOKENS = len(TOKEN_TEXT)
-OUTCOME_NAMES = ("fail", "capture", "push", "convert", "strip")
 # The token kind FFF-30 writes each outcome with.
 FORM = (K_FAIL, K_HIT, K_HIT, K_CONVERT, K_HIT)
 

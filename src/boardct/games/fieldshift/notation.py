@@ -14,8 +14,6 @@ TWO = 1000  # offset of two-digit tokens
 
 AUX, SWC, MOV, HIT, RNF, WDR, RGP, OVW, SKL, SPT = range(10)
 INSTRUCTION_NAMES = ("AUX", "SWC/SWP", "MOV", "HIT", "RNF", "WDR", "RGP", "OVW", "SKL", "SPT")
-AUX_NAMES = ("Deny", "Confirm", "Suspend game", "Resume suspended game", "Initiate game",
-             "Request change ruleset", "Dispute", "Good game", "Request draw", "Concede")
 DENY, CONFIRM, SUSPEND_GAME, RESUME_GAME, INITIATE, REQ_RULESET, DISPUTE_CMD, GOOD_GAME, \
     REQ_DRAW, CONCEDE = range(10)
 

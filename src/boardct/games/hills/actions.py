@@ -11,7 +11,6 @@ from boardct.games.hills.board import CARD_WORDS, DIR_NAMES, KIND_LETTERS
 
 END = 0
 MOVE, ATTACK, DEIMPEDE, WAIT, ARTILLERY_OP, BOOST_OP, AMMO_OP = 1, 2, 3, 4, 5, 6, 7
-OPS = ("end", "move", "attack", "deimpede", "wait", "play artillery", "play boost", "play ammo")
 
 
 def move(k: int, d: int) -> int:

@@ -11,7 +11,6 @@ RADIUS = 3
 # Directions (BSH-19): axial deltas, q grows east, r grows south; pointy-top hexes.
 DIR_NAMES = ("E", "NE", "NW", "W", "SW", "SE")
 DIR_DELTAS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
-DIR_INDEX = {name: i for i, name in enumerate(DIR_NAMES)}
 
 HEXES: tuple[tuple[int, int], ...] = tuple(
     (q, r)
@@ -75,12 +74,3 @@ MAX_TURN_LIMIT = 5_000
 def coord_text(i: int) -> str:
     q, r = HEXES[i]
     return f"({q},{r})"
-
-
-def direction_between(a: int, b: int) -> int:
-    """The direction from hex a to its neighbour b, or -1 when they are not neighbours."""
-    nb = NEIGHBOURS[a]
-    for d in range(6):
-        if nb[d] == b:
-            return d
-    return -1

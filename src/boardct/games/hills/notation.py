@@ -19,8 +19,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 KINDS = {"i": 0, "infantry": 0, "r": 1, "rocketeer": 1, "m": 2, "mech": 2}
 DIRS = {name.lower(): i for i, name in enumerate(DIR_NAMES)}
-VERBS = ("move", "attack", "deimpede", "wait")
-CARDS = ("artillery", "boost", "ammo")
 USAGE = ("S move D | S attack D [T] | S deimpede | S wait | play artillery T | play boost S | "
          "play ammo S D [T] | end  (S, T: I R M; D: E NE NW W SW SE)")
 

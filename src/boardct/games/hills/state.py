@@ -251,10 +251,6 @@ class HillsState(State):
         b = player * 3
         return (u[b] > 0) + (u[b + 1] > 0) + (u[b + 2] > 0)
 
-    def known_tile(self, h: int) -> int:
-        """The tile of h if revealed, else -1."""
-        return self.tiles[h] if self.rev[h] else -1
-
     def _can_enter_empty(self, sq: int, t: int) -> bool:
         return not (sq % 3 == MECH and self.rev[t] and self.tiles[t] == MOUNTAIN)
 
