@@ -1,12 +1,49 @@
-"""Suite-wide fixtures."""
+"""Suite-wide fixtures, and the sixth game installed for the whole run."""
 
 from __future__ import annotations
 
+import importlib
+import os
+import shutil
 import signal
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
 
 import pytest
 
 from boardct.cli.history import ENV_DATA_DIR
+from boardct.core import registry
+
+SIXTH_GAME = Path(__file__).with_name("sixth_game")  # Sealed Bids, a package of its own
+_installed: list[Path] = []
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Install the sixth game as any game package is installed (pip, from its folder, into a
+    private folder put on the path of this process and of every process the tests start), so
+    that boardct finds it through the `boardct.games` entry point alone."""
+    work = Path(tempfile.mkdtemp(prefix="boardct-sixth-game-"))
+    _installed.append(work)
+    source = shutil.copytree(SIXTH_GAME, work / "source")  # the build leaves its files there
+    site = work / "site"
+    done = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
+                           "--no-build-isolation", "--no-index", "--target", str(site),
+                           str(source)], capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise pytest.UsageError(f"could not install the sixth game from {SIXTH_GAME}: "
+                                f"{done.stderr.strip()[-2000:]}")
+    sys.path.insert(0, str(site))
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(site),
+                                                             os.environ.get("PYTHONPATH")]))
+    importlib.invalidate_caches()
+    registry.refresh()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    for work in _installed:
+        shutil.rmtree(work, ignore_errors=True)
 
 
 @pytest.fixture(autouse=True)

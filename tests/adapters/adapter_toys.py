@@ -300,15 +300,12 @@ CARDS: Game = CardsState.game
 ORDERS: Game = OrdersState.game
 
 
-# Small options per registered game, so that the libraries' own test functions (which play
-# whole games) stay quick; a game not named here is tested at its defaults.
-SMALL: dict[str, dict] = {
-    "fieldshift": {"turn_limit": 20},
-    "fff": {"turn_limit": 10},
-    "hills": {"turn_limit": 10},
-    "shift": {"turn_limit": 20},
-    "ctf2187": {"turn_limit": 3},
-}
+def small(game_id: str) -> dict:
+    """A registered game's short-game options (`Game.small_options`), so that the libraries'
+    own test functions (which play whole games) stay quick."""
+    from boardct.core import registry
+
+    return dict(registry.get(game_id).small_options)
 
 
 def game_ids() -> list[str]:

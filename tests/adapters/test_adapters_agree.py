@@ -14,7 +14,7 @@ pytest.importorskip("pettingzoo", reason="the PettingZoo adapter needs boardct[r
 pytest.importorskip("gymnasium", reason="the Gymnasium adapter needs boardct[rl]")
 pyspiel = pytest.importorskip("pyspiel", reason="the OpenSpiel bridge needs boardct[openspiel]")
 
-from adapter_toys import SMALL, game_ids  # noqa: E402
+from adapter_toys import game_ids, small  # noqa: E402
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
@@ -27,7 +27,7 @@ from boardct.adapters.pettingzoo import env  # noqa: E402
 @given(seed=st.integers(0, 10_000), moves=st.integers(0, 30))
 def test_pettingzoo_and_openspiel_agree_with_the_core(game_id, seed, moves):
     openspiel.register()
-    options = SMALL.get(game_id, {})
+    options = small(game_id)
     e = env(game_id, **options)
     game = pyspiel.load_game(f"boardct_{game_id}", {**options, "seed": seed})
     spiel = game.new_initial_state()

@@ -11,7 +11,7 @@ import pytest
 np = pytest.importorskip("numpy", reason="the Gymnasium adapter needs boardct[rl] (numpy)")
 gym = pytest.importorskip("gymnasium", reason="the Gymnasium adapter needs boardct[rl]")
 
-from adapter_toys import CARDS, ORDERS, SMALL, game_ids  # noqa: E402
+from adapter_toys import CARDS, ORDERS, game_ids, small  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 from boardct.adapters.gymnasium import BoardctEnv, env_id, register_all  # noqa: E402
@@ -35,7 +35,7 @@ def _episode(e, seed: int, rng_seed: int = 0):
 def test_check_env_passes_for_every_game(game_id):
     """Through `gymnasium.make` of the registered id, so the checker also makes it anew with
     render_mode="ansi". It must not warn either."""
-    e = gym.make(env_id(game_id), opponent="mcts:iters=5", **SMALL.get(game_id, {}))
+    e = gym.make(env_id(game_id), opponent="mcts:iters=5", **small(game_id))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         check_env(e.unwrapped)

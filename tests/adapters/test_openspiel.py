@@ -10,7 +10,7 @@ np = pytest.importorskip("numpy", reason="the OpenSpiel bridge needs boardct[ope
 pyspiel = pytest.importorskip("pyspiel", reason="the OpenSpiel bridge needs boardct[openspiel]"
                               " (the open_spiel package)")
 
-from adapter_toys import CARDS, ORDERS, SMALL, game_ids  # noqa: E402
+from adapter_toys import CARDS, ORDERS, game_ids, small  # noqa: E402
 
 from boardct.adapters import openspiel  # noqa: E402
 from boardct.agents import make as make_agent  # noqa: E402
@@ -27,7 +27,7 @@ def _registered():
 
 
 def _load(game_id: str, **params):
-    return pyspiel.load_game(f"boardct_{game_id}", {**SMALL.get(game_id, {}), **params})
+    return pyspiel.load_game(f"boardct_{game_id}", {**small(game_id), **params})
 
 
 @pytest.mark.parametrize("game_id", game_ids())

@@ -11,7 +11,7 @@ import pytest
 np = pytest.importorskip("numpy", reason="the PettingZoo adapter needs boardct[rl] (numpy)")
 pytest.importorskip("pettingzoo", reason="the PettingZoo adapter needs boardct[rl]")
 
-from adapter_toys import CARDS, ORDERS, SMALL, game_ids  # noqa: E402
+from adapter_toys import CARDS, ORDERS, game_ids, small  # noqa: E402
 from pettingzoo.test import api_test, parallel_api_test, seed_test  # noqa: E402
 
 from boardct.adapters.pettingzoo import env, parallel_env  # noqa: E402
@@ -50,17 +50,17 @@ def _play(e, seed: int, rng_seed: int = 0) -> int:
 
 @pytest.mark.parametrize("game_id", game_ids())
 def test_pettingzoo_api_test_passes_for_every_game(game_id):
-    _quiet(api_test, env(game_id, render_mode="ansi", **SMALL.get(game_id, {})), num_cycles=300)
+    _quiet(api_test, env(game_id, render_mode="ansi", **small(game_id)), num_cycles=300)
 
 
 @pytest.mark.parametrize("game_id", game_ids())
 def test_pettingzoo_seed_test_passes_for_every_game(game_id):
-    _quiet(seed_test, lambda: env(game_id, **SMALL.get(game_id, {})), num_cycles=100)
+    _quiet(seed_test, lambda: env(game_id, **small(game_id)), num_cycles=100)
 
 
 @pytest.mark.parametrize("game_id", [g for g in game_ids() if registry.get(g).simultaneous])
 def test_parallel_api_test_passes_for_the_simultaneous_games(game_id):
-    _quiet(parallel_api_test, parallel_env(game_id, **SMALL.get(game_id, {})), num_cycles=300)
+    _quiet(parallel_api_test, parallel_env(game_id, **small(game_id)), num_cycles=300)
 
 
 def test_parallel_api_test_passes_with_several_bots_per_player():
@@ -79,7 +79,7 @@ def test_toys_pass_the_libraries_tests_too():
 
 @pytest.mark.parametrize("game_id", game_ids())
 def test_observation_has_the_games_shape_and_mask_is_the_legal_ids(game_id):
-    e = env(game_id, **SMALL.get(game_id, {}))
+    e = env(game_id, **small(game_id))
     e.reset(seed=5)
     st = e.state
     for agent in e.agents:
@@ -169,7 +169,7 @@ def test_an_opponents_hidden_card_is_not_in_the_observation():
 @pytest.mark.parametrize("game_id", [g for g in game_ids()
                                      if not registry.get(g).perfect_information])
 def test_hidden_information_games_observe_only_what_the_agent_may_know(game_id):
-    e = env(game_id, **SMALL.get(game_id, {}))
+    e = env(game_id, **small(game_id))
     rng = np.random.default_rng(1)
     e.reset(seed=21)
     for _ in range(12):  # a few moves in, so there is history and hidden state

@@ -147,6 +147,22 @@ class SealedState(State[int]):
     def notation(self, action: int) -> str:
         return f"bid {action}"
 
+    def entry_text(self, player: int, action: int) -> str:
+        """A record names the bidder: several bids are owed at once (SB-2)."""
+        return f"player {player + 1}: {self.notation(action)}"
+
+    def apply_entry(self, text: str) -> list[Event]:
+        head, sep, rest = text.partition(":")
+        words = head.split()
+        if not sep or len(words) != 2 or words[0].lower() != "player" \
+                or not (words[1].isascii() and words[1].isdigit()) or len(words[1]) > 2:
+            raise ParseError(f"{text.strip()!r:.40} is not a record entry 'player N: bid K'",
+                             text, 0)
+        player = int(words[1]) - 1
+        if not 0 <= player < len(self.bids):
+            raise ParseError(f"there is no player {words[1]}", text, 0)
+        return self.apply(self.parse(rest, player), player)
+
     def action_targets(self, action: int, player: int | None = None) -> tuple[str, ...]:
         p = self._who(player)
         return () if p is None else (f"card:{p}:{action}",)
@@ -243,6 +259,8 @@ class SealedState(State[int]):
         bidder's hand) and the order of the prizes to come."""
         s = self.clone()
         rng = Rng(seed)
+        st = self.setup  # a seed of its own: the real one would deal the real prizes again
+        s.setup = Setup(rng.next64() >> 1, st.options, st.names, st.created)
         s.rng = rng
         deck = list(s.deck)
         rng.shuffle(deck)
