@@ -197,3 +197,16 @@ def test_no_game_id_in_the_code_of_the_floor_and_the_front_ends(package):
             if hit:
                 found.append(f"{path.relative_to(SRC)}:{line}: {tok}")
     assert not found, "\n".join(found)
+
+
+def test_the_source_cites_rules_and_docs_not_the_tracker():
+    """Comments and docstrings say why in words, rulings and docs; an "issue N" reference
+    means nothing to someone who reads the code without the tracker."""
+    import re
+
+    pattern = re.compile(r"\bissue\s+#?\d+", re.I)
+    found = [f"{p.relative_to(SRC)}:{n}" for p in sorted(PACKAGE.rglob("*"))
+             if p.suffix in (".py", ".js", ".html", ".css")
+             for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+             if pattern.search(line)]
+    assert not found, found

@@ -1,4 +1,4 @@
-"""Adapters: boardct's games as PettingZoo, Gymnasium and OpenSpiel environments (issue 20).
+"""Adapters: boardct's games as PettingZoo, Gymnasium and OpenSpiel environments.
 
 They know the games only through the core API (`legal_ids`, `apply_id`, `observation_tensor`
 and the rest of `State`), so every registered game is an environment of each library. The

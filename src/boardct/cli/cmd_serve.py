@@ -1,4 +1,4 @@
-"""`boardct serve`: the game server (issue 18; docs/server.md). Needs the `server` extra."""
+"""`boardct serve`: the game server (docs/server.md). Needs the `server` extra."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Small helpers the games share to build their action encodings and observation tensors
-(issue 20). No numpy here: tensors are plain lists of floats, which adapters convert."""
+"""Small helpers the games share to build their action encodings and observation tensors.
+No numpy here: tensors are plain lists of floats, which adapters convert."""
 
 from __future__ import annotations
 

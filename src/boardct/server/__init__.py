@@ -1,4 +1,4 @@
-"""The game server: `boardct serve` (issue 18).
+"""The game server: `boardct serve`.
 
 A FastAPI app (`app.create_app`) over a `service.GameService` that keeps each game as its setup
 and an append-only action log in a SQL database (SQLite by default, PostgreSQL by URL), caches

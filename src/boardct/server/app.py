@@ -142,7 +142,7 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
     for router in extra_routers:
         app.include_router(router)
     if config.web_pages and importlib.util.find_spec("boardct.server.web") is not None:
-        from boardct.server.web import add_web_pages  # the browser pages (issue 19)
+        from boardct.server.web import add_web_pages  # the browser pages
 
         add_web_pages(app)
 

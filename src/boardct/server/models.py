@@ -31,7 +31,7 @@ class GameRow(Base):
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    # deadlines (issue 18 item 7; used by the deadline scheduler)
+    # deadlines (used by the deadline scheduler)
     deadline_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True),
                                                             nullable=True)
     move_time: Mapped[float | None] = mapped_column(Float, nullable=True)

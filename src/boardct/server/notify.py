@@ -1,4 +1,4 @@
-"""Fan-out between server processes sharing one PostgreSQL database (issue 18 item 8).
+"""Fan-out between server processes sharing one PostgreSQL database.
 
 With `--workers N` several processes serve the same games, but each websocket lives in one of
 them. After a process commits a change to a game it NOTIFYs `(game_id, version)` on one

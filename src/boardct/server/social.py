@@ -1,4 +1,4 @@
-"""Offers (draw, undo) and the per-game chat (issue 18 item 4), stored with the game.
+"""Offers (draw, undo) and the per-game chat, stored with the game.
 
 Offers. A seat offers a draw or to take back its last move; every other *human* seat answers.
 All accept: a draw ends the game drawn (every player the same return), an undo appends the

@@ -1,4 +1,4 @@
-"""CTF 2187 for learners (issue 20): the observation and information-state tensors.
+"""CTF 2187 for learners: the observation and information-state tensors.
 
 The action ids (a fixed menu of order sheets per Bot) live on the state (`CtfState.menu`,
 `action_id`, `id_action`). The tensors here are built from `view(player)` only: the player's

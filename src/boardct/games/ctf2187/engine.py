@@ -11,7 +11,7 @@ Bots that could tell which Bot that was. `seen_by` turns an event into what a se
 (or None), so each player's report, view and event stream hold only what that player's Bots
 could see at the time. All chance is drawn from the state's seeded Rng as events occur.
 
-Speed (issue 21): while `process_turn` runs, who sees each sector and each Bot's nearest enemy
+Speed: while `process_turn` runs, who sees each sector and each Bot's nearest enemy
 are kept in the turn's cache (`_SCAN`); only `enter` (a move) and `wreck` change where Bots
 stand or whether they function, and they update it, so any other code that moved a Bot or
 wrecked one during a turn would have to do the same. Fire tracks' geometry is cached per map

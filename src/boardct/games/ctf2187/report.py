@@ -217,7 +217,7 @@ def moderator_view(st: CtfState) -> dict:
     """The whole picture, JSON-ready: every Bot whole, every standing order, every sheet in,
     the whole terrain, every team's rating and the whole last turn's log. This is what the
     moderator (the referee's computer) knows; a spectator gets it from `view(None)` only once
-    the game is over (issue 15 item 9). While the game goes on it is for the moderator's own
+    the game is over. While the game goes on it is for the moderator's own
     tools and tests, never for a seat or a spectator."""
     out = view_header(st, None)
     out["teams"] = [{"team": TEAM_LETTERS[t], "rating": round(float(st.team_rating(t)), 2)}
@@ -460,7 +460,7 @@ def _cells(st: CtfState, player: int | None) -> list[list[tuple[str, str]]]:
 
 def _footer(st: CtfState, player: int | None) -> list[str]:
     """`player`'s Bots, the command posts, the ratings `player` may know and the result. A
-    spectator gets no Bot and no rating until the game is over (issue 15 item 9)."""
+    spectator gets no Bot and no rating until the game is over."""
     out = []
     if player is not None:
         bots = st.bots_of(player)

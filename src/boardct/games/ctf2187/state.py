@@ -490,7 +490,7 @@ class CtfState(State):
         out.append((TURN, num, *EJECT_PLAN))
         return out
 
-    # -- for learners (issue 20; encoding.py, docs/ctf2187.md "For learners") ---------------
+    # -- for learners (encoding.py, docs/ctf2187.md "For learners") ---------------
     def action_id(self, action: Any, player: int | None = None) -> int:
         if (not isinstance(action, tuple) or len(action) < 2 or type(action[1]) is not int
                 or not 1 <= action[1] <= len(self._bots)):
@@ -790,7 +790,7 @@ class CtfState(State):
 
         A spectator (None) has no Bot and sees nothing of the Bots while the game goes on: only
         the turn and phase headers every player sees (`public_event`); once the game is over
-        nothing is secret and the spectator sees every event (issue 15 item 9)."""
+        nothing is secret and the spectator sees every event."""
         if player is None:
             if self.over is not None:
                 return list(events)
@@ -840,7 +840,7 @@ class CtfState(State):
 
     def _named(self, out: Outcome) -> Outcome:
         """The outcome with its line naming every player and team (report.outcome_text), so
-        every front end that shows the result names them (issue 17 item 5)."""
+        every front end that shows the result names them."""
         from boardct.games.ctf2187.report import outcome_text
 
         return Outcome(out.returns, out.reason, out.winners, outcome_text(self, out), out.kind)
@@ -882,7 +882,7 @@ class CtfState(State):
         them), the turn and phase headers of the last turn and the result — and no Bot, order,
         sheet, terrain or rating; nor who still owes sheets (it would tell which Bots still
         function). Once the game is over nothing is secret: the spectator sees the whole
-        picture, `report.moderator_view` (issue 15 item 9)."""
+        picture, `report.moderator_view`."""
         from boardct.games.ctf2187.report import (
             bot_status,
             contact,

@@ -205,7 +205,7 @@ class FFFState(State):
         self.result = outcome
         self.part = None
 
-    # -- for learners: the step encoding (issue 20; steps.py, encoding.py, docs/fff.md) ------
+    # -- for learners: the step encoding (steps.py, encoding.py, docs/fff.md) ------
     def action_id(self, action, player: int | None = None) -> int:
         """The id of a step, given as its text (`"d4"`, `"NE"`, `"xN/E"`, `"+r"`, `"end"`). A
         whole turn has no id: it is a sequence of steps."""

@@ -1,4 +1,4 @@
-"""Force Field Factions' step encoding, for learners (issue 20): a whole turn taken one step
+"""Force Field Factions' step encoding, for learners: a whole turn taken one step
 at a time, each step one of 244 fixed integer ids.
 
 Whole turns (FFF-30) are far too many to number (815 at the start, over a thousand later), so a

@@ -1,4 +1,4 @@
-"""FieldShift for learners (issue 20): command tokens as action ids, the view as a tensor.
+"""FieldShift for learners: command tokens as action ids, the view as a tensor.
 
 Action ids: every token of the command language has one, whatever the ruleset, so the space is
 the same through a ruleset change (FS-37). Ids 0..99 are the two-digit commands "00".."99"

@@ -1219,7 +1219,7 @@ class FieldShiftState(State):
         # RNF, WDR, SPT: a facility (a digit above 2 names none)
         return (_FAC_KEY[p][tgt],) if tgt <= 2 else ()
 
-    # ---------------------------------------------------------------- for learners (issue 20)
+    # ---------------------------------------------------------------- for learners
     def action_id(self, action: int, player: int | None = None) -> int:
         return enc.action_id(action)
 

@@ -1,4 +1,4 @@
-"""Battle for The Shifting Hills for learners (issue 20): action ids and the tensors.
+"""Battle for The Shifting Hills for learners: action ids and the tensors.
 
 Action ids (139): the well-formed action codes (BSH-38, actions.py) in ascending order: id 0
 `end`; 1..18 `S move D` (squad kind x 6 + direction); 19..72 `S attack D T`; 73..75

@@ -970,7 +970,7 @@ class HillsState(State):
             "deck_mix": dict(zip(CARD_WORDS, info.deck_mix, strict=True)),
         }
 
-    # -- for learners (issue 20; encoding.py, docs/hills.md "For learners") -----------------
+    # -- for learners (encoding.py, docs/hills.md "For learners") -----------------
     def action_id(self, action: int, player: int | None = None) -> int:
         return enc.action_id(action)
 

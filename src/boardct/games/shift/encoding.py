@@ -1,4 +1,4 @@
-"""Shift for learners (issue 20): action ids and the observation tensor.
+"""Shift for learners: action ids and the observation tensor.
 
 Action ids (90): 0..9 are the action codes 0..9 (shift to ring gear 1/2L/3/2R, attack alpha/
 beta/omega, first, second, pass); 10..89 are the defences, id = 10 + 16 * (active gear + 1) +

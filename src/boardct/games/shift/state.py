@@ -703,7 +703,7 @@ class ShiftState(ShiftNotation, ShiftText, State):
                          f"{mask.bit_count()} spirit and you have {self.lit[d]}")
 
     # -- the end -------------------------------------------------------------------------------
-    # -- for learners (issue 20; encoding.py, docs/shift.md "For learners") ----------------
+    # -- for learners (encoding.py, docs/shift.md "For learners") ----------------
     def action_id(self, action, player: int | None = None) -> int:
         return enc.action_id(action)
 
