@@ -24,7 +24,7 @@ import pytest
 from boardct.core import registry
 from boardct.core.records import Record, record_of, replay
 
-GAME_ID = "sealed"
+GAME_ID = "sealedbids"
 TESTS = Path(__file__).resolve().parents[1]
 BOARDCT_SRC = TESTS.parent / "src" / "boardct"
 
@@ -49,7 +49,7 @@ def test_it_is_installed_as_a_package_of_its_own_and_found_through_the_entry_poi
 
 def test_no_line_of_boardct_names_it():
     """boardct's own source names neither the game, nor its package, nor its id as a string
-    (the word "sealed" itself is common: sealed orders)."""
+    (checked as it is written in boardct: a quoted id, the package, the title)."""
     marks = ("Sealed Bids", "boardct_sealed", f'"{GAME_ID}"', f"'{GAME_ID}'")
     hits = [f"{p}: {m}" for p in BOARDCT_SRC.rglob("*")
             if p.is_file() and p.suffix in (".py", ".js", ".html", ".css", ".json", ".toml")

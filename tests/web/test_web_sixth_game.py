@@ -18,7 +18,7 @@ from web_helpers import (  # noqa: F401 (fixtures: pytest finds them by name her
 
 pytestmark = needs_browser
 
-GAME_ID = "sealed"
+GAME_ID = "sealedbids"
 
 
 @pytest.mark.parametrize("width", [1280, 360])

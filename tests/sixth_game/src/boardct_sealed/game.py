@@ -276,11 +276,11 @@ class SealedState(State[int]):
     # -- for learners --------------------------------------------------------------------------
     def action_id(self, action: int, player: int | None = None) -> int:
         if type(action) is not int or not 1 <= action <= self.n:
-            raise IllegalAction("encoding", f"sealed: {action!r:.20} is not a card")
+            raise IllegalAction("encoding", f"sealedbids: {action!r:.20} is not a card")
         return action - 1
 
     def id_action(self, action_id: int, player: int | None = None) -> int:
-        return check_id(action_id, self.n, "sealed") + 1
+        return check_id(action_id, self.n, "sealedbids") + 1
 
     def observation_tensor(self, player: int) -> list[float]:
         return observation(self.view(player), player)
@@ -333,7 +333,7 @@ def information_state(view: dict[str, Any], player: int) -> list[float]:
 
 
 class SealedGame(Game):
-    id = "sealed"
+    id = "sealedbids"
     title = "Sealed Bids"
     min_players = 2
     max_players = 3
