@@ -9,9 +9,10 @@ from boardct.core import registry
 from boardct.core.records import record_of
 
 
-def _result(index: int, returns, winners, reason: str, length: int, record=None) -> GameResult:
+def _result(index: int, returns, winners, reason: str, length: int, record=None,
+            ending: str = "other") -> GameResult:
     return GameResult(index, "fieldshift", "lstd", ["a", "a"], index, list(returns),
-                      list(winners), reason, length, 0.0, record or {})
+                      list(winners), reason, length, 0.0, record or {}, ending)
 
 
 def _fieldshift_game(*commands: str) -> GameResult:
@@ -24,7 +25,7 @@ def _fieldshift_game(*commands: str) -> GameResult:
     out = state.outcome
     assert out is not None
     return _result(0, out.returns, out.winners, out.reason, len(commands),
-                   record_of(state).to_dict())
+                   record_of(state).to_dict(), out.kind.value)
 
 
 def test_decided_share_is_the_part_of_the_game_after_the_winner_passed_every_loser_value():
@@ -66,7 +67,7 @@ def test_metrics_of_a_set_of_games():
     games = [_fieldshift_game("24", "25", "30", "09"),
              _fieldshift_game("09"),
              _fieldshift_game("24", "09"),
-             _result(3, (0.5, 0.5), [], "turn limit", 300)]
+             _result(3, (0.5, 0.5), [], "turn limit", 300, ending="turn_limit")]
     assert [g.winners for g in games] == [[0], [1], [0], []]
     m = balance_metrics(games)
     assert m["games"] == 4
@@ -103,3 +104,12 @@ def test_advantage_interval_holds_the_advantage():
     m = balance_metrics(games)
     low, high = m["advantage_interval"]
     assert m["advantage"] == 0.5 and low < 0.5 < high
+
+
+def test_completion_counts_turn_limits_by_their_kind_whatever_a_game_calls_them():
+    """A game whose own words for the turn limit carry figures ("turn limit; ratings A 0.55,
+    B 0.73") is counted by its ending's kind, not by its text."""
+    games = [_result(0, (0.5, 0.5), [], "turn limit; ratings A 0.55, B 0.55", 20,
+                     ending="turn_limit"),
+             _result(1, (0.5, 0.5), [], "both eliminated", 12, ending="elimination")]
+    assert balance_metrics(games)["completion"] == 0.5

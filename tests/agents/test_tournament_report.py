@@ -85,3 +85,15 @@ def test_pairings_score_from_the_first_named_agents_side_whatever_its_seat():
     assert low < 0.875 < high < 1.0
     low_gap, high_gap = pair["elo_difference"]
     assert low_gap < elo_difference(0.875) < high_gap
+
+
+def test_endings_are_counted_by_kind_not_by_each_games_words():
+    """Two turn-limit endings whose texts differ by their figures are one kind of ending."""
+    games = [GameResult(k, "ctf2187", "", ["a", "b"], k, [0.5, 0.5], [],
+                        f"turn limit; ratings A 0.{k}, B 0.{k}", 30, 0.0, {}, "turn_limit")
+             for k in range(3)]
+    games.append(GameResult(3, "ctf2187", "", ["a", "b"], 3, [1.0, 0.0], [0], "elimination",
+                            12, 0.0, {}, "elimination"))
+    summary = tournament_summary(["a", "b"], games)
+    assert summary["endings"] == {"turn_limit": 3, "elimination": 1}
+    assert "- Endings: elimination 1, turn limit 3" in tournament_markdown("T", summary)

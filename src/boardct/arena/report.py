@@ -16,6 +16,7 @@ from statistics import mean
 from boardct.arena.ratings import elo_difference, ratings_with_ci, score_interval
 from boardct.arena.runner import GameResult
 from boardct.core.errors import BoardctError
+from boardct.core.outcome import Termination
 
 CHARTS_EXTRA = "report"
 
@@ -92,7 +93,7 @@ def tournament_summary(agents: list[str], results: list[GameResult]) -> dict:
         "length_mean": round(mean(lengths), 2) if lengths else 0.0,
         "length_min": min(lengths, default=0),
         "length_max": max(lengths, default=0),
-        "reasons": _count(r.reason for r in results),
+        "endings": _count(r.ending for r in results),
     }
 
 
@@ -155,7 +156,8 @@ def tournament_markdown(title: str, summary: dict) -> str:
               f"{summary['first_player_interval'][1]:.1%})",
               f"- Length (actions): mean {summary['length_mean']}, "
               f"min {summary['length_min']}, max {summary['length_max']}",
-              "- Endings: " + ", ".join(f"{k} {v}" for k, v in summary["reasons"].items()),
+              "- Endings: " + ", ".join(f"{k.replace('_', ' ')} {v}"
+                                        for k, v in summary["endings"].items()),
               "", "Charts: `scores.png`, `ratings.png`, `lengths.png`.", ""]
     return "\n".join(lines)
 
@@ -224,7 +226,7 @@ def tournament_charts(summary: dict, results: list[GameResult], out: Path) -> No
 METRICS = ("advantage", "balance", "drawishness", "completion", "duration", "decisiveness")
 
 
-def balance_metrics(results: list[GameResult], limit_reason: str = "turn limit") -> dict:
+def balance_metrics(results: list[GameResult]) -> dict:
     """Ludii-style metrics of a set of self-play games of one variant:
     advantage: the first player's score (wins plus half the draws), with its 95% interval;
     balance: 1 minus the gap between the seats' scores (1 is perfectly even);
@@ -239,7 +241,7 @@ def balance_metrics(results: list[GameResult], limit_reason: str = "turn limit")
     s1 = mean(r.returns[1] for r in results)
     low, high = score_interval([r.returns[0] for r in results])
     draws = sum(1 for r in results if not r.winners)
-    complete = sum(1 for r in results if r.reason != limit_reason)
+    complete = sum(1 for r in results if r.ending != Termination.TURN_LIMIT.value)
     decisive = [_record_decided_share(r) for r in results if r.winners and r.length]
     return {
         "games": n,

@@ -40,6 +40,9 @@ class GameResult:
     length: int
     seconds: float
     record: dict = field(repr=False, default_factory=dict)
+    # how it ended, as every game names it (`Termination`): reports count endings by this,
+    # not by each game's own words (which may hold figures: "turn limit; ratings A 0.55")
+    ending: str = "other"
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -100,7 +103,8 @@ def play_game(spec: GameSpec) -> GameResult:
     out = state.outcome
     return GameResult(spec.index, spec.game, spec.variant, list(spec.agents), spec.seed,
                       list(out.returns), list(out.winners), out.reason, length,
-                      round(time.perf_counter() - t0, 4), record_of(state).to_dict())
+                      round(time.perf_counter() - t0, 4), record_of(state).to_dict(),
+                      out.kind.value)
 
 
 def _worker_init() -> None:
