@@ -26,7 +26,7 @@ the game's seed and its seat as `boardct play` seeds it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from boardct.adapters.common import (
     OBS_HIGH,
@@ -45,8 +45,12 @@ from boardct.core import moves, registry
 from boardct.core.errors import BoardctError
 from boardct.core.game import Game, State
 
-np = need("numpy", "rl")
-gym = need("gymnasium", "rl")
+if TYPE_CHECKING:  # type checkers read the libraries themselves
+    import gymnasium as gym
+    import numpy as np
+else:
+    np = need("numpy", "rl")
+    gym = need("gymnasium", "rl")
 
 DEFAULT_OPPONENT = "mcts:iters=50"
 OBSERVATIONS = ("observation", "information_state")

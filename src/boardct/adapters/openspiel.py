@@ -29,15 +29,19 @@ information-set MCTS can search the games with hidden parts.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from boardct.adapters.common import game_of, need, new_state, probe
 from boardct.core import moves, registry
 from boardct.core.errors import BoardctError
 from boardct.core.game import Game, State
 
-np = need("numpy", "openspiel")
-pyspiel = need("pyspiel", "openspiel")
+if TYPE_CHECKING:  # type checkers read the libraries themselves
+    import numpy as np
+    import pyspiel
+else:
+    np = need("numpy", "openspiel")
+    pyspiel = need("pyspiel", "openspiel")
 
 PREFIX = "boardct_"
 # OpenSpiel wants a bound on the length of a game (in actions). boardct's games end by their

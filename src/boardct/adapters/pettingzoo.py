@@ -23,7 +23,7 @@ both built only from what that agent may know. An illegal action id raises `Ille
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from boardct.adapters.common import (
     OBS_HIGH,
@@ -42,11 +42,16 @@ from boardct.core.errors import BoardctError
 from boardct.core.game import State
 from boardct.core.info import GameInfo
 
-np = need("numpy", "rl")
-gymnasium = need("gymnasium", "rl")
-_pz = need("pettingzoo", "rl")
-AECEnv = _pz.AECEnv
-ParallelEnv = _pz.ParallelEnv
+if TYPE_CHECKING:  # type checkers read the libraries themselves
+    import gymnasium
+    import numpy as np
+    from pettingzoo import AECEnv, ParallelEnv
+else:
+    np = need("numpy", "rl")
+    gymnasium = need("gymnasium", "rl")
+    _pz = need("pettingzoo", "rl")
+    AECEnv = _pz.AECEnv
+    ParallelEnv = _pz.ParallelEnv
 
 OBSERVATIONS = ("observation", "information_state")
 

@@ -382,7 +382,8 @@ class MCTSAgent(Agent):
         wide = self.wide
         sqrt, log = math.sqrt, math.log
         while True:
-            moves = node.moves
+            # None only at a node expanded whole (k == m below), where it is not read
+            moves: list = node.moves  # type: ignore[assignment]
             fresh = None  # the legal moves, when computed in this visit
             if node.to == UNSEEN:
                 players = s.current_players()
@@ -589,11 +590,11 @@ class MCTSAgent(Agent):
             nd.n += 1
             if p >= 0:
                 nd.w += rewards[p]
-        for nd, picks in joint_path:
+        for nd, picks in joint_path:  # simultaneous nodes: their `stats` are set
             for p, a in picks:
-                entry = nd.stats[p].get(a)
-                nd.stats[p][a] = (1, rewards[p]) if entry is None else (entry[0] + 1,
-                                                                       entry[1] + rewards[p])
+                entry = nd.stats[p].get(a)  # type: ignore[index]
+                nd.stats[p][a] = (  # type: ignore[index]
+                    (1, rewards[p]) if entry is None else (entry[0] + 1, entry[1] + rewards[p]))
 
     def _expand_info(self, s: State, p: int, node: INode, legal: list, rng: Rng) -> None:
         """`_expand` for the information-set tree: one virtual visit per child, worth the

@@ -88,7 +88,7 @@ def peak_rss_mb() -> float | None:
         import resource
     except ImportError:
         try:
-            import psutil  # type: ignore[import-not-found]
+            import psutil
         except ImportError:
             return None
         peak = getattr(psutil.Process().memory_info(), "peak_wset", None)

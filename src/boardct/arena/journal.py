@@ -28,7 +28,8 @@ def load(folder: Path, specs: list[GameSpec]) -> tuple[dict[int, GameResult], li
     notes: list[str] = []
     if not path.is_file():
         return done, notes
-    by_index = {s.index: s for s in specs}
+    # looked up with whatever the file holds
+    by_index: dict[object, GameSpec] = {s.index: s for s in specs}
     fields = set(GameResult.__dataclass_fields__)
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip():

@@ -147,8 +147,9 @@ def tournament_markdown(title: str, summary: dict) -> str:
     for pr in summary["pairs"]:
         a, b = pr["agents"]
         low, high = pr["interval"]
+        elo_low, elo_high = pr["elo_difference"]
         lines.append(f"| {a} v {b} | {pr['games']} | {pr['score']:.1%} | {low:.1%} .. "
-                     f"{high:.1%} | {_bounds(*pr['elo_difference'], '{:+.0f}')} |")
+                     f"{high:.1%} | {_bounds(elo_low, elo_high, '{:+.0f}')} |")
     lines += ["", "## Games", "",
               f"- First player's score: {summary['first_player_score']:.1%} "
               "(wins plus half the draws, over all games; 95% interval "

@@ -58,7 +58,7 @@ def round_robin(game: str, agents: list[str], games: int, seed: int,
                 options: dict[str, Any] | None = None) -> list[GameSpec]:
     """Every pair of agents plays `games` games, seats alternating (the first of each pair
     takes the first seat in even games)."""
-    specs = []
+    specs: list[GameSpec] = []
     for i in range(len(agents)):
         for j in range(i + 1, len(agents)):
             for k in range(games):
@@ -70,7 +70,7 @@ def round_robin(game: str, agents: list[str], games: int, seed: int,
 
 def self_play(game: str, agent: str, games: int, seed: int, variants: dict[str, dict],
               players: int = 2) -> list[GameSpec]:
-    specs = []
+    specs: list[GameSpec] = []
     for name, opts in variants.items():
         for _ in range(games):
             idx = len(specs)
@@ -101,6 +101,7 @@ def play_game(spec: GameSpec) -> GameResult:
                 other.observe(before, p, action)
             length += 1
     out = state.outcome
+    assert out is not None  # nobody is to move: the game is over
     return GameResult(spec.index, spec.game, spec.variant, list(spec.agents), spec.seed,
                       list(out.returns), list(out.winners), out.reason, length,
                       round(time.perf_counter() - t0, 4), record_of(state).to_dict(),

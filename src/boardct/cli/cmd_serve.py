@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from boardct.core.errors import BoardctError
@@ -67,7 +69,7 @@ def command(host: str, port: int, db_url: str | None, workers: int, agent_worker
     # srvx: no per-message deflate: compressing every update cost about 15% of the server's
     # CPU in bench_server.py (zlib), the largest single item after the socket writes; the
     # messages are a few KB and a deployment's reverse proxy may compress instead
-    ws_opts = {"ws_max_size": ws_max, "ws_per_message_deflate": False}
+    ws_opts: dict[str, Any] = {"ws_max_size": ws_max, "ws_per_message_deflate": False}
     if config.workers > 1:
         # several processes: uvicorn imports the app in each; the settings travel in the
         # environment (PostgreSQL only, see check_workers)

@@ -695,7 +695,7 @@ class Session:
         """Let the computer decide while it is its turn; what it did, for whoever reads it.
         In games with hidden information the computer's command itself is not shown (it may
         be a secret order sheet): only the events the reader may see."""
-        said = []
+        said: list[Said] = []
         while True:
             players = self.state.current_players()
             if not players or players[0] not in self.computer:

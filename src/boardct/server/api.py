@@ -296,8 +296,8 @@ async def replay(game_id: str, request: Request) -> dict:
     def views(st) -> dict:
         return {str(p): st.view(p) for p in players}
 
-    frames = [{"ply": 0, "seat": None, "text": None, "events": [], "views": views(state),
-               "spectator": state.view(None)}]
+    frames: list[dict[str, Any]] = [{"ply": 0, "seat": None, "text": None, "events": [],
+                                     "views": views(state), "spectator": state.view(None)}]
     for k, e in enumerate(live.entries, start=1):
         done = moves.apply_entry(state, e.text)
         state = done.state

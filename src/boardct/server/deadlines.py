@@ -197,10 +197,10 @@ class DeadlineKeeper:
             when, _changed = self.next_deadline(live, utcnow())
             if when is None:
                 continue
-            live.deadline_at = when
+            live.deadline_at = due = when  # `due`: a datetime here, as write's default
 
             def write(session: Session, gid: str = game_id, v: int = version,
-                      when: dt.datetime = when) -> None:
+                      when: dt.datetime = due) -> None:
                 session.execute(update(GameRow).where(GameRow.id == gid, GameRow.version == v,
                                                       GameRow.deadline_at.is_(None))
                                 .values(deadline_at=when))

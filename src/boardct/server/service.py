@@ -29,9 +29,9 @@ import concurrent.futures
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import Engine, insert, select, update
+from sqlalchemy import CursorResult, Engine, Table, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -426,10 +426,10 @@ class GameService:
                                       "claimed": True}
             if name and name.strip():
                 values["name"] = name.strip()
-            done = session.execute(update(SeatRow).where(SeatRow.game == row.game,
-                                                         SeatRow.seat == row.seat,
-                                                         SeatRow.invite_hash == h)
-                                   .values(**values))
+            # an UPDATE's result is a cursor result (its row count)
+            done = cast("CursorResult[Any]", session.execute(
+                update(SeatRow).where(SeatRow.game == row.game, SeatRow.seat == row.seat,
+                                      SeatRow.invite_hash == h).values(**values)))
             if done.rowcount != 1:  # claimed by someone else a moment ago
                 session.rollback()
                 return None
@@ -488,11 +488,11 @@ class GameService:
                                       "claimed": True}
             if name and name.strip():
                 values["name"] = name.strip()
-            done = session.execute(update(SeatRow).where(SeatRow.game == live.id,
-                                                         SeatRow.seat == seat,
-                                                         SeatRow.kind == "human",
-                                                         SeatRow.claimed.is_(False))
-                                   .values(**values))
+            # an UPDATE's result is a cursor result (its row count)
+            done = cast("CursorResult[Any]", session.execute(
+                update(SeatRow).where(SeatRow.game == live.id, SeatRow.seat == seat,
+                                      SeatRow.kind == "human", SeatRow.claimed.is_(False))
+                .values(**values)))
             if done.rowcount != 1:  # taken (by invite or by another visitor) already
                 session.rollback()
                 return "taken"
@@ -639,7 +639,8 @@ class GameService:
         status = STATUS_OVER if trial.is_over else live.status
         now = utcnow()
 
-        games, actions = GameRow.__table__, ActionRow.__table__
+        # the mapped classes' tables (declarative types `__table__` as any FROM clause)
+        games, actions = cast(Table, GameRow.__table__), cast(Table, ActionRow.__table__)
 
         def write(session: Session) -> bool:
             # Core statements on the tables, not the ORM's unit of work: this runs once a

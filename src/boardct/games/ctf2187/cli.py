@@ -472,6 +472,7 @@ def bench_cmd(seconds: float, seed: int, bots_per_team: int, teams: int) -> None
     while time.perf_counter() - t0 < seconds:
         state = game.new(seed=rng.randrange(1 << 30), names=names, teams=teams,
                          bots_per_team=bots_per_team)
+        assert isinstance(state, CtfState)
         while True:
             players = state.current_players()
             if not players:

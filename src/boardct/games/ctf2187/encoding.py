@@ -220,7 +220,8 @@ def information_state(layout: Layout, view: dict, player: int) -> list[float]:
 # come from the same terrain code text, worked out once per map (a map never changes), and the
 # log's counts once per turn. tests/core/test_fast_observation.py checks both equal the
 # view-based ones on many random states, and the blindness property holds for them.
-_MAPS: dict[int, tuple[Any, Any, list[list[float]]]] = {}  # id(map) -> (map, tables, planes)
+# id(map) -> (map, tables, (each sector's terrain plane cell or -1, its elevation value))
+_MAPS: dict[int, tuple[Any, Any, tuple[list[int], list[float]]]] = {}
 _LOGS: dict[tuple[int, int], tuple[Any, int, list[float]]] = {}  # (id(log), mask) -> counts
 _KINDS: dict[tuple[int, tuple[str, ...]], tuple[Any, dict]] = {}  # per terrain tables
 _SHEETS: dict[tuple[int, ...], tuple[int, ...]] = {}  # orders -> sheet_orders of their text

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from itertools import accumulate, islice
 from operator import add, attrgetter, itemgetter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from boardct.core.game import MESSAGE, RESUME, SUSPEND, Termination
 from boardct.games.ctf2187.geometry import (
@@ -268,7 +268,9 @@ def in_scan(st: CtfState, b: Bot, other: Bot) -> bool:
 # tuple, read once per use: a turn processed in another thread at the same time finds another
 # state in it and works the masks out itself.
 _SCAN: tuple = (None, None, None, None, None)
-_NO_BOT = object()  # "not worked out" (None is an answer: no enemy in range)
+# "not worked out" (None is an answer: no enemy in range); typed Any as it stands in the
+# lists of Bots
+_NO_BOT: Any = object()
 
 
 def _enemies(st: CtfState) -> tuple[tuple[Bot, ...], ...]:
@@ -637,7 +639,7 @@ def _process_turn(st: CtfState) -> list[tuple]:
         if b.status != FUNCTIONAL:
             continue
         standing = b.sheet is None or b.sheet is b.standing  # MISSING shares the tuple
-        orders[b.num] = b.standing if standing else b.sheet
+        orders[b.num] = b.standing if standing else b.sheet  # type: ignore[assignment]
         b.ap = b.ap_start = turn_ap(b.design, b.functional_engines(), t)
         log_own(st, ("ap", b.num, b.ap, standing), b)
     for phase in range(1, PHASES + 1):
@@ -1192,16 +1194,18 @@ def fire(st: CtfState, b: Bot, i: int, target: Bot | CommandPost) -> None:
     mw = gmap.width
     bx, by = b.x, b.y
     tx, ty = target.x, target.y
+    # `is_bot` tells which `target` is, tested once: the lines that read the fields of one
+    # kind only carry `type: ignore` (a type checker does not narrow through the flag)
     is_bot = isinstance(target, Bot)
     e0 = ground[(by - 1) * mw + bx - 1]  # bot_elevation()
     if not b.status:
         e0 += 2 if b.posture == STANDING else 1
     e1 = ground[(ty - 1) * mw + tx - 1]
     if is_bot:
-        if not target.status:
-            e1 += 2 if target.posture == STANDING else 1
-    else:
-        e1 += 2 if target.structure > 0 else 1  # cp_elevation(); operational
+        if not target.status:  # type: ignore[union-attr]
+            e1 += 2 if target.posture == STANDING else 1  # type: ignore[union-attr]
+    else:  # cp_elevation(); operational
+        e1 += 2 if target.structure > 0 else 1  # type: ignore[union-attr]
     dx = tx - bx
     dy = ty - by
     if dx < 0:
@@ -1219,6 +1223,7 @@ def fire(st: CtfState, b: Bot, i: int, target: Bot | CommandPost) -> None:
     else:
         at_firer = _scan_at(st, bx, by)
         at_tgt = _scan_at(st, tx, ty)
+    tcode: int | str
     if is_bot:
         tcode = target.num
         involved = (1 << b.num) | (1 << tcode)
@@ -1243,14 +1248,16 @@ def fire(st: CtfState, b: Bot, i: int, target: Bot | CommandPost) -> None:
         chance = th["far"]
     dodge = 0
     if is_bot:
-        tposture = target.posture  # the target's cover, posture, movement
+        # the target's cover, posture, movement
+        tposture = target.posture  # type: ignore[union-attr]
         chance += t.terrain[gmap.terrain[(ty - 1) * mw + tx - 1]].cover
         if tposture != STANDING:
             chance += th["target_kneeling_or_prone"]
-        chance += th["per_sector_target_moved"] * target.entered
-        if (tposture == STANDING and t.bands[target.band].dodge  # dodge_mod()'s own test
-                and target.ap >= th["dodge_min_ap"]):
-            dodge = dodge_mod(st, target)
+        chance += th["per_sector_target_moved"] * target.entered  # type: ignore[union-attr]
+        if (tposture == STANDING  # dodge_mod()'s own test
+                and t.bands[target.band].dodge  # type: ignore[union-attr]
+                and target.ap >= th["dodge_min_ap"]):  # type: ignore[union-attr]
+            dodge = dodge_mod(st, target)  # type: ignore[arg-type]
             chance += dodge
     else:
         chance += th["at_command_post"]
@@ -1279,14 +1286,14 @@ def fire(st: CtfState, b: Bot, i: int, target: Bot | CommandPost) -> None:
     if not hit:
         return
     if is_bot:
-        target.last_by = b.num
+        target.last_by = b.num  # type: ignore[union-attr]
         b.last_at = target.num
-        a = arc(target.facing, bx - tx, by - ty)
+        a = arc(target.facing, bx - tx, by - ty)  # type: ignore[union-attr]
         # the hit is seen where the shot was: the same Bots stand where they stood
-        applied = hit_bot(st, target, w, a, b.num, (at_target, seen))
+        applied = hit_bot(st, target, w, a, b.num, (at_target, seen))  # type: ignore[arg-type]
         b.vp += applied
     else:
-        applied = hit_cp(st, target, w.damage, b.num)
+        applied = hit_cp(st, target, w.damage, b.num)  # type: ignore[arg-type]
         b.vp += 2 * applied
 
 

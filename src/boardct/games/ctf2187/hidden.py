@@ -246,7 +246,7 @@ def _vp_for_rating(shown: float, tons: int, floor: int) -> int:
     return max(floor, guess)  # pragma: no cover - the true total always fits
 
 
-def _other_vp(st: CtfState, player: int, mine: list[Bot]) -> list[int]:
+def _other_vp(st: CtfState, player: int | None, mine: list[Bot]) -> list[int]:
     """Per team, the Victory Points of its Bots the player does not command: what the team
     rating the player sees leaves (its own team, every team once the game is over), else a
     guess: the damage the player's Bots took and twice what its team's CPs lost, shared among

@@ -206,6 +206,7 @@ def parse_sheet(text: str, roster: Roster, turn: int | None = None
         seen[ph] = ln
         for f in range(1, 6):
             tok = toks[f]
+            val: int | None
             if tok == "-":
                 val = 0
             else:
@@ -222,7 +223,9 @@ def parse_sheet(text: str, roster: Roster, turn: int | None = None
                     continue
             orders[(ph - 1) * 5 + f - 1] = val
         if fields_ok and bot:
-            errors.extend(check_phase(bot, orders[(ph - 1) * 5: ph * 5], roster, ln))
+            # every field of the phase is set (a bad one clears fields_ok): no None in it
+            errors.extend(check_phase(bot, orders[(ph - 1) * 5: ph * 5],  # type: ignore[arg-type]
+                                      roster, ln))
         if fields_ok:
             # a weapon must be written for attacks 1-5 (0 = best); '-' there is an error
             a_tok, w_tok = toks[3], toks[5]

@@ -13,12 +13,13 @@ import re
 from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeAlias
 
 from boardct.core.errors import DataError, IllegalAction, OptionError, ParseError
 from boardct.core.frontends import FrontEnds
 from boardct.core.game import (
     MESSAGE,
+    Event,
     Game,
     Option,
     Outcome,
@@ -77,9 +78,12 @@ Move: 0 none, 1 forward, 2/3 turn right/left and forward, 4 backward, 5 toward b
 Attack (weapon number, 0 = best): 0 none, 1 enemy bot <opt>, 2 nearest enemy, 3 last to
   target me, 4 last targeted, 5 nearest enemy CP, 6 self destruct.
 Directions: 1 up (+Y), 3 right, 5 down, 7 left; even numbers the diagonals."""
+# CTF 2187's action: an order sheet handed in, `(kind, bot, *orders)`: kind TURN or STANDING
+# with the sheet's 25 orders (five phases of five numbers, CTF-37), or MISSING alone.
+Sheet: TypeAlias = tuple[int, ...]
 _TABLE_CACHE: dict[str, Tables] = {}
 _MAP_CACHE: dict[tuple, GameMap] = {}
-_SAMPLES: dict[tuple, list[tuple]] = {}  # sample sheets depend only on the key
+_SAMPLES: dict[tuple[int, int, bool], list[Sheet]] = {}  # sample sheets depend only on the key
 # (roster, sheet) pairs that passed CTF-37's check: it depends on nothing else, and search
 # hands in the same sample sheets again and again
 _SHEETS_PASSED: set[tuple] = set()
@@ -197,11 +201,26 @@ def _menu_index(nw: int, size: int) -> dict[tuple, int]:
     return index
 
 
-class CtfState(State):
+class CtfState(State[Sheet]):
     __slots__ = ("tables", "map", "_bots", "_cps", "_occ", "_own", "rng", "turn", "turns",
                  "teams", "over", "log", "log_turn", "roster", "resigned")
 
-    game: CtfGame
+    game: ClassVar[CtfGame]  # set by the Game at import
+    tables: Tables
+    map: GameMap
+    _bots: list[Bot]  # shared with clones until changed (copy on write: `_own`)
+    _cps: list[CommandPost]
+    _occ: list[int]
+    _own: int
+    rng: Rng
+    turn: int
+    turns: int  # the turn limit (CTF-39)
+    teams: int
+    over: Outcome | None
+    log: list[tuple[int, engine.Sighted]]  # the last processed turn's (seen mask, event)
+    log_turn: int
+    roster: Roster
+    resigned: int  # bit p: Player p resigned (CTF-40)
 
     # -- set up ----------------------------------------------------------------------------------
     @classmethod
@@ -217,6 +236,7 @@ class CtfState(State):
             designs = [tables.design(n) for n in names]
         except DataError as exc:
             raise OptionError(f"option designs: {exc}") from None
+        gmap: GameMap | None
         if o["map"]:
             gmap = read_map_option(o["map"], tables)
         else:
@@ -426,7 +446,7 @@ class CtfState(State):
         return [b for b in self.bots if b.player == player]  # Bots handed out: private
 
     # -- actions ---------------------------------------------------------------------------------
-    def legal_actions(self, player: int | None = None) -> list[tuple]:
+    def legal_actions(self, player: int | None = None) -> list[Sheet]:
         """The menu of order sheets (`menu`) for each Bot the player still owes, in Bot and
         menu order: `default` (the standing orders, handed in as `BOT <n> TURN <t> MISSING`,
         CTF-14), the sample plans, and the eject sheet for a Bot with four engines or fewer.
@@ -438,7 +458,7 @@ class CtfState(State):
             if not cur:
                 return []
             player = cur[0]
-        out: list[tuple] = []  # a fresh list: callers may change it
+        out: list[Sheet] = []  # a fresh list: callers may change it
         if self.over is not None:
             return out
         gone = self.resigned
@@ -450,12 +470,12 @@ class CtfState(State):
                 out += samples(b)
         return out
 
-    def sample_sheets(self, num: int) -> list[tuple]:
+    def sample_sheets(self, num: int) -> list[Sheet]:
         """The menu's sheets that Bot `num` may hand in now (see `legal_actions`), each once."""
         return list(self._samples(self._bots[num - 1]))
 
     @staticmethod
-    def _samples(b: Bot) -> list[tuple]:
+    def _samples(b: Bot) -> list[Sheet]:
         """`sample_sheets` of Bot `b`: the shared cached list (callers copy it)."""
         num = b.num
         nw = len(b.design.weapons)
@@ -465,7 +485,7 @@ class CtfState(State):
             return cached
         if len(_SAMPLES) > 4096:
             _SAMPLES.clear()
-        out = [(MISSING, num)]
+        out: list[Sheet] = [(MISSING, num)]
         out += [(TURN, num, *orders) for orders in CtfState.sample_plans(nw)]
         if key[2]:
             out.append((TURN, num, *EJECT_PLAN))
@@ -478,20 +498,20 @@ class CtfState(State):
         weapon of the best-armed design in the game, and the eject sheet."""
         return 13 + max(len(b.design.weapons) for b in self._bots)
 
-    def menu(self, num: int) -> list[tuple | None]:
+    def menu(self, num: int) -> list[Sheet | None]:
         """Bot `num`'s whole menu, in id order: None where the entry is no sheet for this Bot
         (a weapon it does not have)."""
         b = self._bots[num - 1]
         nw = len(b.design.weapons)
         plans = self.sample_plans(nw)
-        out: list[tuple | None] = [(MISSING, num)]
+        out: list[Sheet | None] = [(MISSING, num)]
         out += [(TURN, num, *orders) for orders in plans]
         out += [None] * (self.menu_size() - 1 - len(out))
         out.append((TURN, num, *EJECT_PLAN))
         return out
 
     # -- for learners (encoding.py, docs/ctf2187.md "For learners") ---------------
-    def action_id(self, action: Any, player: int | None = None) -> int:
+    def action_id(self, action: Sheet, player: int | None = None) -> int:
         if (not isinstance(action, tuple) or len(action) < 2 or type(action[1]) is not int
                 or not 1 <= action[1] <= len(self._bots)):
             raise IllegalAction("CTF-37", f"{action!r:.60} is not an order sheet of this game")
@@ -508,7 +528,7 @@ class CtfState(State):
                                 "be handed in as text but has no action id")
         return (num - 1) * size + entry
 
-    def id_action(self, action_id: int, player: int | None = None) -> tuple:
+    def id_action(self, action_id: int, player: int | None = None) -> Sheet:
         from boardct.core.encoding import check_id
 
         i = check_id(action_id, len(self._bots) * self.menu_size(), "ctf2187")
@@ -617,7 +637,7 @@ class CtfState(State):
             _PASSED_BY_ID[id(action)] = (action, self.roster)
         return kind, b, player
 
-    def apply(self, action: Any, player: int | None = None) -> list[tuple]:
+    def apply(self, action: Sheet, player: int | None = None) -> list[Event]:
         if self.over is not None:
             raise IllegalAction("CTF-39", "the game is over")
         kind, b, player = self._check_action(action, player)
@@ -632,7 +652,7 @@ class CtfState(State):
             b.standing = tuple(action[2:])
             return [engine.sighted(("standing", b.num), mask)]
         b.sheet = b.standing if kind == MISSING else tuple(action[2:])
-        events: list[tuple] = [engine.sighted(("sheet", b.num, kind), mask)]
+        events: list[Event] = [engine.sighted(("sheet", b.num, kind), mask)]
         for o in self._bots:  # self._sheet_owed(gone), inlined: every sheet asks
             if o.status == FUNCTIONAL and o.sheet is None and not (gone and
                                                                     gone >> o.player & 1):
@@ -659,7 +679,7 @@ class CtfState(State):
                 return True
         return False
 
-    def parse(self, text: str, player: int | None = None) -> tuple:
+    def parse(self, text: str, player: int | None = None) -> Sheet:
         if not isinstance(text, str):
             raise ParseError("an order sheet is text")
         if text.strip().lower() == "default":
@@ -673,10 +693,10 @@ class CtfState(State):
         kind, num, orders = parse_sheet(text, self.roster, self.turn)
         return (kind, num, *orders)
 
-    def notation(self, action: tuple) -> str:
+    def notation(self, action: Sheet) -> str:
         return sheet_text(action[0], action[1], action[2:], self.turn)
 
-    def entry_text(self, player: int, action: tuple) -> str:
+    def entry_text(self, player: int, action: Sheet) -> str:
         return f"player {player + 1}: {self.notation(action)}"
 
     # ASCII digits only: `\d` would take `٣`, and `int()` refuses 5,000 digits with ValueError
@@ -692,7 +712,7 @@ class CtfState(State):
         player = number - 1
         return self.apply(self.parse(m.group(2), player), player)
 
-    def describe_action(self, action: tuple, player: int | None = None) -> str:
+    def describe_action(self, action: Sheet, player: int | None = None) -> str:
         """What the sheet does in a few words (the sheet itself is its notation)."""
         if action[0] == MISSING:
             return f"Bot {action[1]} follows its standing orders"
@@ -700,7 +720,7 @@ class CtfState(State):
             return f"Bot {action[1]} gets new standing orders"
         return f"Bot {action[1]}'s orders for turn {self.turn}"
 
-    def action_targets(self, action: tuple, player: int | None = None) -> tuple[str, ...]:
+    def action_targets(self, action: Sheet, player: int | None = None) -> tuple[str, ...]:
         """The Bot a sheet is for, as the page draws it (`bot:3`): the player's own Bot, so
         nothing here tells anyone more than their own view does."""
         if type(action) is not tuple or len(action) < 2 or type(action[1]) is not int:
@@ -711,7 +731,7 @@ class CtfState(State):
         return ("These are the menu's sample sheets: any sheet that passes CTF-37 may be handed in "
                 "('help' shows how to write one; 'default' keeps the standing orders).")
 
-    def action_group(self, action: tuple) -> str:
+    def action_group(self, action: Sheet) -> str:
         """Sheets by Bot: "Bot 1"."""
         return f"Bot {action[1]}"
 
@@ -773,8 +793,8 @@ class CtfState(State):
 
         return describe_event(self, event)
 
-    def player_mask(self, player: int) -> int:
-        """The Bots `player` commands, as a bit mask (bit n: Bot n)."""
+    def player_mask(self, player: int | None) -> int:
+        """The Bots `player` commands, as a bit mask (bit n: Bot n); a spectator (None): 0."""
         mask = 0
         for b in self._bots:
             if b.player == player:

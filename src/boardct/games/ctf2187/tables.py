@@ -8,6 +8,7 @@ every state of a game.
 
 from __future__ import annotations
 
+import builtins
 import math
 from dataclasses import dataclass
 from decimal import Decimal
@@ -172,8 +173,10 @@ class _Reader:
             raise self.fail(where, f"{value} is above {hi}")
         return value
 
+    # The methods named `int`, `str` and `bool` hide the builtins in this class's body: the
+    # annotations below name them through `builtins`.
     def num100(self, doc: dict, key: str, path: str, positive: bool = True,
-               hi: int = MAX_TONS) -> int:
+               hi: builtins.int = MAX_TONS) -> builtins.int:
         where = f"{path}.{key}" if path else key
         if key not in doc:
             raise self.fail(where, "missing")
@@ -201,15 +204,15 @@ class _Reader:
             raise self.fail(where, f"{value!r} is not one of {', '.join(choices)}")
         return value
 
-    def bool(self, doc: dict, key: str, path: str) -> bool:
+    def bool(self, doc: dict, key: builtins.str, path: builtins.str) -> bool:
         where = f"{path}.{key}" if path else key
         value = doc.get(key)
         if not isinstance(value, bool):
             raise self.fail(where, "missing or not true/false")
         return value
 
-    def ints(self, doc: dict, key: str, path: str, n: int, lo: int = 0,
-             hi: int = BIG) -> tuple[int, ...]:
+    def ints(self, doc: dict, key: builtins.str, path: builtins.str, n: builtins.int,
+             lo: builtins.int = 0, hi: builtins.int = BIG) -> tuple[builtins.int, ...]:
         where = f"{path}.{key}" if path else key
         value = self.array(doc, key, path)
         if len(value) != n:
@@ -258,7 +261,8 @@ def parse_terrain(doc: dict, source: str = "terrain.toml") -> tuple[Terrain, ...
             raise r.fail(f"{p}.ground", f"{list(ground)} is not [lowest, highest] within 0-9")
         seen_keys.add(key)
         seen_chars.add(char)
-        out.append(Terrain(i, key, r.str(e, "name", p), r.str(e, "code", p), char, ground,
+        out.append(Terrain(i, key, r.str(e, "name", p), r.str(e, "code", p), char,
+                           (ground[0], ground[1]),
                            r.int(e, "elevation", p, 0, 9), r.int(e, "move_cost", p, 0),
                            r.int(e, "cover", p, -100, 100), r.bool(e, "blocks_fire", p),
                            r.int(e, "cooling", p, 0)))
@@ -300,7 +304,7 @@ def parse_rules(doc: dict, weapons: dict[str, Weapon], source: str = "rules.toml
         tons = r.ints(t, "tons", p, 2, 1, MAX_TONS)
         if tons[0] > tons[1]:
             raise r.fail(f"{p}.tons", f"{list(tons)} is not [lowest, highest]")
-        class_tons[c] = tons
+        class_tons[c] = (tons[0], tons[1])
         class_factor[c] = r.num100(t, "ap_per_engine_ton", p, hi=100)
     costs_t = r.table(doc, "costs", "")
     costs: dict[str, Any] = {k: r.int(costs_t, k, "costs", 0) for k in (
@@ -313,7 +317,7 @@ def parse_rules(doc: dict, weapons: dict[str, Weapon], source: str = "rules.toml
         "maximum", "sector", "sector_sprint", "kneel", "stand", "dodge", "hit", "hit_energy",
         "cooling")}
     heat["engines_per_cooling"] = r.int(heat_t, "engines_per_cooling", "heat", 1)
-    bands = []
+    bands: list[HeatBand] = []
     for i, b in enumerate(r.array(heat_t, "bands", "heat")):
         p = f"heat.bands[{i}]"
         if not isinstance(b, dict):

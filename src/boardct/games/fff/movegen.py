@@ -17,6 +17,7 @@ text, is kept (FFF-31). The result equal to the untouched position is the action
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from itertools import chain, compress, islice, product, repeat, starmap
 from operator import add, ge, ne
 
@@ -91,7 +92,7 @@ def generate(main: list[int], ghost: list[int], pool: list[int], lost: list[int]
                 branches.append((FIELDS[code0][-1], without_outer(code0)))
             for rem, c1 in branches:
                 if rem < 0:
-                    head = (q,)
+                    head: tuple[int, ...] = (q,)
                     pool1 = pool
                 else:
                     head = (q, T_REMOVE[rem])
@@ -737,7 +738,8 @@ def _fast_search(me, sq0, code0, c1, head, base_m, base_g, pool1, lost, cnt, out
         # The start, alone on its square: its eight turns are new.
         nxt = turns0.copy()
         expanded = {sq0}  # squares (eid * 64 + sq) whose nine facings are all visited
-        layer = [(start, head)]
+        # a list, then an iterator over its rest, then a view of the last finished layer
+        layer: Iterable[tuple[int, tuple[int, ...]]] = [(start, head)]
     for _depth in range(points):
         if _depth:
             nxt = {}

@@ -159,8 +159,14 @@ class TurnResult:
     """The lists a turn leaves behind; `apply` installs them only when the whole turn is legal."""
 
     __slots__ = ("main", "ghost", "pool", "lost", "cnt")
+    main: list[int]
+    ghost: list[int]
+    pool: list[int]
+    lost: list[int]
+    cnt: list[int]
 
-    def __init__(self, main, ghost, pool, lost, cnt):
+    def __init__(self, main: list[int], ghost: list[int], pool: list[int], lost: list[int],
+                 cnt: list[int]):
         self.main, self.ghost, self.pool, self.lost, self.cnt = main, ghost, pool, lost, cnt
 
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar, TypeAlias
 
 from boardct.core.encoding import check_id
 from boardct.core.errors import IllegalAction
-from boardct.core.game import Outcome, State, Termination
+from boardct.core.game import Event, Game, Outcome, State, Termination
 from boardct.games.fff import encoding, steps
 from boardct.games.fff import position as posmod
 from boardct.games.fff.movegen import (
@@ -30,13 +30,16 @@ from boardct.games.fff.pieces import (
     SQUARE_NAMES,
     q_square,
 )
-from boardct.games.fff.rules import ReadAs, eliminated, play
+from boardct.games.fff.rules import ReadAs, TurnResult, eliminated, play
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.text import Text
 
     from boardct.core.game import Setup
 
+
+# FFF's action: one whole turn, its token codes in order (FFF-30); `()` is a pass.
+Turn: TypeAlias = tuple[int, ...]
 
 # A selection token's square as the page draws it (`action_targets`), per token (`qcode`).
 _SQUARE_KEY = tuple(f"sq:{SQUARE_NAMES[q_square(q)]}" for q in range(128))
@@ -50,9 +53,20 @@ def _nice(text: str) -> str:
     return f"{owner} {text[1]}-pip ({text})"
 
 
-class FFFState(State):
+class FFFState(State[Turn]):
     __slots__ = ("main", "ghost", "pool", "lost", "cnt", "turn", "count", "limit", "result",
                  "part")
+    game: ClassVar[Game]  # set by the Game at import
+    main: list[int]  # the square lists, pool, lost pieces and piece counts (posmod.Board)
+    ghost: list[int]
+    pool: list[int]
+    lost: list[int]
+    cnt: list[int]
+    turn: int  # the player to move
+    count: int  # turns without a capture (FFF-28)
+    limit: int
+    result: Outcome | None
+    part: steps.StepTurn | None  # a turn under way in steps (learners)
 
     def __init__(self, setup: Setup, board: posmod.Board):
         self.setup = setup
@@ -65,8 +79,8 @@ class FFFState(State):
         self.turn = board.turn
         self.count = board.count
         self.limit = int(setup.options.get("turn_limit", 200))
-        self.result: Outcome | None = None
-        self.part: steps.StepTurn | None = None  # a turn under way in steps (learners)
+        self.result = None
+        self.part = None
         self._judge()
 
     # -- the end (FFF-15, FFF-16, FFF-27, FFF-28) ------------------------------------------------
@@ -95,14 +109,14 @@ class FFFState(State):
         return () if self.result is not None else (self.turn,)
 
     # -- actions ---------------------------------------------------------------------------------
-    def legal_actions(self, player: int | None = None) -> list[tuple[int, ...]]:
+    def legal_actions(self, player: int | None = None) -> list[Turn]:
         if self.result is not None or (player is not None and player != self.turn):
             return []
         if self.part is not None:  # a turn under way in steps: only steps may go on
             return []
         return legal_turns(self.main, self.ghost, self.pool, self.lost, self.cnt, self.turn)
 
-    def _check_turn(self, action, player: int | None) -> None:
+    def _check_turn(self, action: object, player: int | None) -> None:
         if self.result is not None:
             raise IllegalAction("FFF-27", "the game is over: no turn may follow")
         if player is not None and player != self.turn:
@@ -114,15 +128,15 @@ class FFFState(State):
             raise IllegalAction("FFF-4", f"a turn is under way in steps ({self.part.text()}): "
                                 "finish it with apply_id (end: step 243) before a whole turn")
 
-    def _play(self, action, events=None):
+    def _play(self, action: Turn, events: list[Event] | None = None) -> TurnResult:
         return play(self.main, self.ghost, self.pool, self.lost, self.cnt, self.turn, action,
                     events)
 
-    def apply(self, action, player: int | None = None) -> list[tuple]:
+    def apply(self, action: Turn, player: int | None = None) -> list[Event]:
         if isinstance(action, list):  # e.g. an action that went through JSON
             action = tuple(action)
         self._check_turn(action, player)
-        events: list[tuple] = []
+        events: list[Event] = []
         res = self._play(action, events)
         changed = res.cnt != self.cnt  # a piece left the board or changed sides (FFF-28)
         me = self.turn
@@ -136,7 +150,7 @@ class FFFState(State):
             events.append(("end", self.result.describe()))
         return events
 
-    def parse(self, text: str, player: int | None = None) -> tuple[int, ...]:
+    def parse(self, text: str, player: int | None = None) -> Turn:
         """Read a turn, check it against the rules, and return its canonical action (FFF-31):
         any way of writing a result gives the one action `legal_actions()` lists for it.
 
@@ -166,14 +180,14 @@ class FFFState(State):
                 return cand
         return action  # pragma: no cover - every legal result is listed
 
-    def apply_entry(self, text: str) -> list[tuple]:
+    def apply_entry(self, text: str) -> list[Event]:
         """Records hold canonical text: apply it without the search `parse` does."""
         return self.apply(parse_turn(text))
 
-    def notation(self, action) -> str:
+    def notation(self, action: Turn) -> str:
         return format_turn(action)
 
-    def describe_action(self, action, player: int | None = None) -> str:
+    def describe_action(self, action: Turn, player: int | None = None) -> str:
         """What the turn does, step by step, without naming the piece again (its square heads
         the group `moves` lists it under): "turns NE, steps to b2"."""
         trial = self.clone()
@@ -192,7 +206,7 @@ class FFFState(State):
             parts.append(line.split(": ", 1)[1] if e[0] != "end" and ": " in line else line)
         return ", ".join(parts) or self.notation(action)
 
-    def action_targets(self, action, player: int | None = None) -> tuple[str, ...]:
+    def action_targets(self, action: Turn, player: int | None = None) -> tuple[str, ...]:
         """The square of the piece a turn selects (FFF-30: a turn starts with it, `d4` or
         `d4~` for the out-of-phase piece there), as the page draws it: `sq:d4`. A pass
         involves no square."""
@@ -206,12 +220,16 @@ class FFFState(State):
         self.part = None
 
     # -- for learners: the step encoding (steps.py, encoding.py, docs/fff.md) ------
-    def action_id(self, action, player: int | None = None) -> int:
+    # FFF numbers the steps of a turn, not turns (`legal_ids`, `apply_id`): its ids stand for
+    # step texts, not for its actions, hence the overrides below.
+    def action_id(self, action: str, player: int | None = None  # type: ignore[override]
+                  ) -> int:
         """The id of a step, given as its text (`"d4"`, `"NE"`, `"xN/E"`, `"+r"`, `"end"`). A
         whole turn has no id: it is a sequence of steps."""
         return steps.step_id(action)
 
-    def id_action(self, action_id: int, player: int | None = None) -> str:
+    def id_action(self, action_id: int, player: int | None = None  # type: ignore[override]
+                  ) -> str:
         """The step an id stands for, as its text (`"d4~"`, `"m"`, `"end"`)."""
         return steps.STEP_TEXT[check_id(action_id, steps.NUM_STEP_IDS, "fff")]
 
@@ -224,7 +242,7 @@ class FFFState(State):
             return steps.select_ids(self.main, self.ghost, self.turn)
         return steps.legal_step_ids(self.part, self.turn)
 
-    def apply_id(self, action_id: int, player: int | None = None) -> list[tuple]:
+    def apply_id(self, action_id: int, player: int | None = None) -> list[Event]:
         """Take one step. The step that ends the turn (the end step, an addition, or one
         after which FFF-27 allows nothing more) composes the whole turn, writes it canonically
         (FFF-31) and applies it through `apply`, returning its events; other steps return no
@@ -269,7 +287,7 @@ class FFFState(State):
     def information_state_string(self, player: int) -> str:
         return self.observation_string(player)
 
-    def describe(self, event: tuple) -> str:
+    def describe(self, event: Event) -> str:
         kind = event[0]
         if kind == "pass":
             return f"{OWNER_NAMES[event[1]]} passes"

@@ -108,6 +108,22 @@ class StepTurn:
 
     __slots__ = ("toks", "sq0", "slot0", "code0", "sq", "code", "points", "used", "phase",
                  "main", "ghost", "pool", "lost", "cnt", "over", "destroyed")
+    toks: list[int]  # the turn's token codes so far
+    sq0: int  # where the mover started, on which board (slot 0 in phase, 1 out), as what
+    slot0: int
+    code0: int
+    sq: int  # where the mover stands now, as what
+    code: int
+    points: int
+    used: int
+    phase: int  # PHASE_SELECTED or PHASE_POINTS
+    main: list[int]
+    ghost: list[int]
+    pool: list[int]
+    lost: list[int]
+    cnt: list[int]
+    over: bool
+    destroyed: bool
 
     def copy(self) -> StepTurn:
         t = StepTurn.__new__(StepTurn)

@@ -173,7 +173,7 @@ class FieldShift(Game):
         so a turn has no longest length. `LENGTH_CAP` (docs/fieldshift.md, "For learners")."""
         return LENGTH_CAP
 
-    def evaluate(self, state: FieldShiftState, player: int) -> float:
+    def evaluate(self, state: FieldShiftState, player: int) -> float:  # type: ignore[override]
         """Material share in [-1, 1]: per operator on the field its vitality plus 3 (the win
         goes by operators on the field), plus 0.75 per enemy in its reach and 0.25 per enemy
         close to it (within four sectors); per operator in reserve its vitality plus 1; half a
@@ -434,14 +434,14 @@ class FieldShift(Game):
                 mine = them = 0.0
                 for k in changed:
                     bit = 1 << k
-                    was, now = act & bit, cact & bit
-                    if was and now and loc[k] == cloc[k]:
+                    was_on, now_on = act & bit, cact & bit
+                    if was_on and now_on and loc[k] == cloc[k]:
                         continue
-                    if was:
+                    if was_on:
                         t = get(k * 10 + loc[k]) or terms(k, loc[k])
                         mine -= t[0]
                         them -= t[1]
-                    if now:
+                    if now_on:
                         t = get(k * 10 + cloc[k]) or terms(k, cloc[k])
                         mine += t[0]
                         them += t[1]

@@ -14,6 +14,7 @@ which it was set; a bleed timer set on its owner's own turn starts at 6 and show
 from __future__ import annotations
 
 from array import array
+from typing import ClassVar
 
 from boardct.core.errors import BoardctError, IllegalAction
 from boardct.core.game import (
@@ -22,6 +23,7 @@ from boardct.core.game import (
     SUSPEND,
     Breach,
     Event,
+    Game,
     Outcome,
     Setup,
     State,
@@ -174,14 +176,32 @@ _MOV_AT = tuple((o + SEL, p * 10, (1 - p) * 10 + LONGWATCH, (1 - p) * 10 + 5 + L
                  (1 - p) * PV_SIZE + WATCH) for p, o in ((0, 0), (1, PV_SIZE)))
 
 
-class FieldShiftState(State):
+class FieldShiftState(State[int]):
     __slots__ = (
         "ruleset", "mode", "limit", "cur", "turn", "vit", "loc", "bleed", "skl", "stamp",
         "clock", "pv", "pending", "violations", "_outcome", "_left",
         "act", "res",
     )
-
-    game = None  # set by the Game at import
+    game: ClassVar[Game]  # set by the Game at import
+    ruleset: int  # an index into RULESETS
+    mode: int  # an index into VIOLATION_MODES
+    limit: int
+    cur: int
+    turn: int
+    vit: list[int]
+    loc: list[int]
+    bleed: list[int]
+    skl: list[int]
+    stamp: list[int]
+    clock: int
+    pv: list[int]
+    # (kind, requester, target ruleset or -1): kind "ruleset" or "draw"; None: no request
+    pending: tuple[str, int, int] | None
+    violations: tuple[tuple[int, tuple[str, ...]], ...]  # (violator, reasons) (FS-36)
+    _outcome: Outcome | None
+    _left: bool
+    act: int  # bit mask of the operators alive and deployed
+    res: int  # bit mask of the operators alive in reserve
 
     # ---------------------------------------------------------------- setup (FS-1..FS-4)
     @classmethod
@@ -345,7 +365,7 @@ class FieldShiftState(State):
             return out
         # LSTD, inline: this is the hot path of every playout. The order of the commands is
         # part of the behaviour (a seeded agent picks by position): keep it.
-        b, q, osel, ocrates, ofac0, ofac1, ofac2, oskcd, oart, ospcd, tech, med, foes = \
+        b, q, osel, ocrates, ofac0, ofac1, ofac2, oskcd, oart, ospcd, tech, med, foes_by = \
             _LSTD_AT[p]
         pv = self.pv
         skl = self.skl
@@ -372,7 +392,7 @@ class FieldShiftState(State):
                 out += _HIT_BY_MASK[(act >> q) & 1023]
             else:
                 reach = _REACH_LSTD[cls][loc[sel]]
-                for t in foes[(act >> q) & 1023]:
+                for t in foes_by[(act >> q) & 1023]:
                     if loc[t] in reach:
                         out.append(_HIT_OF[t])
         crates = pv[ocrates]
@@ -473,11 +493,11 @@ class FieldShiftState(State):
             raise IllegalAction("FS-5", f"{nt.notation(action)}: LSTD commands have two digits")
         ins, mid, tgt = decoded
         if pending is not None:
-            return self._answer(action, ins, tgt)
+            return self._answer(pending, action, ins, tgt)
         events: list[Event]
         if ins:
             events = []
-            ends = _HANDLERS[ins](self, mid, tgt, events)
+            ends = _HANDLERS[ins](self, mid, tgt, events)  # type: ignore[misc]  # ins > 0
         elif tgt == nt.DISPUTE_CMD and not (self.mode == DISPUTE
                                             and self._violators(1 - self.cur)):
             # a false dispute (FS-19): it ends the disputer's turn, as a command does
@@ -1014,8 +1034,9 @@ class FieldShiftState(State):
         self._push(p, action)
         return events
 
-    def _answer(self, action: int, ins: int, x: int) -> list[Event]:
-        kind, requester, target = self.pending
+    def _answer(self, pending: tuple[str, int, int], action: int, ins: int, x: int
+                ) -> list[Event]:
+        kind, requester, target = pending
         responder = 1 - requester
         counter_ok = kind == "ruleset" and target == STDEX
         if ins != nt.AUX or x not in (nt.DENY, nt.CONFIRM, nt.REQ_RULESET) or (

@@ -142,7 +142,7 @@ def _squad(sq: int) -> str:
     return f"{_who(sq // 3)}'s {KIND_NAMES[sq % 3]}"
 
 
-class HillsState(State):
+class HillsState(State[int]):
     __slots__ = (
         "info", "rng", "tiles", "rev", "star", "pos", "units", "imp", "st", "boosted", "cur",
         "tdone", "card_played", "seize", "deck", "hand", "known", "discard", "out",
@@ -185,7 +185,8 @@ class HillsState(State):
         for c in layout.deck:
             mix[c] += 1
         limit = layout.turn_limit if layout.turn_limit is not None else turn_limit
-        s.info = Info(tuple(counts), sum(layout.stars), tuple(mix), limit, layout.first)
+        s.info = Info((counts[0], counts[1], counts[2]), sum(layout.stars),
+                      (mix[0], mix[1], mix[2], mix[3]), limit, layout.first)
         s.rng = rng
         s.tiles = list(layout.tiles)
         s.rev = [h in HQ for h in range(len(HEXES))]
@@ -1108,7 +1109,8 @@ class HillsState(State):
             mix = [self.hand[c] + self.hand[4 + c] for c in range(4)]
             for card in self.deck + self.discard:
                 mix[card] += 1
-            self.info = replace(self.info, deck_mix=tuple(mix))  # the dealt cards are extra
+            # the dealt cards are extra
+            self.info = replace(self.info, deck_mix=(mix[0], mix[1], mix[2], mix[3]))
         if seize is not None:
             self.seize = list(seize)
         if to_move is not None:

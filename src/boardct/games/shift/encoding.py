@@ -157,7 +157,7 @@ def fast_observation(state, player: int) -> list[float]:
         printed = _printed(state.cards[p])
         out[at + 13:at + 13 + len(printed)] = printed
         at += PLAYER_FIELDS
-    recent = []
+    recent: list[tuple[int, bool]] = []
     cell = state.flips
     while cell is not None and len(recent) < FLIPS:
         cell, who, heads, _ = cell

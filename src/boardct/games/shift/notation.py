@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from boardct.core.errors import IllegalAction, ParseError
 from boardct.games.shift.actions import (
     ATTACK,
@@ -19,13 +21,24 @@ from boardct.games.shift.actions import (
 )
 from boardct.games.shift.cardformat import ATTACK_TYPES, RING
 
+if TYPE_CHECKING:  # pragma: no cover
+    from boardct.core.game import State
 
-class ShiftNotation:
+    _Base = State[int]  # type checkers see the state this mixin is part of
+else:
+    _Base = object
+
+
+class ShiftNotation(_Base):
     """Mixin of `ShiftState`: notation and parse."""
 
     __slots__ = ()
+    phase: int  # what the mixin reads of `ShiftState`, declared for type checkers
 
-    def notation(self, action) -> str:
+    if TYPE_CHECKING:  # pragma: no cover
+        def _phase_title(self) -> str: ...  # `ShiftText`'s
+
+    def notation(self, action: int) -> str:
         a = action
         if isinstance(a, int) and not isinstance(a, bool):
             if 0 <= a < ATTACK:

@@ -17,7 +17,8 @@ events in words in `text.py`.
 from __future__ import annotations
 
 import math
-from typing import ClassVar
+from collections.abc import Sequence
+from typing import ClassVar, TypeAlias
 
 from boardct.core.errors import IllegalAction
 from boardct.core.game import Event, Game, Outcome, Setup, State, Termination
@@ -68,17 +69,44 @@ def _purposes(what: str, n: int) -> tuple[str, ...]:
     return out
 
 
+# The coins flipped so far, newest first, as a linked list of cells: (previous cell or None,
+# player or -1 for the toss, heads, purpose).
+Flips: TypeAlias = "tuple[Flips | None, int, bool, str]"
+
 # Each player's gears as the page draws them (`action_targets`), in ring order (SH-16).
 _GEAR_KEY = tuple(tuple(f"gear:{p}:{name}" for name in RING) for p in (0, 1))
 
 
-class ShiftState(ShiftNotation, ShiftText, State):
+class ShiftState(ShiftNotation, ShiftText, State[int]):
     __slots__ = (
         "cards", "limit", "rng", "forced", "flips", "phase", "mover", "first", "toss_winner",
         "turn", "sshift_used", "gear", "lit", "burnt", "tp", "tg", "skip_shift", "skip_turn",
         "atk", "guarded", "guard_add", "ignore", "winner",
     )
     game: ClassVar[Game]
+    cards: tuple[Card, Card]
+    limit: int
+    rng: Rng
+    forced: tuple[bool, ...]  # preloaded coin faces (a test hook), True for heads
+    flips: Flips | None
+    phase: int
+    mover: int
+    first: int
+    toss_winner: int
+    turn: int
+    sshift_used: bool
+    gear: list[int]
+    lit: list[int]
+    burnt: list[int]
+    tp: list[int]
+    tg: list[int]
+    skip_shift: list[bool]
+    skip_turn: list[bool]
+    atk: int
+    guarded: bool
+    guard_add: int
+    ignore: int
+    winner: int
 
     # -- construction --------------------------------------------------------------------------
     def _init(self, setup, cards: tuple[Card, Card], limit: int) -> None:
@@ -87,7 +115,7 @@ class ShiftState(ShiftNotation, ShiftText, State):
         self.cards = cards
         self.limit = limit
         self.rng = Rng(setup.seed)
-        self.forced: tuple[bool, ...] = ()
+        self.forced = ()
         self.flips = None  # linked log of coins: (prev, player, heads, purpose)
         self.phase = P_TOSS
         self.mover = -1
@@ -183,7 +211,7 @@ class ShiftState(ShiftNotation, ShiftText, State):
 
     def flip_log(self) -> list[tuple[int, str, str]]:
         """Every coin of the game so far, oldest first: (player or -1, "H"/"T", purpose)."""
-        out = []
+        out: list[tuple[int, str, str]] = []
         cell = self.flips
         while cell is not None:
             cell, player, heads, purpose = cell
@@ -325,7 +353,7 @@ class ShiftState(ShiftNotation, ShiftText, State):
         return list(DEFENCES[self.gear[d]][lit if lit < 3 else 3])
 
     # -- applying ------------------------------------------------------------------------------
-    def apply(self, action, player: int | None = None) -> list[Event]:
+    def apply(self, action: int, player: int | None = None) -> list[Event]:
         ph = self.phase
         if ph == P_OVER:
             raise IllegalAction("SH-14", "the game is over")
@@ -356,7 +384,7 @@ class ShiftState(ShiftNotation, ShiftText, State):
             if ph == P_DEFEND:  # legal_actions() without its copy: only the count matters
                 d = 1 - self.mover
                 lit = self.lit[d]
-                acts = DEFENCES[self.gear[d]][lit if lit < 3 else 3]
+                acts: Sequence[int] = DEFENCES[self.gear[d]][lit if lit < 3 else 3]
             elif not self.skip_shift[self.mover]:
                 # the shift phase (the one phase left): a mover free to shift has both
                 # neighbouring gears (NEIGHBOURS: two for every gear), so never one option;
@@ -645,7 +673,7 @@ class ShiftState(ShiftNotation, ShiftText, State):
                 ev.append(("skip_shift_phase", 1 - owner))
 
     # -- why an action is illegal --------------------------------------------------------------
-    def _why_illegal(self, a) -> tuple[str, str]:
+    def _why_illegal(self, a: object) -> tuple[str, str]:
         if isinstance(a, bool) or not isinstance(a, int):
             return "SH-8", f"{a!r} is not a Shift action"
         ph = self.phase
@@ -704,7 +732,7 @@ class ShiftState(ShiftNotation, ShiftText, State):
 
     # -- the end -------------------------------------------------------------------------------
     # -- for learners (encoding.py, docs/shift.md "For learners") ----------------
-    def action_id(self, action, player: int | None = None) -> int:
+    def action_id(self, action: int, player: int | None = None) -> int:
         return enc.action_id(action)
 
     def id_action(self, action_id: int, player: int | None = None) -> int:
@@ -715,7 +743,7 @@ class ShiftState(ShiftNotation, ShiftText, State):
         path: the same values, tested)."""
         return enc.fast_observation(self, player)
 
-    def action_targets(self, action, player: int | None = None) -> tuple[str, ...]:
+    def action_targets(self, action: int, player: int | None = None) -> tuple[str, ...]:
         """The gears of the deciding player's card an action involves, as the page draws them
         (`gear:0:2L`): a shift names the gear it goes to (a ring neighbour, SH-16); an attack
         the current gear it is made with; a defence its active-guard gear first, then the
@@ -737,7 +765,7 @@ class ShiftState(ShiftNotation, ShiftText, State):
             return tuple(keys[g] for g in gears)
         return ()
 
-    def describe_action(self, action, player: int | None = None) -> str:
+    def describe_action(self, action: int, player: int | None = None) -> str:
         """The command in words, with its cost where it has one."""
         if 0 <= action < ATTACK:
             spirit = " (a spirit shift: burns 1 spirit)" if self.phase in _START_END else ""

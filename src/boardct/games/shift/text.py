@@ -23,11 +23,39 @@ from boardct.games.shift.cardformat import LEVELS, RING
 if TYPE_CHECKING:  # pragma: no cover
     from rich.text import Text
 
+    from boardct.games.shift.cards import Card, Mod
 
-class ShiftText:
+    _Base = State[int]  # type checkers see the state this mixin is part of
+else:
+    _Base = object
+
+
+class ShiftText(_Base):
     """Mixin of `ShiftState`: describe, view, render, render_rich, prompt."""
 
     __slots__ = ()
+    # What the mixin reads of `ShiftState` (its slots and methods), declared for type checkers.
+    cards: tuple[Card, Card]
+    limit: int
+    phase: int
+    mover: int
+    first: int
+    toss_winner: int
+    turn: int
+    gear: list[int]
+    lit: list[int]
+    burnt: list[int]
+    tp: list[int]
+    tg: list[int]
+    skip_shift: list[bool]
+    skip_turn: list[bool]
+
+    if TYPE_CHECKING:  # pragma: no cover
+        def flip_log(self) -> list[tuple[int, str, str]]: ...
+        def damage(self, p: int) -> int: ...
+        def power(self, p: int) -> int: ...
+        def guard(self, p: int) -> int: ...
+        def attack_mod(self) -> Mod | None: ...
 
     def _phase_title(self) -> str:
         return {P_TOSS: "the toss", P_START: "the start phase", P_SHIFT: "the shift phase",
@@ -112,7 +140,7 @@ class ShiftText:
             return f"{w} wins: the opponent took damage with a full damage zone ({event[2]})"
         if kind == "draw":
             return f"Draw: {event[1]}"
-        return State.describe(self, event)  # type: ignore[arg-type]
+        return State.describe(self, event)
 
     # -- showing -------------------------------------------------------------------------------
     def turn_number(self) -> int:

@@ -9,7 +9,10 @@ from sqlalchemy import create_engine
 config = context.config
 engine = config.attributes.get("engine")
 if engine is None:  # the alembic command line: build one from the URL
-    engine = create_engine(config.get_main_option("sqlalchemy.url"))
+    url = config.get_main_option("sqlalchemy.url")
+    if not url:
+        raise RuntimeError("alembic: no database URL (sqlalchemy.url) in the configuration")
+    engine = create_engine(url)
 
 # srvx: several server processes (`--workers N`) start together and each migrates; on
 # PostgreSQL they take turns (a transaction-scoped advisory lock), so the second finds the
