@@ -518,8 +518,9 @@ class BoardctState(pyspiel.State):
 
     # -- copies --------------------------------------------------------------------------------
     def __deepcopy__(self, memo: dict[int, Any]) -> BoardctState:
-        """`copy.deepcopy` of the whole state (OpenSpiel itself copies `_box` alone)."""
-        return BoardctState.holding(self.get_game(), self._box.__deepcopy__(memo))
+        """`copy.deepcopy` of the whole state is OpenSpiel's clone (which copies the C++ part,
+        the history, and deep-copies `_box`: one engine clone)."""
+        return self.clone()  # type: ignore[no-any-return]
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> BoardctState:
         """A state consistent with what `player_id` knows, its unknowns resampled (the game's
