@@ -146,6 +146,27 @@ def test_hills_setup_is_listed_chance_draw_by_draw():
     assert low.inner.tiles != high.inner.tiles
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_chance_nodes_false_is_boardcts_game_of_the_seed(seed):
+    """`chance_nodes=False`: the listed chance drawn inside the engine from its seed instead,
+    so the bridged Shift is boardct's Shift of that seed (its toss, SH-18, and its coins)."""
+    game = _load("shift", seed=seed, chance_nodes=False)
+    assert game.get_type().chance_mode == GT.ChanceMode.SAMPLED_STOCHASTIC
+    assert game.max_chance_outcomes() == 0
+    state = game.new_initial_state()
+    assert not state.is_chance_node()
+    core = registry.get("shift").new(seed=seed)
+    rng = random.Random(seed)
+    for _ in range(60):
+        if core.is_over:
+            break
+        action = rng.choice(core.legal_ids(core.to_move))
+        core.apply_id(action, core.to_move)
+        state.apply_action(action)
+    assert state.inner.history() == core.history()
+    assert state.inner.flips == core.flips
+
+
 def test_chance_games_serialise_mid_game_and_come_back_the_same():
     for game_id in ("shift", "hills"):
         game = _load(game_id)

@@ -16,6 +16,8 @@ what the game is: dynamics sequential, or simultaneous for games with simultaneo
   likely (a coin: 1 is heads; a shuffle: one node per step, as `Rng.shuffle` draws). The
   engine runs the action again with the chosen outcomes (`core.rng.ListedRng`), so its states
   are exactly the engine's and its records unchanged when played outside the bridge.
+  The parameter `chance_nodes=False` offers such a game as sampled instead: the engine
+  draws from its seeded source, so the bridged game is boardct's game of that seed.
 - utility: zero-sum for two players (returns 1 win, -1 loss, 0 draw) by default, or with
   the parameter `zero_sum=False` constant-sum (the engine's own 1, 0, 0.5); general-sum where
   more players sit (CTF 2187's team shares).
@@ -26,7 +28,8 @@ information-state tensor keeps only a window of the past (`Game.perfect_recall_t
 Hills) is not offered as providing an information-state tensor; its string is perfect recall.
 
 Parameters: every option of the game with its default, plus `seed`, `players` (seats, for
-games that take several numbers) and `zero_sum`. Seeds: each initial state takes its own
+games that take several numbers), `zero_sum` and, for games with listed chance,
+`chance_nodes`. Seeds: each initial state takes its own
 engine seed when it is first used (applied, observed, cloned): the first of a loaded game is
 `seed` itself (the boardct game of that seed), each later one the next of a stream started
 from `seed` (`Rng(seed).next64() >> 1`, as the other adapters' resets). So three initial
@@ -109,6 +112,8 @@ def _parameters(game: Game) -> dict[str, Any]:
     spec["seed"] = 0
     spec["players"] = game.min_players
     spec["zero_sum"] = True
+    if listed_chance(game):
+        spec["chance_nodes"] = True
     return spec
 
 
@@ -120,13 +125,14 @@ def listed_chance(game: Game) -> bool:
     return game.max_chance_outcomes(defaults, game.min_players) > 0
 
 
-def game_type(game: Game, utility: Any = None) -> Any:
-    """The OpenSpiel GameType of a boardct game (see the module's docstring). `utility` is
-    that of one loaded game; registered, a game for two players only is zero-sum."""
+def game_type(game: Game, utility: Any = None, chance_nodes: bool = True) -> Any:
+    """The OpenSpiel GameType of a boardct game (see the module's docstring). `utility` and
+    `chance_nodes` are those of one loaded game; registered, a game for two players only is
+    zero-sum and listed chance is offered as chance nodes."""
     gt = pyspiel.GameType
     if not game.has_chance:
         chance = gt.ChanceMode.DETERMINISTIC
-    elif listed_chance(game):
+    elif chance_nodes and listed_chance(game):
         chance = gt.ChanceMode.EXPLICIT_STOCHASTIC
     else:
         chance = gt.ChanceMode.SAMPLED_STOCHASTIC
@@ -159,14 +165,14 @@ class _Config:
                  "script", "sim", "wait", "zero_sum", "max_outcomes")
 
     def __init__(self, bgame: Game, players: int, options: dict[str, Any], seed: int,
-                 zero_sum: bool, num_actions: int):
+                 zero_sum: bool, num_actions: int, chance_nodes: bool = True):
         self.bgame = bgame
         self.players = players
         self.options = options
         self.resolved = bgame.resolve_options(options)
         self.seed = seed
         self.seeds: Rng | None = None
-        self.listed = listed_chance(bgame)
+        self.listed = chance_nodes and listed_chance(bgame)
         self.max_outcomes = (max(2, bgame.max_chance_outcomes(self.resolved, players))
                              if self.listed else 0)
         self.script = ChanceScript()
@@ -185,7 +191,7 @@ class _Config:
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_Config, (self.bgame, self.players, self.options, self.seed, self.zero_sum,
-                          self.wait))
+                          self.wait, self.listed))
 
 
 def _rebuild(cfg: _Config, seed: int, entries: list[tuple[Any, ...]]) -> _Box:
@@ -364,19 +370,21 @@ class BoardctGame(pyspiel.Game):
         self.seed = int(full.pop("seed"))
         players = int(full.pop("players"))
         zero_sum = bool(full.pop("zero_sum"))
-        spec.pop("seed"), spec.pop("players"), spec.pop("zero_sum")
+        chance_nodes = bool(full.pop("chance_nodes", False))
+        for name in ("seed", "players", "zero_sum", "chance_nodes"):
+            spec.pop(name, None)
         self.options = {k: unescape(v) for k, v in full.items()
                         if unescape(v) != unescape(spec[k])}
         self.spaces = probe(game, players, self.options)
         self.simultaneous = game.simultaneous
         self.wait = self.spaces.num_distinct_actions  # the id of "wait" in a simultaneous game
         self.cfg = _Config(game, players, self.options, self.seed,
-                           zero_sum and self.spaces.utility_sum == 1.0, self.wait)
+                           zero_sum and self.spaces.utility_sum == 1.0, self.wait, chance_nodes)
         zs = self.cfg.zero_sum
         two_sum = players == 2 and self.spaces.utility_sum == 1.0
         ut = pyspiel.GameType.Utility
         utility = (ut.ZERO_SUM if zs else ut.CONSTANT_SUM) if two_sum else ut.GENERAL_SUM
-        super().__init__(game_type(game, utility), pyspiel.GameInfo(
+        super().__init__(game_type(game, utility, self.cfg.listed), pyspiel.GameInfo(
             num_distinct_actions=self.spaces.num_distinct_actions + (1 if self.simultaneous else 0),
             max_chance_outcomes=self.cfg.max_outcomes,
             num_players=players,
