@@ -528,7 +528,7 @@ class BoardctState(pyspiel.State):
     def __deepcopy__(self, memo: dict[int, Any]) -> BoardctState:
         """`copy.deepcopy` of the whole state is OpenSpiel's clone (which copies the C++ part,
         the history, and deep-copies `_box`: one engine clone)."""
-        return self.clone()  # type: ignore[no-any-return]
+        return self.clone()
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> BoardctState:
         """A state consistent with what `player_id` knows, its unknowns resampled (the game's
