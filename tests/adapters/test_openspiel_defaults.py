@@ -167,6 +167,26 @@ def test_chance_nodes_false_is_boardcts_game_of_the_seed(seed):
     assert state.inner.flips == core.flips
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_hills_setup_through_chance_nodes_is_the_engines_setup_of_those_outcomes(seed):
+    """The bridge skips running the setup again between the steps of a shuffle; the layout it
+    reaches is the one the engine sets up from the same outcomes in one run."""
+    from boardct.core.game import Setup
+    from boardct.core.rng import ChanceScript, ListedRng
+
+    rng = random.Random(seed)
+    state = _setup_done(_load("hills").new_initial_state(), pick=rng.choice)
+    script = ChanceScript()
+    script.set(tuple(state.history()))
+    hills = registry.get("hills")
+    direct = hills.initial_state(Setup(0, hills.resolve_options({}), ("", ""),
+                                       source=ListedRng(script)))
+    assert script.pos == len(state.history())  # every outcome used, no draw more
+    mine = state.inner
+    for part in ("tiles", "star", "deck", "hand", "cur"):
+        assert getattr(mine, part) == getattr(direct, part), part
+
+
 def test_chance_games_serialise_mid_game_and_come_back_the_same():
     for game_id in ("shift", "hills"):
         game = _load(game_id)

@@ -37,7 +37,9 @@ def test_fill_takes_outcome_zero_and_notes_each_unchosen_draw():
     rng, script = listed(2, fill=True)
     deck = list(range(4))
     rng.shuffle(deck)  # three draws: below(4), below(3), below(2)
-    assert script.unchosen == [3, 2]
+    assert script.unchosen == [(3, True), (2, False)]  # the first is followed by the last
+    rng.coin()
+    assert script.unchosen[-1] == (2, False)  # a lone draw: what follows is the game's
 
 
 def test_an_outcome_out_of_range_is_refused():
@@ -96,7 +98,8 @@ def test_a_game_that_lists_its_chance_draws_only_through_the_setup(game_id):
     script = ChanceScript()
     script.set((), fill=True)
     state = game.initial_state(Setup(3, options, ("", ""), source=ListedRng(script)))
-    assert script.unchosen and max(script.unchosen) <= game.max_chance_outcomes(options, 2)
+    sizes = [n for n, _ in script.unchosen]
+    assert sizes and max(sizes) <= game.max_chance_outcomes(options, 2)
     script.set(())
     for _ in range(40):  # the draws of play come from the same source
         if state.is_over:

@@ -208,13 +208,15 @@ class _Box:
 
     `inner` is the engine state (None until the state is first used, when it takes its seed).
     At a chance node `pending` holds what waits for chance: ("setup", outcomes) while the
-    setup's draws are chosen (`inner` is then the setup with the unchosen draws at 0, a
-    stand-in nobody has seen), or ("act", player, action, outcomes) / ("joint", actions,
-    outcomes) after a move whose draws are being chosen (`inner` is the state before it);
+    setup's draws are chosen (`inner` is then a stand-in nobody has seen, the setup with
+    the draws not yet chosen when it last ran at 0; it runs again only when a draw is chosen
+    that is not the inner step of a shuffle, `plan` holding the draws it foresaw), or
+    ("act", player, action, outcomes) / ("joint", actions, outcomes) after a move whose draws
+    are being chosen (`inner` is the state before it);
     `outcomes` are the draws chosen so far and `draw` the size of the next. `log` links every
     move for pickling ((previous, entry)), shared by clones like the engine's own history."""
 
-    __slots__ = ("cfg", "inner", "seed", "pending", "draw", "log")
+    __slots__ = ("cfg", "inner", "seed", "pending", "draw", "plan", "log")
 
     def __init__(self, cfg: _Config):
         self.cfg = cfg
@@ -222,6 +224,7 @@ class _Box:
         self.seed = 0
         self.pending: tuple[Any, ...] | None = None
         self.draw = 0
+        self.plan: tuple[tuple[int, bool], ...] = ()  # the setup's draws still to choose
         self.log: Any = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Box:
@@ -236,6 +239,7 @@ class _Box:
         dup.seed = self.seed
         dup.pending = self.pending
         dup.draw = self.draw
+        dup.plan = self.plan
         dup.log = self.log
         return dup
 
@@ -281,9 +285,10 @@ class _Box:
         finally:
             script.set(())
         if unchosen:
-            self.pending, self.draw = ("setup", outcomes), unchosen[0]
+            self.pending, self.plan = ("setup", outcomes), tuple(unchosen)
+            self.draw = unchosen[0][0]
         else:
-            self.pending, self.draw = None, 0
+            self.pending, self.draw, self.plan = None, 0, ()
 
     # -- moves ---------------------------------------------------------------------------------
     def act(self, player: int, action: int) -> None:
@@ -308,7 +313,13 @@ class _Box:
         self.log = (self.log, ("chance", outcome))
         outcomes = pending[-1] + (outcome,)
         if pending[0] == "setup":
-            self._setup(outcomes)
+            plan = self.plan
+            if plan[0][1]:  # a shuffle's next step follows, one smaller, whatever this outcome:
+                # no need to run the setup again before it (`inner` stays the stand-in)
+                self.pending, self.plan = ("setup", outcomes), plan[1:]
+                self.draw = plan[1][0]
+            else:
+                self._setup(outcomes)
         else:
             self._try(pending[:-1], outcomes)
 

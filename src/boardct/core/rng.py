@@ -111,9 +111,11 @@ class ChanceNeeded(Exception):  # noqa: N818 - a signal to the caller, not a fai
 class ChanceScript:
     """The outcomes a `ListedRng` hands out, chosen from outside the game: `outcomes` in order,
     then, when they run out, either `ChanceNeeded` (the default) or, with `fill`, outcome 0
-    for every further draw, each draw's size noted in `unchosen` (a provisional state: the
-    setup of a game whose first chance is still to be chosen). Every `ListedRng` cloned from
-    one shares its script: a runner sets it before it applies an action and clears it after."""
+    for every further draw, each draw noted in `unchosen` as (its size, whether the draw after
+    it is surely the next step of the same shuffle, of size one less, whatever its outcome): a
+    provisional state, the setup of a game whose chance is still being chosen. A runner need
+    not run the setup again for a draw so chained. Every `ListedRng` cloned from one shares its
+    script: a runner sets it before it applies an action and clears it after."""
 
     __slots__ = ("outcomes", "pos", "fill", "unchosen")
 
@@ -121,14 +123,15 @@ class ChanceScript:
         self.outcomes: tuple[int, ...] = ()
         self.pos = 0
         self.fill = False
-        self.unchosen: list[int] = []
+        self.unchosen: list[tuple[int, bool]] = []
 
     def set(self, outcomes: tuple[int, ...], fill: bool = False) -> None:
         self.outcomes, self.pos, self.fill = outcomes, 0, fill
         self.unchosen = []
 
-    def take(self, n: int) -> int:
-        """The next outcome of a draw with `n` equally likely results."""
+    def take(self, n: int, chained: bool = False) -> int:
+        """The next outcome of a draw with `n` equally likely results (`chained`: a step of a
+        shuffle that another step follows)."""
         if n <= 0:
             raise ValueError("below() needs n > 0")
         pos = self.pos
@@ -139,7 +142,7 @@ class ChanceScript:
                 raise ValueError(f"chance outcome {k} is out of range for a draw of {n}")
             return k
         if self.fill:
-            self.unchosen.append(n)
+            self.unchosen.append((n, chained))
             if len(self.unchosen) > LISTED_DRAW_CAP:
                 raise ValueError(f"more than {LISTED_DRAW_CAP} chance draws in one step: too "
                                  "many to list as chance nodes")
@@ -193,5 +196,5 @@ class ListedRng(Rng):
         """Fisher-Yates from the end, as `Rng.shuffle`: item i swaps with item `below(i + 1)`."""
         take = self.script.take
         for i in range(len(seq) - 1, 0, -1):
-            j = take(i + 1)
+            j = take(i + 1, i > 1)
             seq[i], seq[j] = seq[j], seq[i]
