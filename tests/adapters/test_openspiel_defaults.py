@@ -19,6 +19,7 @@ from adapter_toys import game_ids, small  # noqa: E402
 
 from boardct.adapters import openspiel  # noqa: E402
 from boardct.core import registry  # noqa: E402
+from boardct.core.errors import BoardctError  # noqa: E402
 from boardct.games.hills import encoding as hills_enc  # noqa: E402
 from boardct.games.hills.board import LAND  # noqa: E402
 from boardct.games.hills.game import parse_deck_mix  # noqa: E402
@@ -351,3 +352,23 @@ def test_fff_mid_turn_states_read_differently():
             return
         state.apply_action(rng.choice(state.legal_actions()))
     pytest.fail("no mid-turn step found")
+
+
+@pytest.mark.parametrize("game_id", ["fieldshift", "shift"])
+def test_an_illegal_action_is_refused_and_changes_nothing(game_id):
+    """A clear error, and the state (and what it serialises to) stays as it was: an id past
+    the game's, and for Shift one the toss winner may not choose (SH-6)."""
+    game = _load(game_id)
+    state = _setup_done(game.new_initial_state())
+    before = str(state)
+    bad = [game.num_distinct_actions()]
+    if game_id == "shift":
+        bad.append(next(a for a in range(game.num_distinct_actions())
+                        if a not in state.legal_actions()))
+    for action in bad:
+        with pytest.raises(BoardctError) as refused:  # the engine's own error
+            state.apply_action(action)
+        assert str(refused.value)
+        assert str(state) == before
+    _, back = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    assert str(back) == before

@@ -84,7 +84,7 @@ def short_name(game: Game) -> str:
 
 
 # Characters a text parameter cannot hold in OpenSpiel's game strings ("name(k=v,k=v)"), which
-# its serialisation writes: the bridge escapes them as in URLs (Hills' deck "ammo:3,boost:3").
+# its serialisation writes: the bridge escapes them as in URLs (a list such as "a:3,b:3").
 _ESCAPES = {"%": "%25", ",": "%2C", "=": "%3D", "(": "%28", ")": "%29"}
 
 
@@ -244,13 +244,14 @@ class _Box:
         return dup
 
     def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its seed and moves (OpenSpiel's serialisation): replayed on loading."""
+        self.get()
         entries = []
         cell = self.log
         while cell is not None:
             cell, entry = cell
             entries.append(entry)
         entries.reverse()
-        self.get()
         return (_rebuild, (self.cfg, self.seed, entries))
 
     # -- the engine state --------------------------------------------------------------------
@@ -291,26 +292,26 @@ class _Box:
             self.pending, self.draw, self.plan = None, 0, ()
 
     # -- moves ---------------------------------------------------------------------------------
+    # Each logs its move once it is made: an illegal one raises and changes nothing.
     def act(self, player: int, action: int) -> None:
-        self.log = (self.log, ("act", player, action))
         if self.cfg.listed:
             self._try(("act", player, action), ())
         else:
             moves.act_id(self.get(), player, action)
+        self.log = (self.log, ("act", player, action))
 
     def joint(self, actions: tuple[int, ...]) -> None:
-        self.log = (self.log, ("joint", actions))
         if self.cfg.listed:
             self._try(("joint", actions), ())
         else:
             self._joint(self.get(), actions)
+        self.log = (self.log, ("joint", actions))
 
     def chance(self, outcome: int) -> None:
         pending = self.pending
         if pending is None or not 0 <= outcome < self.draw:
             raise BoardctError(f"chance outcome {outcome} is not one of this node's "
                                f"{self.draw}")
-        self.log = (self.log, ("chance", outcome))
         outcomes = pending[-1] + (outcome,)
         if pending[0] == "setup":
             plan = self.plan
@@ -322,6 +323,7 @@ class _Box:
                 self._setup(outcomes)
         else:
             self._try(pending[:-1], outcomes)
+        self.log = (self.log, ("chance", outcome))
 
     def replay(self, entry: tuple[Any, ...]) -> None:
         kind = entry[0]
@@ -494,7 +496,7 @@ class BoardctState(pyspiel.State):
     def _action_to_string(self, player: int, action: int) -> str:
         box = self._box
         if player == CHANCE:
-            return f"chance outcome {action} of {box.draw or '?'}"
+            return f"chance outcome {action}"
         if box.cfg.sim and action == box.cfg.wait:
             return "wait"
         inner = box.get()
