@@ -76,7 +76,11 @@ PREFIX = "boardct_"
 # turn limits; this bound is the adapter's, generous for every game at its default options.
 MAX_GAME_LENGTH = 100_000
 PARAM_TYPES = (bool, int, float, str)
-CHANCE = -1  # OpenSpiel's chance player
+# OpenSpiel's pseudo-players, as plain ints (OpenSpiel asks whose turn it is several times
+# a step: an int is the cheapest answer to hand back through pybind)
+CHANCE = int(pyspiel.PlayerId.CHANCE)
+TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+SIMULTANEOUS = int(pyspiel.PlayerId.SIMULTANEOUS)
 
 
 def short_name(game: Game) -> str:
@@ -456,19 +460,21 @@ class BoardctState(pyspiel.State):
     # -- whose decision ----------------------------------------------------------------------
     def current_player(self) -> int:
         box = self._box
-        inner = box.get()
+        inner = box.inner
+        if inner is None:
+            inner = box.get()
         if box.pending is not None:
-            return pyspiel.PlayerId.CHANCE
+            return CHANCE
         if inner.is_over:
-            return pyspiel.PlayerId.TERMINAL
-        if box.cfg.sim:
-            return pyspiel.PlayerId.SIMULTANEOUS
-        return inner.current_players()[0]
+            return TERMINAL
+        return SIMULTANEOUS if box.cfg.sim else inner.current_players()[0]
 
     def _legal_actions(self, player: int) -> list[int]:
         box = self._box
-        inner = box.get()
-        if inner.is_over or player < 0 or box.pending is not None:
+        inner = box.inner
+        if inner is None:
+            inner = box.get()
+        if player < 0 or box.pending is not None or inner.is_over:
             return []
         if player in inner.current_players():
             return inner.legal_ids(player)
@@ -508,7 +514,10 @@ class BoardctState(pyspiel.State):
     # -- the end ------------------------------------------------------------------------------
     def is_terminal(self) -> bool:
         box = self._box
-        return box.get().is_over and box.pending is None
+        inner = box.inner
+        if inner is None:
+            inner = box.get()
+        return box.pending is None and inner.is_over
 
     def returns(self) -> list[float]:
         box = self._box
