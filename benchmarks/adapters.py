@@ -206,7 +206,8 @@ def mcts_match(turn_limit: int, games: int, move_cpu: float, os_rate: float) -> 
 
     from boardct.agents import make
 
-    game = pyspiel.load_game("boardct_fieldshift", {"turn_limit": turn_limit})
+    # the engine's returns (1 win, 0.5 draw), so the scores count points as boardct does
+    game = pyspiel.load_game("boardct_fieldshift", {"turn_limit": turn_limit, "zero_sum": False})
     sims = max(2, int(os_rate * move_cpu))
     score = {"boardct": 0.0, "openspiel": 0.0}
     results = []

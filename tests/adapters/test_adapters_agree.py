@@ -29,7 +29,11 @@ def test_pettingzoo_and_openspiel_agree_with_the_core(game_id, seed, moves):
     openspiel.register()
     options = small(game_id)
     e = env(game_id, **options)
-    game = pyspiel.load_game(f"boardct_{game_id}", {**options, "seed": seed})
+    # the same game as the environment's: its chance drawn inside from the seed, not offered
+    # as chance nodes (`chance_nodes`, where the game lists its chance)
+    listed = "chance_nodes" in pyspiel.load_game(f"boardct_{game_id}").get_parameters()
+    sampled = {"chance_nodes": False} if listed else {}
+    game = pyspiel.load_game(f"boardct_{game_id}", {**options, "seed": seed, **sampled})
     spiel = game.new_initial_state()
     rng = np.random.default_rng(seed)
     with warnings.catch_warnings():

@@ -30,14 +30,18 @@ def _load(game_id: str, **params):
     return pyspiel.load_game(f"boardct_{game_id}", {**small(game_id), **params})
 
 
+def sampled(game) -> bool:
+    return game.get_type().chance_mode == GT.ChanceMode.SAMPLED_STOCHASTIC
+
+
 @pytest.mark.parametrize("game_id", game_ids())
 def test_random_simulation_test_passes_for_every_game(game_id):
     """OpenSpiel's own C++ random simulation test. Serialisation is checked too for the games
-    without chance; for sampled-stochastic games OpenSpiel's serialiser asks the game for its
-    RNG state, which a Python game cannot provide (pyspiel exposes no such hook)."""
+    without chance or with chance nodes; for sampled-stochastic games OpenSpiel's serialiser
+    asks the game for its RNG state, which a Python game cannot provide (pyspiel exposes no
+    such hook)."""
     game = _load(game_id)
-    chance = registry.get(game_id).has_chance
-    pyspiel.random_sim_test(game, num_sims=3, serialize=not chance, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=3, serialize=not sampled(game), verbose=False)
 
 
 def test_random_simulation_test_with_two_bots_a_player():
@@ -52,18 +56,25 @@ def test_game_type_says_what_the_game_is(game_id):
     assert gt.short_name == f"boardct_{game_id}"
     assert gt.dynamics == (GT.Dynamics.SIMULTANEOUS if bgame.simultaneous
                            else GT.Dynamics.SEQUENTIAL)
-    assert gt.chance_mode == (GT.ChanceMode.SAMPLED_STOCHASTIC if bgame.has_chance
-                              else GT.ChanceMode.DETERMINISTIC)
+    listed = bgame.max_chance_outcomes(bgame.resolve_options({}), bgame.min_players) > 0
+    assert gt.chance_mode == (GT.ChanceMode.DETERMINISTIC if not bgame.has_chance
+                              else GT.ChanceMode.EXPLICIT_STOCHASTIC if listed
+                              else GT.ChanceMode.SAMPLED_STOCHASTIC)
     assert gt.information == (GT.Information.PERFECT_INFORMATION if bgame.perfect_information
                               else GT.Information.IMPERFECT_INFORMATION)
     assert gt.reward_model == GT.RewardModel.TERMINAL
-    assert gt.provides_observation_tensor and gt.provides_information_state_tensor
+    assert gt.provides_observation_tensor and gt.provides_information_state_string
+    # offered only where it is perfect recall (Hills' keeps a window of the last actions)
+    assert gt.provides_information_state_tensor == (bgame.perfect_information
+                                                    or bgame.perfect_recall_tensor)
 
 
 @pytest.mark.parametrize("game_id", game_ids())
 def test_tensors_and_actions_are_the_cores(game_id):
     game = _load(game_id, seed=6)
     state = game.new_initial_state()
+    while state.is_chance_node():  # a game's setup draws (Hills' shuffles, Shift's toss)
+        state.apply_action(state.legal_actions()[-1])
     inner = state.inner
     sim = registry.get(game_id).simultaneous
     assert game.num_distinct_actions() == inner.game_info().num_distinct_actions + (1 if sim else 0)
@@ -146,7 +157,7 @@ def _play_mcts_match(openspiel_seat: int) -> tuple[list[float], int]:
 @pytest.mark.parametrize("openspiel_seat", [0, 1])
 def test_openspiel_mcts_and_boardct_mcts_play_fieldshift_to_the_end(openspiel_seat):
     returns, moves = _play_mcts_match(openspiel_seat)
-    assert moves > 0 and sum(returns) == pytest.approx(1.0)
+    assert moves > 0 and sum(returns) == pytest.approx(0.0)  # zero-sum by default
 
 
 def test_unknown_parameter_is_refused():
@@ -180,5 +191,5 @@ def test_openspiel_ismcts_plays_a_hidden_information_game_through_determinize():
         if state.current_player() == 0:
             state.apply_action(bot.step(state))
         else:
-            state.apply_action(rng.choice(state.legal_actions()))
-    assert sum(state.returns()) == pytest.approx(1.0)
+            state.apply_action(rng.choice(state.legal_actions()))  # chance nodes too
+    assert sum(state.returns()) == pytest.approx(0.0)

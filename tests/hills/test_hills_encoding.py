@@ -86,4 +86,20 @@ def test_the_information_state_remembers_the_last_actions():
     assert last[s.action_id(s.history()[-1][1])] == 1.0
     assert last[-1] == 1.0  # mine
     assert s.information_state_tensor(1 - mover)[-1] == 0.0
-    assert "last actions: Player" in s.information_state_string(mover)
+    assert "actions: Player" in s.information_state_string(mover)
+
+
+def test_the_information_state_string_remembers_every_action():
+    """Perfect recall: the string keeps the whole game's actions (all public), past the
+    tensor's window of the last `HISTORY`."""
+    s = new()
+    first = None
+    for _ in range(enc.HISTORY + 4):
+        if s.is_over:
+            break
+        action = s.legal_actions()[-1]
+        first = first or s.notation(action)
+        s.apply(action)
+    text = s.information_state_string(0)
+    assert text.count("Player ") >= len(s.history())
+    assert first in text.split("actions: ", 1)[1].split(";")[0]

@@ -6,16 +6,43 @@
 
 `register()` registers every game of boardct's registry as `boardct_<id>`. Its GameType says
 what the game is: dynamics sequential, or simultaneous for games with simultaneous orders
-(CTF 2187); chance mode deterministic, or sampled stochastic for games with chance (the
-chance is drawn inside the game from its seeded source, so there are no chance nodes);
-information perfect or imperfect; terminal rewards; utility constant-sum (returns 1 win, 0
-loss, 0.5 draw) for two-player games, general-sum where more players may sit (CTF 2187's
-team shares). Observers give the core's observation tensor (the default observation type) and
-information-state tensor (perfect recall), and their strings, always for one player.
+(CTF 2187); information perfect or imperfect; terminal rewards; and
 
-Parameters: every option of the game with its default, plus `seed` (the game's seed: every
-initial state of one loaded game is the game of that seed, so its chance replays and its
-history serialises) and `players` (seats, for games that take several numbers).
+- chance: deterministic; or explicit stochastic, with chance nodes, for a game that takes all
+  its chance from `Setup.rng()` in small uniform draws and says how large
+  (`Game.max_chance_outcomes`: Shift's coins, Hills' setup shuffles); or sampled stochastic,
+  drawn inside the game from its seeded source (CTF 2187, and any game that offers no listed
+  chance). At a chance node each draw of the game is one node, its outcomes 0..n-1 equally
+  likely (a coin: 1 is heads; a shuffle: one node per step, as `Rng.shuffle` draws). The
+  engine runs the action again with the chosen outcomes (`core.rng.ListedRng`), so its states
+  are exactly the engine's and its records unchanged when played outside the bridge.
+  The parameter `chance_nodes=False` offers such a game as sampled instead: the engine
+  draws from its seeded source, so the bridged game is boardct's game of that seed.
+- utility: zero-sum for two players (returns 1 win, -1 loss, 0 draw) by default, or with
+  the parameter `zero_sum=False` constant-sum (the engine's own 1, 0, 0.5); general-sum where
+  more players sit (CTF 2187's team shares).
+
+Observers give the core's observation tensor (the default observation type) and
+information-state tensor, and their strings, always for one player. A game whose
+information-state tensor keeps only a window of the past (`Game.perfect_recall_tensor` False:
+Hills) is not offered as providing an information-state tensor; its string is perfect recall.
+
+Parameters: every option of the game with its default, plus `seed`, `players` (seats, for
+games that take several numbers), `zero_sum` and, for games with listed chance,
+`chance_nodes`. Seeds: each initial state takes its own
+engine seed when it is first used (applied, observed, cloned): the first of a loaded game is
+`seed` itself (the boardct game of that seed), each later one the next of a stream started
+from `seed` (`Rng(seed).next64() >> 1`, as the other adapters' resets). So three initial
+states play three different games of sampled chance, and loading the game again with the same
+seed and making the same calls replays them. `str(state)` names the engine seed of a game
+with sampled chance. Listed chance is chosen by whoever samples the chance nodes (OpenSpiel's
+`rl_environment` draws it from its own seeded `ChanceEventSampler`).
+
+Cloning (OpenSpiel deep-copies each attribute of a Python state) goes through the engine's
+own `clone()`: the state keeps one attribute, `_box`, whose deep copy is an engine clone; the
+engine's history is shared, never copied. Serialising pickles the moves, not the engine: a
+state is rebuilt by replaying them (OpenSpiel cannot serialise a game of sampled chance: it
+asks for an RNG state a Python game has no way to give).
 
 Simultaneous games: every non-terminal state is a simultaneous node. A player who owes no
 orders at that node (its Bots all have sheets, or are Wreckage) has exactly one legal action,
@@ -31,10 +58,11 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from boardct.adapters.common import game_of, need, new_state, probe
+from boardct.adapters.common import game_of, need, probe
 from boardct.core import moves, registry
 from boardct.core.errors import BoardctError
-from boardct.core.game import Game, State
+from boardct.core.game import Game, Setup, State
+from boardct.core.rng import ChanceNeeded, ChanceScript, ListedRng, Rng
 
 if TYPE_CHECKING:  # type checkers read the libraries themselves
     import numpy as np
@@ -48,44 +76,295 @@ PREFIX = "boardct_"
 # turn limits; this bound is the adapter's, generous for every game at its default options.
 MAX_GAME_LENGTH = 100_000
 PARAM_TYPES = (bool, int, float, str)
+# OpenSpiel's pseudo-players, as plain ints (OpenSpiel asks whose turn it is several times
+# a step: an int is the cheapest answer to hand back through pybind)
+CHANCE = int(pyspiel.PlayerId.CHANCE)
+TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+SIMULTANEOUS = int(pyspiel.PlayerId.SIMULTANEOUS)
 
 
 def short_name(game: Game) -> str:
     return f"{PREFIX}{game.id}"
 
 
+# Characters a text parameter cannot hold in OpenSpiel's game strings ("name(k=v,k=v)"), which
+# its serialisation writes: the bridge escapes them as in URLs (a list such as "a:3,b:3").
+_ESCAPES = {"%": "%25", ",": "%2C", "=": "%3D", "(": "%28", ")": "%29"}
+
+
+def escape(value: Any) -> Any:
+    """A text parameter as OpenSpiel's game strings can hold it (other values as they are)."""
+    if isinstance(value, str):
+        return "".join(_ESCAPES.get(c, c) for c in value)
+    return value
+
+
+def unescape(value: Any) -> Any:
+    """The option's own text from a parameter, escaped (`escape`) or not."""
+    if isinstance(value, str) and "%" in value:
+        from urllib.parse import unquote
+
+        return unquote(value)
+    return value
+
+
 def _parameters(game: Game) -> dict[str, Any]:
     """The game's parameter specification: its options (those of a type OpenSpiel carries)
-    with their defaults, `seed` and `players`."""
-    spec: dict[str, Any] = {o.name: o.default for o in game.options
+    with their defaults (text escaped, see `escape`), `seed`, `players` and `zero_sum`."""
+    spec: dict[str, Any] = {o.name: escape(o.default) for o in game.options
                             if isinstance(o.default, PARAM_TYPES)}
     spec["seed"] = 0
     spec["players"] = game.min_players
+    spec["zero_sum"] = True
+    if listed_chance(game):
+        spec["chance_nodes"] = True
     return spec
 
 
-def game_type(game: Game) -> Any:
-    """The OpenSpiel GameType of a boardct game (see the module's docstring)."""
+def listed_chance(game: Game) -> bool:
+    """Whether the bridge offers the game's chance as chance nodes (at its defaults)."""
+    if not game.has_chance:
+        return False
+    defaults = game.resolve_options({})
+    return game.max_chance_outcomes(defaults, game.min_players) > 0
+
+
+def game_type(game: Game, utility: Any = None, chance_nodes: bool = True) -> Any:
+    """The OpenSpiel GameType of a boardct game (see the module's docstring). `utility` and
+    `chance_nodes` are those of one loaded game; registered, a game for two players only is
+    zero-sum and listed chance is offered as chance nodes."""
     gt = pyspiel.GameType
-    two = game.max_players == 2
+    if not game.has_chance:
+        chance = gt.ChanceMode.DETERMINISTIC
+    elif chance_nodes and listed_chance(game):
+        chance = gt.ChanceMode.EXPLICIT_STOCHASTIC
+    else:
+        chance = gt.ChanceMode.SAMPLED_STOCHASTIC
+    if utility is None:
+        utility = gt.Utility.ZERO_SUM if game.max_players == 2 else gt.Utility.GENERAL_SUM
     return gt(
         short_name=short_name(game),
         long_name=f"boardct {game.title}",
         dynamics=gt.Dynamics.SIMULTANEOUS if game.simultaneous else gt.Dynamics.SEQUENTIAL,
-        chance_mode=(gt.ChanceMode.SAMPLED_STOCHASTIC if game.has_chance
-                     else gt.ChanceMode.DETERMINISTIC),
+        chance_mode=chance,
         information=(gt.Information.PERFECT_INFORMATION if game.perfect_information
                      else gt.Information.IMPERFECT_INFORMATION),
-        utility=gt.Utility.CONSTANT_SUM if two else gt.Utility.GENERAL_SUM,
+        utility=utility,
         reward_model=gt.RewardModel.TERMINAL,
         max_num_players=game.max_players,
         min_num_players=game.min_players,
         provides_information_state_string=True,
-        provides_information_state_tensor=True,
+        provides_information_state_tensor=game.perfect_information or game.perfect_recall_tensor,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=_parameters(game),
     )
+
+
+class _Config:
+    """What every state of one loaded game shares: the game, its seats and options, how its
+    chance and returns are offered, and the seed stream of its initial states."""
+
+    __slots__ = ("bgame", "players", "options", "resolved", "seed", "seeds", "listed",
+                 "script", "sim", "wait", "zero_sum", "max_outcomes")
+
+    def __init__(self, bgame: Game, players: int, options: dict[str, Any], seed: int,
+                 zero_sum: bool, num_actions: int, chance_nodes: bool = True):
+        self.bgame = bgame
+        self.players = players
+        self.options = options
+        self.resolved = bgame.resolve_options(options)
+        self.seed = seed
+        self.seeds: Rng | None = None
+        self.listed = chance_nodes and listed_chance(bgame)
+        self.max_outcomes = (max(2, bgame.max_chance_outcomes(self.resolved, players))
+                             if self.listed else 0)
+        self.script = ChanceScript()
+        self.sim = bgame.simultaneous
+        self.wait = num_actions  # the id of "wait" in a simultaneous game
+        self.zero_sum = zero_sum
+
+    def next_seed(self) -> int:
+        """The engine seed of the next initial state: `seed`, then its stream's."""
+        if not self.bgame.has_chance:
+            return self.seed
+        if self.seeds is None:
+            self.seeds = Rng(self.seed)
+            return self.seed
+        return self.seeds.next64() >> 1
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_Config, (self.bgame, self.players, self.options, self.seed, self.zero_sum,
+                          self.wait, self.listed))
+
+
+def _rebuild(cfg: _Config, seed: int, entries: list[tuple[Any, ...]]) -> _Box:
+    """A pickled box: the game of `seed` with its moves replayed."""
+    box = _Box(cfg)
+    box.start(seed)
+    for entry in entries:
+        box.replay(entry)
+    return box
+
+
+class _Box:
+    """The engine state behind one OpenSpiel state, and where its chance stands.
+
+    `inner` is the engine state (None until the state is first used, when it takes its seed).
+    At a chance node `pending` holds what waits for chance: ("setup", outcomes) while the
+    setup's draws are chosen (`inner` is then a stand-in nobody has seen, the setup with
+    the draws not yet chosen when it last ran at 0; it runs again only when a draw is chosen
+    that is not the inner step of a shuffle, `plan` holding the draws it foresaw), or
+    ("act", player, action, outcomes) / ("joint", actions, outcomes) after a move whose draws
+    are being chosen (`inner` is the state before it);
+    `outcomes` are the draws chosen so far and `draw` the size of the next. `log` links every
+    move for pickling ((previous, entry)), shared by clones like the engine's own history."""
+
+    __slots__ = ("cfg", "inner", "seed", "pending", "draw", "plan", "log")
+
+    def __init__(self, cfg: _Config):
+        self.cfg = cfg
+        self.inner: State[Any] | None = None
+        self.seed = 0
+        self.pending: tuple[Any, ...] | None = None
+        self.draw = 0
+        self.plan: tuple[tuple[int, bool], ...] = ()  # the setup's draws still to choose
+        self.log: Any = None
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Box:
+        """OpenSpiel's clone of a Python state deep-copies its attributes: this one is the
+        engine's clone."""
+        inner = self.inner
+        if inner is None:
+            inner = self.get()
+        dup = _Box.__new__(_Box)
+        dup.cfg = self.cfg
+        dup.inner = inner.clone()
+        dup.seed = self.seed
+        dup.pending = self.pending
+        dup.draw = self.draw
+        dup.plan = self.plan
+        dup.log = self.log
+        return dup
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its seed and moves (OpenSpiel's serialisation): replayed on loading."""
+        self.get()
+        entries = []
+        cell = self.log
+        while cell is not None:
+            cell, entry = cell
+            entries.append(entry)
+        entries.reverse()
+        return (_rebuild, (self.cfg, self.seed, entries))
+
+    # -- the engine state --------------------------------------------------------------------
+    def get(self) -> State[Any]:
+        """The engine state, made on first use with the next seed of the stream."""
+        inner = self.inner
+        if inner is None:
+            self.start(self.cfg.next_seed())
+            inner = self.inner
+            assert inner is not None
+        return inner
+
+    def start(self, seed: int) -> None:
+        self.seed = seed
+        if self.cfg.listed:
+            self._setup(())
+        else:
+            cfg = self.cfg
+            self.inner = cfg.bgame.initial_state(
+                Setup(seed, cfg.resolved, tuple("" for _ in range(cfg.players))))
+
+    def _setup(self, outcomes: tuple[int, ...]) -> None:
+        """The setup with the chosen draws, the rest at 0 (a chance node while any is left)."""
+        cfg = self.cfg
+        script = cfg.script
+        script.set(outcomes, fill=True)
+        try:
+            self.inner = cfg.bgame.initial_state(Setup(
+                self.seed, cfg.resolved, tuple("" for _ in range(cfg.players)),
+                source=ListedRng(script, self.seed)))
+            unchosen = script.unchosen
+        finally:
+            script.set(())
+        if unchosen:
+            self.pending, self.plan = ("setup", outcomes), tuple(unchosen)
+            self.draw = unchosen[0][0]
+        else:
+            self.pending, self.draw, self.plan = None, 0, ()
+
+    # -- moves ---------------------------------------------------------------------------------
+    # Each logs its move once it is made: an illegal one raises and changes nothing.
+    def act(self, player: int, action: int) -> None:
+        if self.cfg.listed:
+            self._try(("act", player, action), ())
+        else:
+            moves.act_id(self.get(), player, action)
+        self.log = (self.log, ("act", player, action))
+
+    def joint(self, actions: tuple[int, ...]) -> None:
+        if self.cfg.listed:
+            self._try(("joint", actions), ())
+        else:
+            self._joint(self.get(), actions)
+        self.log = (self.log, ("joint", actions))
+
+    def chance(self, outcome: int) -> None:
+        pending = self.pending
+        if pending is None or not 0 <= outcome < self.draw:
+            raise BoardctError(f"chance outcome {outcome} is not one of this node's "
+                               f"{self.draw}")
+        outcomes = pending[-1] + (outcome,)
+        if pending[0] == "setup":
+            plan = self.plan
+            if plan[0][1]:  # a shuffle's next step follows, one smaller, whatever this outcome:
+                # no need to run the setup again before it (`inner` stays the stand-in)
+                self.pending, self.plan = ("setup", outcomes), plan[1:]
+                self.draw = plan[1][0]
+            else:
+                self._setup(outcomes)
+        else:
+            self._try(pending[:-1], outcomes)
+        self.log = (self.log, ("chance", outcome))
+
+    def replay(self, entry: tuple[Any, ...]) -> None:
+        kind = entry[0]
+        if kind == "act":
+            self.act(entry[1], entry[2])
+        elif kind == "joint":
+            self.joint(entry[1])
+        else:
+            self.chance(entry[1])
+
+    def _joint(self, inner: State[Any], actions: tuple[int, ...]) -> None:
+        """One action per player at a simultaneous node; `wait` for those who owe nothing."""
+        wait = self.cfg.wait
+        for p in inner.current_players():
+            if inner.is_over or p not in inner.current_players():
+                break
+            if actions[p] == wait:
+                raise BoardctError(f"player {p} owes orders: wait is not legal for it")
+            moves.act_id(inner, p, int(actions[p]))
+
+    def _try(self, move: tuple[Any, ...], outcomes: tuple[int, ...]) -> None:
+        """The move on a clone, its draws taken from `outcomes`: kept when they were enough,
+        else a chance node for the next draw (the state before the move stays)."""
+        script = self.cfg.script
+        trial = self.get().clone()
+        script.set(outcomes)
+        try:
+            if move[0] == "act":
+                moves.act_id(trial, move[1], move[2])
+            else:
+                self._joint(trial, move[1])
+        except ChanceNeeded as need_:
+            self.pending, self.draw = (*move, outcomes), need_.outcomes
+            return
+        finally:
+            script.set(())
+        self.inner, self.pending, self.draw = trial, None, 0
 
 
 class BoardctGame(pyspiel.Game):
@@ -103,26 +382,38 @@ class BoardctGame(pyspiel.Game):
         if unknown:
             raise BoardctError(f"{short_name(game)} has no parameter {unknown[0]!r} "
                                f"(parameters: {', '.join(sorted(spec))})")
+        given = {k: escape(unescape(v)) for k, v in given.items()}
         full = {**spec, **given}
         self.seed = int(full.pop("seed"))
         players = int(full.pop("players"))
-        self.options = {k: v for k, v in full.items() if v != spec[k]}
+        zero_sum = bool(full.pop("zero_sum"))
+        chance_nodes = bool(full.pop("chance_nodes", False))
+        for name in ("seed", "players", "zero_sum", "chance_nodes"):
+            spec.pop(name, None)
+        self.options = {k: unescape(v) for k, v in full.items()
+                        if unescape(v) != unescape(spec[k])}
         self.spaces = probe(game, players, self.options)
         self.simultaneous = game.simultaneous
         self.wait = self.spaces.num_distinct_actions  # the id of "wait" in a simultaneous game
-        super().__init__(game_type(game), pyspiel.GameInfo(
+        self.cfg = _Config(game, players, self.options, self.seed,
+                           zero_sum and self.spaces.utility_sum == 1.0, self.wait, chance_nodes)
+        zs = self.cfg.zero_sum
+        two_sum = players == 2 and self.spaces.utility_sum == 1.0
+        ut = pyspiel.GameType.Utility
+        utility = (ut.ZERO_SUM if zs else ut.CONSTANT_SUM) if two_sum else ut.GENERAL_SUM
+        super().__init__(game_type(game, utility, self.cfg.listed), pyspiel.GameInfo(
             num_distinct_actions=self.spaces.num_distinct_actions + (1 if self.simultaneous else 0),
-            max_chance_outcomes=0,
+            max_chance_outcomes=self.cfg.max_outcomes,
             num_players=players,
-            min_utility=0.0,
+            min_utility=-1.0 if zs else 0.0,
             max_utility=1.0,
-            utility_sum=1.0 if game.max_players == 2 else None,
+            utility_sum=(0.0 if zs else 1.0) if two_sum else None,
             max_game_length=MAX_GAME_LENGTH,
         ), given)
 
     def new_initial_state(self) -> BoardctState:
-        inner = new_state(self.bgame, self.seed, self.spaces.players, self.options)
-        return BoardctState(self, inner)
+        """A new game: its engine state (and seed) is made when it is first used."""
+        return BoardctState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
         """The observation (default) or, for a perfect-recall type, the information state,
@@ -140,79 +431,137 @@ class BoardctGame(pyspiel.Game):
 
 
 class BoardctState(pyspiel.State):
-    """A boardct state (`inner`) behind OpenSpiel's State API."""
+    """A boardct state behind OpenSpiel's State API. Its one attribute is `_box` (see
+    `_Box`), made on first use: OpenSpiel's clone makes a new initial state and overwrites
+    its attributes, so a new state costs no more than OpenSpiel's own part. `inner` is the
+    engine state."""
 
-    def __init__(self, game: BoardctGame, inner: State):
-        super().__init__(game)
-        self.inner = inner
-        self._wait = game.wait
-        self._sim = game.simultaneous
+    _box: _Box
+
+    def __getattr__(self, name: str) -> Any:
+        """Only for `_box` of a state not used yet (a normal lookup finds it after)."""
+        if name != "_box":
+            raise AttributeError(name)
+        box = _Box(self.get_game().cfg)
+        self._box = box
+        return box
+
+    @classmethod
+    def holding(cls, game: BoardctGame, box: _Box) -> BoardctState:
+        state = cls(game)
+        state._box = box
+        return state
+
+    @property
+    def inner(self) -> State[Any]:
+        """The engine state (at a chance node after a move: the state before that move)."""
+        return self._box.get()
 
     # -- whose decision ----------------------------------------------------------------------
     def current_player(self) -> int:
-        inner = self.inner
+        box = self._box
+        inner = box.inner
+        if inner is None:
+            inner = box.get()
+        if box.pending is not None:
+            return CHANCE
         if inner.is_over:
-            return pyspiel.PlayerId.TERMINAL
-        if self._sim:
-            return pyspiel.PlayerId.SIMULTANEOUS
-        return inner.current_players()[0]
+            return TERMINAL
+        return SIMULTANEOUS if box.cfg.sim else inner.current_players()[0]
 
     def _legal_actions(self, player: int) -> list[int]:
-        inner = self.inner
-        if inner.is_over or player < 0:
+        box = self._box
+        inner = box.inner
+        if inner is None:
+            inner = box.get()
+        if player < 0 or box.pending is not None or inner.is_over:
             return []
         if player in inner.current_players():
             return inner.legal_ids(player)
-        return [self._wait] if self._sim else []
+        return [box.cfg.wait] if box.cfg.sim else []
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The next draw's outcomes, equally likely."""
+        box = self._box
+        box.get()
+        n = box.draw
+        return [(k, 1.0 / n) for k in range(n)] if box.pending is not None else []
 
     # -- acting ------------------------------------------------------------------------------
     def _apply_action(self, action: int) -> None:
-        inner = self.inner
-        moves.act_id(inner, inner.current_players()[0], action)
+        box = self._box
+        inner = box.get()
+        if box.pending is not None:
+            box.chance(int(action))
+        else:
+            box.act(inner.current_players()[0], int(action))
 
     def _apply_actions(self, actions: list[int]) -> None:
-        """One action per player at a simultaneous node; `wait` for those who owe nothing."""
-        inner = self.inner
-        for p in inner.current_players():
-            if inner.is_over or p not in inner.current_players():
-                break
-            if actions[p] == self._wait:
-                raise BoardctError(f"player {p} owes orders: wait is not legal for it")
-            moves.act_id(inner, p, int(actions[p]))
+        self._box.joint(tuple(int(a) for a in actions))
 
     def _action_to_string(self, player: int, action: int) -> str:
-        if self._sim and action == self._wait:
+        box = self._box
+        if player == CHANCE:
+            return f"chance outcome {action}"
+        if box.cfg.sim and action == box.cfg.wait:
             return "wait"
+        inner = box.get()
         try:
-            return self.inner.notation(self.inner.id_action(action, player))
+            return inner.notation(inner.id_action(action, player))
         except Exception:  # a display string: an id with no text here is shown as the id
             return f"id {action}"
 
     # -- the end ------------------------------------------------------------------------------
     def is_terminal(self) -> bool:
-        return self.inner.is_over
+        box = self._box
+        inner = box.inner
+        if inner is None:
+            inner = box.get()
+        return box.pending is None and inner.is_over
 
     def returns(self) -> list[float]:
-        return [float(r) for r in self.inner.returns()]
+        box = self._box
+        inner = box.get()
+        if box.pending is not None or not inner.is_over:
+            return [0.0] * box.cfg.players
+        if box.cfg.zero_sum:
+            return [2.0 * r - 1.0 for r in inner.returns()]
+        return [float(r) for r in inner.returns()]
 
     def rewards(self) -> list[float]:
-        return self.returns() if self.inner.is_over else [0.0] * len(self.inner.setup.names)
+        return self.returns()
 
     def __str__(self) -> str:
-        return self.inner.render(None)
+        """The board as the engine draws it for everyone, then what it cannot show: the
+        engine seed (sampled chance), a chance node's pending move and draws, and the moves
+        (chance outcomes included) that led here, so that different states read differently
+        (a board leaves out hidden parts and a turn's steps under way)."""
+        box = self._box
+        inner = box.get()
+        lines = [inner.render(None)]
+        if box.cfg.bgame.has_chance and not box.cfg.listed:
+            lines.append(f"engine seed: {box.seed}")
+        if box.pending is not None:
+            lines.append(f"chance: draw of {box.draw} after {box.pending}")
+        lines.append("history: " + " ".join(str(a) for a in self.history()))
+        return "\n".join(lines)
 
     # -- copies --------------------------------------------------------------------------------
-    def __deepcopy__(self, memo: dict) -> BoardctState:
-        """OpenSpiel clones a Python state by deep copy: the game's own clone is cheaper and
-        shares what states of one game share (the setup, the history's cells)."""
-        dup = BoardctState(self.get_game(), self.inner.clone())
-        return dup
+    def __deepcopy__(self, memo: dict[int, Any]) -> BoardctState:
+        """`copy.deepcopy` of the whole state is OpenSpiel's clone (which copies the C++ part,
+        the history, and deep-copies `_box`: one engine clone)."""
+        return self.clone()
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> BoardctState:
         """A state consistent with what `player_id` knows, its unknowns resampled (the game's
-        `determinize`, seeded from OpenSpiel's sampler)."""
+        `determinize`, seeded from OpenSpiel's sampler); its chance to come is the
+        determinized engine's own, sampled inside it."""
         seed = int(probability_sampler() * (1 << 53)) if callable(probability_sampler) else 0
-        return BoardctState(self.get_game(), self.inner.determinize(player_id, seed))
+        box = self._box
+        dup = _Box(box.cfg)
+        dup.inner = box.get().determinize(player_id, seed)
+        dup.seed = seed
+        return BoardctState.holding(self.get_game(), dup)
 
 
 class Observer:

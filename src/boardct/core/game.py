@@ -87,6 +87,15 @@ class Setup:
     options: dict[str, Any]
     names: tuple[str, ...]
     created: str = field(default_factory=now_iso)
+    # The random source a runner hands the game instead of `Rng(seed)` (a `ListedRng` whose
+    # draws it chooses as chance nodes); never recorded: None in every game played at a table.
+    source: Rng | None = field(default=None, compare=False, repr=False)
+
+    def rng(self) -> Rng:
+        """The game's random source: `Rng(seed)`, or the runner's `source`. A game whose every
+        draw comes from here (and says so with `Game.max_chance_outcomes`) can have its chance
+        chosen from outside, draw by draw."""
+        return Rng(self.seed) if self.source is None else self.source
 
 
 def _frozen(value: Any) -> Hashable:
@@ -119,6 +128,10 @@ class Game:
     perfect_information: ClassVar[bool] = True
     has_chance: ClassVar[bool] = False
     simultaneous: ClassVar[bool] = False
+    # Whether `State.information_state_tensor` holds everything the player has seen and done
+    # (perfect recall); False when it keeps a window of the past (learners' adapters then do
+    # not offer it as a perfect-recall information state).
+    perfect_recall_tensor: ClassVar[bool] = True
     help_text: ClassVar[str] = ""  # the command reference a front end shows on "help"
     classic_screen: ClassVar[bool] = False  # an earlier tool's exact screen exists (`--classic`)
     # The answers that agree to and refuse a request at the table (an undo), in the game's own
@@ -244,6 +257,14 @@ class Game:
     def max_game_length(self, options: dict[str, Any], players: int) -> int:
         """An upper bound on the actions of one game at these options (every player's)."""
         raise NotImplementedError(f"{self.id} gives no bound on the length of a game")
+
+    def max_chance_outcomes(self, options: dict[str, Any], players: int) -> int:
+        """The most outcomes one chance draw can have at these options, for a game that takes
+        all its chance from `Setup.rng()` in draws of a few equally likely outcomes (`below`,
+        `randint`, `coin`, `choice`, `shuffle`): a runner may then choose each draw as a chance
+        node with listed outcomes (`core.rng.ListedRng`). 0 (the default): the chance is not
+        offered that way and stays sampled inside the game."""
+        return 0
 
     # -- what front ends need to know ----------------------------------------------------------
     @property

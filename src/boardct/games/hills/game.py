@@ -9,7 +9,6 @@ from boardct.core.frontends import FrontEnds
 from boardct.core.game import Game, Option, Setup
 from boardct.core.info import LENGTH_CAP
 from boardct.core.inputs import MAX_FILE_BYTES, InputError, ascii_int, decode, read_bytes, read_text
-from boardct.core.rng import Rng
 from boardct.games.hills import encoding as enc
 from boardct.games.hills.board import (
     CARD_WORDS,
@@ -134,6 +133,7 @@ class HillsGame(Game):
     max_players = 2
     perfect_information = False
     has_chance = True
+    perfect_recall_tensor = False  # the information-state tensor keeps the last 8 actions
     options = (
         Option("turn_limit", 150, "turns per player before the game is a draw, 0 for none "
                f"(BSH-18); at most {MAX_TURN_LIMIT:,}", type=int, minimum=0,
@@ -174,9 +174,18 @@ class HillsGame(Game):
                 limit = layout.turn_limit
         return 2 * limit * 6 if limit else LENGTH_CAP
 
+    def max_chance_outcomes(self, options: dict, players: int) -> int:
+        """Every draw is the setup's (`random_layout`, from `Setup.rng()`): the first-player
+        coin, then a shuffle of the 35 land tiles, of the 35 land hexes for the stars and of
+        the deck, one draw per step, the largest of a shuffle's length. A layout file
+        draws nothing (2 keeps the bound positive)."""
+        if options.get("layout"):
+            return 2
+        return max(2, len(LAND), sum(parse_deck_mix(options["deck"])))
+
     def initial_state(self, setup: Setup) -> HillsState:
         opts = setup.options
-        rng = Rng(setup.seed)
+        rng = setup.rng()
         if opts.get("layout"):
             text, source = layout_source(opts["layout"])
             layout = parse_layout(text, source)

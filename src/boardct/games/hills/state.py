@@ -987,10 +987,10 @@ class HillsState(State[int]):
         return enc.fast_information_state(self, player)
 
     def information_state_string(self, player: int) -> str:
-        """The observation string and the last actions (every Hills action is public)."""
-        recent = self.history()[-enc.HISTORY:]
-        moves = "; ".join(f"Player {who + 1}: {self.notation(a)}" for who, a in recent)
-        return f"{self.observation_string(player)}\nlast actions: {moves}"
+        """The observation string and every action of the game so far (every Hills action is
+        public): perfect recall, unlike the tensor, which keeps the last `HISTORY`."""
+        moves = "; ".join(f"Player {who + 1}: {self.notation(a)}" for who, a in self.history())
+        return f"{self.observation_string(player)}\nactions: {moves}"
 
     def render(self, player: int | None = None) -> str:
         from boardct.games.hills.render import segments

@@ -72,6 +72,10 @@ class ShiftGame(Game):
     )
 
     # -- facts for learners (encoding.py; docs/shift.md "For learners") ----------------------
+    def max_chance_outcomes(self, options: dict, players: int) -> int:
+        """Every draw is a coin (SH-4, SH-18, SH-20) from `Setup.rng()`: two outcomes."""
+        return 2
+
     def action_count(self, options: dict, players: int) -> int:
         return enc.NUM_ACTIONS
 

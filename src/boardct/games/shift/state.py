@@ -114,7 +114,7 @@ class ShiftState(ShiftNotation, ShiftText, State[int]):
         self._hist = None
         self.cards = cards
         self.limit = limit
-        self.rng = Rng(setup.seed)
+        self.rng = setup.rng()
         self.forced = ()
         self.flips = None  # linked log of coins: (prev, player, heads, purpose)
         self.phase = P_TOSS

@@ -353,7 +353,7 @@ class SealedGame(Game):
         s = SealedState.__new__(SealedState)
         s.setup, s._hist = setup, None
         s.n = n
-        s.rng = Rng(setup.seed)
+        s.rng = setup.rng()  # Rng(seed), or a runner's source that lists each draw
         deck = list(range(1, n + 1))
         s.rng.shuffle(deck)
         s.prize, s.deck = deck[0], tuple(deck[1:])
@@ -382,6 +382,11 @@ class SealedGame(Game):
                                 ) -> tuple[int, ...]:
         n = int(options["cards"])
         return (self.observation_shape(options, players)[0] + n * n * (1 + players),)
+
+    def max_chance_outcomes(self, options: dict[str, Any], players: int) -> int:
+        """Its one chance is the prize deck's shuffle (SB-1), from `Setup.rng()`: a draw
+        among at most `cards` outcomes per step."""
+        return int(options["cards"])
 
     def max_game_length(self, options: dict[str, Any], players: int) -> int:
         """One bid per player per round, as many rounds as cards (SB-1, SB-2)."""
