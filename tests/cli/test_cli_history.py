@@ -388,7 +388,7 @@ def test_pty_vs_with_one_name_asks_no_name_and_the_computer_plays(tmp_path):
                           cwd=str(tmp_path), encoding="utf-8", timeout=20,
                           dimensions=(60, 140))
     child.expect_exact("(you are Player 1)")
-    child.expect_exact("Player 1 (turn 1, to act: I R M): ")
+    child.expect_exact("Player 1 (turn 1, to act: I R M):")
     assert "Enter name" not in child.before and "Pass the keyboard" not in child.before
     child.sendline("end")
     child.expect_exact("Player 2 (computer): played.")
@@ -405,11 +405,11 @@ def test_pty_names_are_asked_only_for_the_people(tmp_path):
                                           "2", "--color", "never", "--no-clear"],
                           cwd=str(tmp_path), encoding="utf-8", timeout=20,
                           dimensions=(50, 120))
-    child.expect_exact("Enter name of Player 2: ")
+    child.expect_exact("Enter name of Player 2:")
     assert "Player 1" not in child.before
     child.sendline("Zed")
     child.expect_exact("[Player 1: Computer (random)]")
-    child.expect_exact("Player 2 (-0): ")
+    child.expect_exact("Player 2 (-0):")
     child.sendeof()
     child.expect(pexpect.EOF)
 
@@ -421,9 +421,9 @@ def test_pty_history_lists_the_game_and_replay_opens_it(tmp_path):
                                           "--seed", "1", "--color", "never", "--no-clear"],
                           cwd=str(tmp_path), encoding="utf-8", timeout=20,
                           dimensions=(50, 120))
-    child.expect_exact("Player 1 (+0): ")
+    child.expect_exact("Player 1 (+0):")
     child.sendline("24")
-    child.expect_exact("Player 2 (-0): ")
+    child.expect_exact("Player 2 (-0):")
     child.sendline("09")
     child.expect_exact("Result: Player 1 wins (concession)")
     child.expect(pexpect.EOF)
@@ -437,10 +437,10 @@ def test_pty_history_lists_the_game_and_replay_opens_it(tmp_path):
                            cwd=str(tmp_path), encoding="utf-8", timeout=20,
                            dimensions=(50, 120))
     replay.expect_exact("--- move 0 of 2 (start) ---")
-    replay.expect_exact("[Enter/n next, p previous, NUMBER jump, e end, q quit] ")
+    replay.expect_exact("[Enter/n next, p previous, NUMBER jump, e end, q quit]")
     replay.sendline("")
     replay.expect_exact("--- move 1 of 2 (after 1: 24) ---")
     replay.expect_exact("  +0 moves from sector 0 to sector 4")
-    replay.expect_exact("[Enter/n next, p previous, NUMBER jump, e end, q quit] ")
+    replay.expect_exact("[Enter/n next, p previous, NUMBER jump, e end, q quit]")
     replay.sendline("q")
     replay.expect(pexpect.EOF)

@@ -85,8 +85,10 @@ class Keeper:
     def keep(self, state: State, record: Callable[[], Record], final: bool = False) -> list[str]:
         """Write the game's record (built by `record`, only when written) into the history;
         the lines to show: one warning the first time it fails, else nothing."""
-        if not (final or self.live) or not state.history():
-            return []  # a game without a move has nothing to replay
+        if not (final or self.live) or not state.table_log():
+            # a game without a move has nothing to replay; one whose moves were all taken
+            # back is written all the same, so that its entry ends where the game is now
+            return []
         try:
             if self.folder is None:
                 raise OSError("this system has no user data folder")

@@ -28,6 +28,7 @@ import signal
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -358,6 +359,8 @@ class Session:
         self._pending: int | None = None  # a signal that came while the state was changing
         self.hint_agent = DEFAULT_HINT_AGENT  # who gives `hint`s, and its seed (below)
         self.hint_seed: int | None = None  # None: a fresh seed per session (not the game's)
+        self._completions: tuple[object, list[tuple[str, str]]] = (None, [])
+        self.last_move: str | None = None  # the computer's last move, shown under the board
 
     # -- showing -------------------------------------------------------------------------------
     def eyes(self, player: int | None) -> int | None:
@@ -621,13 +624,9 @@ class Session:
         done = self.state.history()
         if not done:
             return Step("rejected", ["Rejected: no move has been made yet."])
-        if self.computer:
-            mover = self._deciding()
-            count = table.undo_count(self.state, mover, set(self.computer))
-            if not count:
-                return Step("rejected", ["Rejected: you have made no move to take back."])
-        else:
-            mover, count = done[-1][0], 1
+        mover, count, refused = self._undo_asker(done)
+        if refused is not None:
+            return Step("rejected", [refused])
         problem = table.undo_problem(self.state, count)
         if problem is not None:
             return Step("rejected", [f"Rejected: cannot undo: {problem}."])
@@ -641,6 +640,28 @@ class Session:
         self.state = moves.take_back(self.state, count).state
         lines = [f"Taken back: {count} action{'s' if count != 1 else ''}."] + self.autosave()
         return Step("ok", lines, said=[Said(list(lines))], player=mover)
+
+    def _undo_asker(self, done: list) -> tuple[int, int, str | None]:
+        """Who asks to take back what: the player to decide asks to take back their own last
+        move and everything since (the reply); the other players are asked. In a game
+        without hidden information a player who has not moved yet may instead ask, for the
+        player who just moved, to take that move back (the keyboard is shared and the board
+        open). Never anyone else's hidden action: (asker, count, why not)."""
+        asker = self._deciding()
+        if asker in self.computer:
+            return asker, 0, "Rejected: it is the computer's decision."
+        count = table.undo_count(self.state, asker, {p for p in self.state.iter_players()
+                                                     if p != asker})
+        if count:
+            taken = done[len(done) - count:]
+            if not self.state.game.perfect_information and any(
+                    who != asker and who not in self.computer for who, _ in taken):
+                return asker, 0, ("Rejected: that would take back another player's hidden "
+                                  "move; only its player may ask for that.")
+            return asker, count, None
+        if self.computer or not self.state.game.perfect_information:
+            return asker, 0, "Rejected: you have made no move to take back."
+        return done[-1][0], 1, None
 
     def _played(self, before: State, player: int, action, events: list,
                 lines: list[str] | None = None) -> Said:
@@ -694,8 +715,10 @@ class Session:
     def computer_moves(self) -> list[Said]:
         """Let the computer decide while it is its turn; what it did, for whoever reads it.
         In games with hidden information the computer's command itself is not shown (it may
-        be a secret order sheet): only the events the reader may see."""
+        be a secret order sheet): only the events the reader may see. At the keyboard a
+        line with the time spent shows while it thinks, and goes when it has moved."""
         said: list[Said] = []
+        self.last_move = None
         while True:
             players = self.state.current_players()
             if not players or players[0] not in self.computer:
@@ -705,10 +728,12 @@ class Session:
             self._interruptible = True  # the agent thinks on a copy: safe to leave now
             try:
                 self._raise_pending()
-                action = agent.select(self.state.clone(), p)
+                with self.thinking(p):
+                    action = agent.select(self.state.clone(), p)
             finally:
                 self._interruptible = False
             text = self.state.notation(action)
+            words = self.state.describe_action(action, p)
             before = self.state.clone()
             events = moves.act(self.state, p, action, entry=False).events
             # with sealed simultaneous orders not even "played." is said: who else has
@@ -718,7 +743,33 @@ class Session:
                     else [f"Player {p + 1} (computer): {text}"]
                     if self.state.game.perfect_information
                     else [f"Player {p + 1} (computer): played."])
+            if self.state.game.perfect_information and not self.state.game.simultaneous:
+                plain = "" if words == text else f" ({words})"
+                self.last_move = f"{self.player_name(p)} played {text}{plain}"
             said.append(self._played(before, p, action, events, head))
+
+    @contextlib.contextmanager
+    def thinking(self, player: int) -> Iterator[None]:
+        """"NAME is thinking... 3 s" on one line that goes away after, at the keyboard only
+        (a script, a pipe or a file gets nothing: there is nobody to wait)."""
+        if self._script or not self.console.is_terminal:
+            yield
+            return
+        start = time.monotonic()
+        name = self.player_name(player)
+
+        class Elapsed:
+            def __rich__(self) -> Text:
+                return Text(f"{name} is thinking... {time.monotonic() - start:.0f} s")
+
+        with self.console.status(Elapsed(), spinner="line"):
+            yield
+
+    def show_last_move(self) -> None:
+        """The computer's move, named, under the board it was made on (perfect information:
+        the move is public)."""
+        if self.last_move and not self.classic:
+            self.say([f"> {self.last_move}"], "bold")
 
     def seats(self) -> list[str | None]:
         """Who plays each seat, as records keep it: None for a person, the agent's spec
@@ -844,23 +895,60 @@ class Session:
                 return self._leave(f"Internal error ({type(exc).__name__}: {shown(str(exc))})",
                                    1, always=True)
 
-    def _play(self, read: Ask, clear: bool) -> int:
+    def hands_over(self) -> bool:
+        """Whether the keyboard passes between people who may not see each other's screen:
+        a game with hidden information and more than one person at this terminal."""
         humans = [p for p in self.state.iter_players() if p not in self.computer]
-        handover = not (self.state.game.perfect_information or self.spectator) and len(humans) > 1
+        return not (self.state.game.perfect_information or self.spectator) and len(humans) > 1
+
+    def completions(self) -> list[tuple[str, str]]:
+        """The legal moves of the player to decide, in the game's notation with their words,
+        for the line editor's Tab (computed once a position; none when the game is over)."""
+        players = self.state.current_players()
+        if not players or players[0] in self.computer:
+            return []
+        key = (id(self.state), len(self.state.table_log()), players[0])
+        if self._completions[0] != key:
+            try:
+                found = [(m.text, m.words) for m in table.legal_moves(self.state, players[0])]
+            except BoardctError:
+                found = []
+            self._completions = (key, found)
+        return self._completions[1]
+
+    def _play(self, read: Ask, clear: bool) -> int:
+        handover = self.hands_over()
+        humans = [p for p in self.state.iter_players() if p not in self.computer]
         shown_for: int | None = None
+        # what each person has not yet read, kept until their screen is drawn (a hand-over
+        # game: the incoming player reads every public event of the other's whole turn)
+        unseen: dict[int, list[Said]] = {p: [] for p in humans}
+        if hasattr(read, "moves"):
+            read.moves = self.completions  # Tab completes the legal moves of the position
 
         def ask(prompt: str) -> str:
             return self._ask(read, prompt)
 
+        def command(prompt: str, seat: int | None) -> str:
+            editor = getattr(read, "command", None)
+            if editor is None:
+                return self._ask(read, prompt)
+            return self._ask(lambda text: editor(text, seat), prompt)
+
         pending: list[Said] = [Said(self.autosave())] + self.computer_moves()
+        printed = 0  # how many of `pending` the player has already read (their own move)
         while True:
+            for p in humans:
+                unseen[p] += pending
             if clear:
                 self.console.clear()
+                printed = 0
             if handover and not self.state.is_over:
                 current = self.state.current_players()[0]
                 if current != shown_for:
                     if shown_for is not None:
                         mine = tell(pending, shown_for)
+                        unseen[shown_for] = []
                         if mine:  # what the acting player's last action did, for their eyes
                             self.say(mine)
                             ask(f"{self.player_name(shown_for)}: press Enter to hide the "
@@ -871,16 +959,24 @@ class Session:
                     shown_for = current
                     if clear:
                         self.console.clear()
+            viewer = self.viewer()
             if self.classic:  # the earlier tool printed no event lines (FS-23)
-                self.say([line for said in pending for line in said.lines])
+                self.say([line for said in pending[printed:] for line in said.lines])
             else:
-                lines = tell(pending, self.eyes(self.viewer()))
+                if handover and not self.state.is_over and viewer in unseen:
+                    lines = tell(unseen[viewer], self.eyes(viewer))
+                else:
+                    lines = tell(pending[printed:], self.eyes(viewer))
                 if self.state.is_over:  # the result is said once, under the final board
                     end = self.end_line()
                     lines = [ln for ln in lines if ln != end]
                 self.say(lines)
+            if viewer in unseen:
+                unseen[viewer] = []
             pending = []
+            printed = 0
             self.show_board()
+            self.show_last_move()
             self.show_status()
             if self.state.is_over:
                 self.print_end()
@@ -889,7 +985,8 @@ class Session:
                     return self._leave("The game is over but its save file failed")
                 return 0
             while True:
-                step = self.handle(ask(self.state.prompt()), ask)
+                seat = self.state.current_players()[0]
+                step = self.handle(command(self.state.prompt(), seat), ask)
                 if step.kind == "rejected":
                     self.say(step.lines, "red")
                     continue
@@ -899,8 +996,17 @@ class Session:
                 if step.kind == "suspended":
                     self.say(step.lines)
                     return 0
-                pending = step.said + self.computer_moves()
+                pending = list(step.said)
+                if self._computer_next() and not self.classic:
+                    # the player's own move is read before the computer thinks about it
+                    self.say(tell(pending, self.eyes(self.viewer())))
+                    printed = len(pending)
+                pending += self.computer_moves()
                 break
+
+    def _computer_next(self) -> bool:
+        players = self.state.current_players()
+        return bool(players) and players[0] in self.computer
 
     def _ask(self, read: Ask, prompt: str) -> str:
         """`read`, during which a signal ends the game at once (elsewhere it waits until the
