@@ -53,7 +53,7 @@ def test_piped_play_carries_out_a_confirmed_violation_and_the_opponent_may_dispu
     code, out = run(*PLAY, "--save", str(save), input="80\n01\n06\n")
     assert code == 0 and QUESTION in out
     assert "Rule violation by Player 1: the skill is on cooldown (5) (FS-16)" in out
-    assert out.rstrip().endswith("Result: Player 2 wins (dispute)")
+    assert out.rstrip().endswith("Result: B wins (dispute)")
     assert json.loads(save.read_text())["actions"] == ["80", "06"]
 
 

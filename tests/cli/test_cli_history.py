@@ -241,7 +241,7 @@ def test_history_lists_newest_first_and_replay_n_opens_that_game(tmp_path, monke
     assert [r[0] for r in rows] == ["1", "2"]
     assert "Cy" in " ".join(rows[0]) and "Ann" in " ".join(rows[1])
     code, out = run("replay", "2", "--final", "--color", "never")
-    assert code == 0 and out.count("Result: Player 1 wins (concession)") == 1
+    assert code == 0 and out.count("Result: Ann wins (concession)") == 1
     assert "[Player 1: Ann]" in out
     code, out = run("replay", "1", "--final", "--color", "never")
     assert code == 0 and "[Player 1: Cy]" in out and "Result:" not in out
@@ -322,7 +322,7 @@ def test_history_in_an_unwritable_folder_warns_at_the_end_of_a_script(tmp_path, 
                     script(tmp_path, "24", "29", "09"))
     assert code == 0
     assert out.count("Warning: cannot keep this game in the history") == 1
-    assert "Result: Player 2 wins (concession)" in out
+    assert "Result: B wins (concession)" in out
 
 
 # -- item 7: replays say what each step did ---------------------------------------------------

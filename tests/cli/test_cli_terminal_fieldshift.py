@@ -59,7 +59,7 @@ def test_trace_prints_each_token_its_messages_and_the_board(tmp_path):
 def test_script_game_that_ends_prints_the_result_line(tmp_path):
     code, out = run("play", "fieldshift", "--names", "A", "B", "--script",
                     script(tmp_path, "24", "09", "29"))
-    assert code == 0 and out.endswith("\n\n\nResult: Player 1 wins (concession)\n")
+    assert code == 0 and out.endswith("\n\n\nResult: A wins (concession)\n")
 
 
 def test_script_ruleset_dialogue_and_stdex_commands(tmp_path):
@@ -71,7 +71,7 @@ def test_script_ruleset_dialogue_and_stdex_commands(tmp_path):
 def test_script_dispute_scenario(tmp_path):
     code, out = run("play", "fieldshift", "--names", "A", "B", "--script",
                     script(tmp_path, "80", "06"))
-    assert code == 0 and out.endswith("Result: Player 2 wins (dispute)\n")
+    assert code == 0 and out.endswith("Result: B wins (dispute)\n")
     assert "Ruins Sector 0: +0S +1 +2 +3 +4" in out
 
 
@@ -139,7 +139,7 @@ def test_replay_final_prints_the_last_screen(tmp_path):
     run("play", "fieldshift", "--names", "A", "B", "--save", str(save), "--script",
         script(tmp_path, "24", "29", "09"))
     code, out = run("replay", str(save), "--final")
-    assert code == 0 and out.endswith("Result: Player 2 wins (concession)\n")
+    assert code == 0 and out.endswith("Result: B wins (concession)\n")
 
 
 def test_replay_steps_forward_back_and_jumps(tmp_path):
@@ -264,5 +264,5 @@ def test_a_game_won_on_the_board_says_its_result_once_under_the_last_board():
     code, out = run("play", "fieldshift", "--names", "A", "B", "--seed", "0", "--vs", "none",
                     input="\n".join(ELIMINATION) + "\n")
     assert code == 0
-    assert out.count("Result: Player 1 wins (elimination)") == 1, out[-1500:]
-    assert out.rstrip().endswith("Result: Player 1 wins (elimination)")
+    assert out.count("Result: A wins (elimination)") == 1, out[-1500:]
+    assert out.rstrip().endswith("Result: A wins (elimination)")

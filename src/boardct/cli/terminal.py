@@ -398,8 +398,9 @@ class Session:
 
     def end_line(self) -> str:
         out = self.state.outcome
-        if out is not None:
-            return f"Result: {out.describe()}"
+        if out is not None:  # the players by name, as `boardct history` calls them (the
+            # earlier tool's screen, --classic, said "Player N")
+            return f"Result: {out.describe(() if self.classic else self.state.setup.names)}"
         # a game's prompt may name what a spectator may not know (who is still to hand in)
         return "The game goes on." if self.spectator else self.state.prompt()
 
@@ -407,8 +408,9 @@ class Session:
         """Print `end_line` under the board, but a result only once: some games' boards
         already end with the same "Result: ..." line."""
         line = self.end_line()
-        if self.state.is_over and line in self.state.render(self.viewer()).splitlines():
-            return
+        if self.state.is_over and any(row.startswith("Result: ") for row in
+                                      self.state.render(self.viewer()).splitlines()):
+            return  # the game's own screen says it (FieldShift's, as the earlier tool did)
         self.console.print(line, markup=False)
 
     def say(self, lines: list[str], style: str | None = None) -> None:
