@@ -1,0 +1,161 @@
+"""The terminal as a real command line, through a pseudo-terminal (pexpect): arrow keys edit
+and recall lines, Tab completes the legal moves with their words, a line shows while the
+computer thinks, and the hot-seat hand-over tells the incoming player every public event of
+the other's whole turn and nothing hidden. What a line did is checked in the game's record
+(`--save`), not only on the screen."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pexpect = pytest.importorskip("pexpect") if sys.platform != "win32" else None
+pytestmark = pytest.mark.skipif(sys.platform == "win32",
+                                reason="pexpect needs a POSIX pseudo-terminal")
+
+LEFT, UP, BACKSPACE, TAB, ENTER = "\x1b[D", "\x1b[A", "\x7f", "\t", "\r"
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+def spawn(tmp_path: Path, *args: str, rows: int = 50, columns: int = 120):
+    exe = shutil.which("boardct") or str(Path(sys.executable).with_name("boardct"))
+    env = dict(os.environ, COLUMNS=str(columns), LINES=str(rows))
+    return pexpect.spawn(exe, list(args), cwd=str(tmp_path), encoding="utf-8", timeout=30,
+                         dimensions=(rows, columns), env=env)
+
+
+def complete(child, typed: str) -> None:
+    """Type `typed` and Tab; the completion is worked out after the key (as for a person, who
+    reads it before pressing Enter): wait until the line editor has drawn it."""
+    child.send(typed + TAB)
+    time.sleep(1.0)
+
+
+def actions(save: Path) -> list[str]:
+    return json.loads(save.read_text(encoding="utf-8"))["actions"]
+
+
+def plain(text: str) -> str:
+    return ANSI.sub("", text).replace("\r\n", "\n")
+
+
+def test_arrow_keys_edit_a_line_and_recall_the_last_one_without_a_rejection(tmp_path):
+    save = tmp_path / "g.json"
+    child = spawn(tmp_path, "play", "fieldshift", "--names", "Ann", "Ben", "--seed", "1",
+                  "--color", "never", "--no-clear", "--save", str(save))
+    child.expect_exact("Player 1 (+0):")
+    child.send("4" + LEFT + "2" + ENTER)  # typed 4, went back, put 2 before it: 24
+    child.expect_exact("+0 moves from sector 0 to sector 4")
+    child.expect_exact("Player 2 (-0):")
+    child.send(UP)  # the line typed before, 24, edited into 29
+    child.send(BACKSPACE + "9" + ENTER)
+    child.expect_exact("-0 moves from sector 9 to sector 9")
+    child.expect_exact("Player 1 (+0):")
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    assert "Rejected" not in child.before and "control character" not in child.before
+    assert actions(save) == ["24", "29"]
+
+
+def test_tab_completes_a_legal_move_and_shows_what_each_does(tmp_path):
+    save = tmp_path / "g.json"
+    child = spawn(tmp_path, "play", "fieldshift", "--names", "Ann", "Ben", "--seed", "1",
+                  "--color", "never", "--no-clear", "--save", str(save))
+    child.expect_exact("Player 1 (+0):")
+    complete(child, "2")  # ten moves start with 2: the menu shows them with their words
+    child.expect_exact("+0 moves from sector 0 to sector 3")
+    complete(child, BACKSPACE * 5 + "mov")  # the table's `moves`, completed
+    child.send(ENTER)
+    child.expect_exact("+0 moves from sector 0 to sector 1")
+    child.expect_exact("Player 1 (+0):")
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    assert not save.exists() or actions(save) == []
+
+
+def test_tab_completes_a_unique_move_which_is_then_played(tmp_path):
+    save = tmp_path / "g.json"
+    child = spawn(tmp_path, "play", "shift", "--names", "Ann", "Ben", "--seed", "1",
+                  "--color", "never", "--no-clear", "--save", str(save))
+    child.expect(r"\(Ann\)|\(Ben\)|Player \d")
+    child.expect_exact(":")
+    complete(child, "fir")
+    child.send(ENTER)
+    child.expect_exact("first")
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    assert actions(save) == ["first"]
+
+
+def test_the_thinking_line_shows_after_the_players_own_move_and_goes(tmp_path):
+    save = tmp_path / "g.json"
+    child = spawn(tmp_path, "play", "fieldshift", "--names", "Ann", "--vs", "2:mcts:time=2",
+                  "--seed", "1", "--color", "never", "--no-clear", "--save", str(save))
+    child.expect_exact("Player 1 (+0):")
+    child.sendline("24")
+    child.expect_exact("Player 2 (computer): ")
+    text = child.before + child.after
+    child.expect_exact("Player 1 (+0):")
+    text += child.before
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    own = text.index("+0 moves from sector 0 to sector 4")
+    thinking = text.index("Computer (mcts) is thinking...")
+    reply = text.index("Player 2 (computer): ")
+    assert own < thinking < reply  # the player's move is read before the computer thinks
+    # the thinking line is erased (Rich's transient status) before the reply is printed
+    assert "\x1b[2K" in text[thinking:reply]
+    assert "is thinking" not in text[reply:]
+    assert re.search(r"is thinking\.\.\. [0-9]+ s", text)  # with the time spent
+    # the computer's move, named, under the next board
+    played = actions(save)[1]
+    assert f"> Computer (mcts) played {played}" in plain(text[reply:])
+
+
+def test_hills_incoming_player_reads_the_others_whole_turn_and_nothing_hidden(tmp_path):
+    """Seed 3: Ann's Rocketeer reveals a tile, her Infantry reveals one and finds a star (she
+    draws Artillery Strike), she ends. Ben, after the hand-over, reads all of it (public,
+    BSH-14: the draw is public, the card is not) and never the card's name."""
+    child = spawn(tmp_path, "play", "hills", "--names", "Ann", "Ben", "--seed", "3",
+                  "--color", "never", "--no-clear")
+    child.expect_exact("Pass the keyboard to Ann (Player 1) and press Enter.")
+    child.sendline("")
+    child.expect_exact("Player 1 (turn 1, to act: I R M):")
+    child.sendline("R move E")
+    child.expect_exact("Player 1 (turn 1, to act: I M):")
+    child.sendline("I move SW")
+    child.expect_exact("Player 1 hand: Artillery Strike")  # her own hand, on her screen
+    child.expect_exact("Player 1 (turn 1, to act: M):")
+    child.sendline("end")
+    child.expect_exact("Ann: press Enter to hide the screen.")
+    child.sendline("")
+    child.expect_exact("Pass the keyboard to Ben (Player 2) and press Enter.")
+    child.sendline("")
+    child.expect_exact("Player 2 (turn 1, to act: I R M):")
+    ben = plain(child.before)
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    for event in ("The tile at (-1,0) is revealed:", "Player 1's Rocketeer moves (-2,0) -> (-1,0).",
+                  "is revealed:", "Player 1's Infantry moves (-2,0) ->",
+                  "finds a star: Player 1 draws a bonus card.", "Player 1 ends the turn."):
+        assert event in ben, event
+    assert ben.count("is revealed:") >= 2  # both tiles, not only the last command's
+    assert "Artillery Strike" not in ben  # Ann's hidden card
+    assert "Player 1 hand: 1 card" in ben
+
+
+def test_a_bad_option_fails_before_any_name_is_asked(tmp_path):
+    for args in (["hills", "-o", "stars=99"], ["shift", "--cards", "foo", "bar"]):
+        child = spawn(tmp_path, "play", *args)
+        child.expect(pexpect.EOF)
+        out = child.before
+        child.close()
+        assert "Enter name" not in out and "error:" in out, out
+        assert child.exitstatus == 2
