@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import click
+from rich.console import Console
 
 from boardct.agents import make as make_agent
 from boardct.cli import history
@@ -27,6 +28,7 @@ from boardct.cli.terminal import (
     stdin_is_terminal,
     wants_color,
 )
+from boardct.cli.wrap import wrap_line
 from boardct.core.errors import BoardctError, OptionError, RecordError
 from boardct.core.game import Game, State
 from boardct.core.inputs import InputError, ascii_int, read_text
@@ -201,8 +203,8 @@ def play_command(game: Game, names: tuple[str, ...] | None, options: dict[str, s
             specs = saved_seats(path, players)
             source = f"{path}: seats"
             for p, spec in sorted(specs.items()):
-                console.print(f"Player {p + 1} is played by the computer ({shown(spec)}), as "
-                              "before (--vs changes it).", markup=False)
+                tell(console, f"Player {p + 1} is played by the computer ({shown(spec)}), as "
+                              "before (--vs changes it).")
         else:
             specs = computer_seats(vs, players, game.title)
             source = "--vs"
@@ -235,6 +237,12 @@ def check_options(game: Game, options: dict[str, str], players: int) -> None:
     game.new(seed=0, names=("",) * players, **options)
 
 
+def tell(console: Console, text: str) -> None:
+    """One message, cut between words to the terminal's width (whole into a pipe)."""
+    for line in wrap_line(text, console.width if console.is_terminal else None):
+        console.print(line, markup=False, highlight=False, soft_wrap=True)
+
+
 def no_classic(game: Game) -> str:
     """Why `--classic` is refused for `game`: it would only hide the events of the game."""
     return f"--classic: {game.title} has no earlier tool's screen to show"
@@ -249,9 +257,9 @@ def replay(record: str, final: bool, color: str, reveal: bool) -> None:
     use_color = wants_color(console, color)
     spectator = spectator_only(state, reveal)
     if spectator:
-        console.print("This game is not over and its record holds hidden information: "
+        tell(console, "This game is not over and its record holds hidden information: "
                       "showing only what a spectator sees (--reveal shows the players' "
-                      "views).", markup=False)
+                      "views).")
     session = Session(state, console, color=use_color, spectator=spectator)
     if final:
         session.show_board()

@@ -41,7 +41,9 @@ from rich.text import Text
 
 from boardct.agents import make as make_agent
 from boardct.agents.base import Agent
+from boardct.cli.ext import game_legend
 from boardct.cli.history import Keeper, data_dir
+from boardct.cli.wrap import reflow, wrap_lines
 from boardct.core import inputs, moves, table
 from boardct.core.errors import BoardctError
 from boardct.core.game import MESSAGE, RESUME, SUSPEND, Event, State
@@ -388,13 +390,19 @@ class Session:
             board = self.state.render_compact(viewer)
             if not self.color:
                 board = Text(board.plain)
+        if self.console.is_terminal:  # a line still too wide is cut between words
+            width = self.console.width
+            rows = board.split("\n", allow_blank=True)
+            if any(cell_len(row.plain) > width for row in rows):
+                board = Text("\n").join(part for row in rows for part in
+                                        row.wrap(self.console, width, overflow="fold"))
         self.console.print(board, soft_wrap=True)
 
     def show_status(self) -> None:
         """The game's status line, between the board and the prompt (not with --classic)."""
         line = "" if self.classic else self.state.status_line()
         if line:
-            self.console.print(shown(line), markup=False, style="bold" if self.color else None)
+            self.say([line], "bold")
 
     def end_line(self) -> str:
         out = self.state.outcome
@@ -411,21 +419,18 @@ class Session:
         if self.state.is_over and any(row.startswith("Result: ") for row in
                                       self.state.render(self.viewer()).splitlines()):
             return  # the game's own screen says it (FieldShift's, as the earlier tool did)
-        self.console.print(line, markup=False)
+        self.say([line])
 
-    def say(self, lines: list[str], style: str | None = None) -> None:
-        """Messages and event lines: on a terminal they wrap at word boundaries to its width
-        (never mid-word, as the terminal itself would); written to a file or a pipe each stays
-        one line."""
+    def say(self, lines: list[str], style: str | None = None, block: bool = False) -> None:
+        """Messages and event lines: on a terminal they wrap between words to its width
+        (never mid-word, as the terminal itself would), continuations indented under the text
+        they continue; written to a file or a pipe each stays one line."""
         style = style if self.color else None
-        for text in lines:
-            line = Text(shown(text), style=style or "")
-            if not self.console.is_terminal:
-                self.console.print(line, soft_wrap=True)
-                continue
-            for part in line.wrap(self.console, self.console.width, overflow="fold"):
-                part.rstrip()
-                self.console.print(part, soft_wrap=True)
+        width = self.console.width if self.console.is_terminal else None
+        texts = [shown(text) for text in lines]
+        # a pre-formatted block (`help`) is re-flowed; anything else is wrapped line by line
+        for part in reflow(texts, width) if block else wrap_lines(texts, width):
+            self.console.print(Text(part, style=style or ""), soft_wrap=True)
 
     def wipe(self) -> None:
         """Clear the screen and the terminal's scrollback (the hand-over between players)."""
@@ -993,7 +998,7 @@ class Session:
                     self.say(step.lines, "red")
                     continue
                 if step.kind == "help":
-                    self.say(step.lines)
+                    self.say(step.lines, block=True)
                     continue
                 if step.kind == "suspended":
                     self.say(step.lines)
@@ -1100,19 +1105,29 @@ At the table (every game; the game's own commands come first):
   hint             the computer's suggestion, its evaluation and the line it expects
   preview CMD      what CMD would do, without doing it (also ?CMD); with chance or hidden
                    information: the outcomes and their odds, from what you can see
-  undo             take back the last move (the other player must agree {yes}/{no});
-                   against the computer: your move and its reply
+  undo             take back your last move and the reply (the other player must agree
+                   {yes}/{no}); right after a move, the one who made it may ask
   status           where the game stands
   save [FILE]      save the game and play on
   quit [FILE]      save the game and leave
   resign           concede the game (you are asked to confirm)"""
 
 
+KEYS_HELP = [
+    "Keys (at a terminal): Left/Right edit the line, Up/Down recall earlier lines, Ctrl-R",
+    "  searches them, Tab completes a command or a legal move (with what it does).",
+]
+
+
 def help_lines(state: State) -> list[str]:
-    """`help`: the game's own command reference, then the commands at the table."""
+    """`help`: the game's own command reference, how to read its board (the legend of its CLI
+    module, where it has one), then the commands at the table and the line editor's keys."""
     own = (state.game.help_text or "No command reference.").rstrip("\n").split("\n")
+    legend = game_legend(state.game.frontends.cli)
+    if legend:
+        own += [""] + legend.split("\n")
     yes, no = state.game.confirm_words
-    return own + [""] + TABLE_HELP.format(yes=yes, no=no).split("\n")
+    return own + [""] + TABLE_HELP.format(yes=yes, no=no).split("\n") + [""] + KEYS_HELP
 
 
 def script_tokens(lines: list[str]) -> Iterator[str]:
@@ -1181,7 +1196,7 @@ def run_replay(state: State, console: Console, color: bool, read: Ask,
         # a spectator is not told the moves of a game with hidden information (they may be
         # secret orders); the boards and the events show what became public
         last = "start" if not k else f"after {k}" if spectator else f"after {k}: {texts[k - 1]}"
-        console.print(f"--- move {k} of {len(texts)} ({shown(last)}) ---", markup=False)
+        session.say([f"--- move {k} of {len(texts)} ({last}) ---"])
         session.say(["  " + line for line in step_lines(session, replayed, k)])
         session.show_board()
         session.print_end()
@@ -1201,4 +1216,4 @@ def run_replay(state: State, console: Console, color: bool, read: Ask,
         elif number is not None:
             k = max(0, min(number, len(texts)))
         else:
-            console.print(f"Unknown key {shown(repr(cmd[:40]))}.", markup=False)
+            session.say([f"Unknown key {repr(cmd[:40])}."])
