@@ -230,21 +230,41 @@ def test_a_scripted_game_is_kept_once_at_its_end(tmp_path):
 
 
 def test_history_lists_newest_first_and_replay_n_opens_that_game(tmp_path, monkeypatch):
+    """Numbers are given in the order games start and never change: Ann's game, the first,
+    is 1 and stays 1 when Cy's (2) is added, though Cy's is listed first (the newest)."""
     monkeypatch.chdir(tmp_path)
     play_fieldshift_to_the_end(tmp_path, ("Ann", "Ben"))
+    code, out = run("history")
+    assert [ln.split()[0] for ln in out.splitlines() if ln[:4].strip().isdigit()] == ["1"]
     run("play", "fieldshift", "--names", "Cy", "Dee", "--seed", "2", "--no-clear",
         input="24\n")  # abandoned
     old, new = sorted(history_files(), key=lambda p: "Cy" in p.read_text(encoding="utf-8"))
     os.utime(old, (1_000_000_000, 1_000_000_000))  # make the order certain
     code, out = run("history")
     rows = [ln.split() for ln in out.splitlines() if ln[:4].strip().isdigit()]
-    assert [r[0] for r in rows] == ["1", "2"]
+    assert [r[0] for r in rows] == ["2", "1"]
     assert "Cy" in " ".join(rows[0]) and "Ann" in " ".join(rows[1])
-    code, out = run("replay", "2", "--final", "--color", "never")
+    code, out = run("replay", "1", "--final", "--color", "never")
     assert code == 0 and out.count("Result: Ann wins (concession)") == 1
     assert "[Player 1: Ann]" in out
-    code, out = run("replay", "1", "--final", "--color", "never")
+    code, out = run("replay", "2", "--final", "--color", "never")
     assert code == 0 and "[Player 1: Cy]" in out and "Result:" not in out
+
+
+def test_a_resumed_game_keeps_its_number_and_files_kept_before_numbers_get_them(
+        tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    run("play", "fieldshift", "--names", "Ann", "Ben", "--seed", "1", "--no-clear",
+        input="24\n")  # abandoned: game 1
+    [first] = history_files()
+    assert first.name.startswith("1-")
+    legacy = first.with_name("20200101-000000-fieldshift-0123456789.json")  # an older file
+    legacy.write_text(first.read_text(encoding="utf-8"), encoding="utf-8")
+    run("play", "fieldshift", "--resume", "1", "--no-clear", input="29\n")
+    names = sorted(p.name for p in history_files())
+    assert names[0].startswith("1-") and names[1].startswith("2-20200101-000000-")
+    code, out = run("history")
+    assert code == 0 and len([ln for ln in out.splitlines() if ln[:4].strip().isdigit()]) == 2
 
 
 def test_replay_of_a_number_not_in_the_history_says_so():
@@ -275,10 +295,10 @@ def test_history_notes_an_unreadable_file_and_lists_the_rest(tmp_path, monkeypat
     code, out = run("history")
     assert code == 0
     lines = out.splitlines()
-    assert any(ln.strip().startswith("1  (cannot be read:") and "broken.json" in ln
-               for ln in lines)
-    assert any(ln.strip().startswith("2 ") and "Ann wins" in ln for ln in lines)
-    code, out = run("replay", "1")
+    assert any(ln.strip().startswith("-  (cannot be read:") and "broken.json" in ln
+               for ln in lines)  # a file the history did not write has no number
+    assert any(ln.strip().startswith("1 ") and "Ann wins" in ln for ln in lines)
+    code, out = run("replay", str(bad))
     assert code == 2 and "broken.json" in out and "Traceback" not in out
 
 
@@ -430,7 +450,7 @@ def test_pty_history_lists_the_game_and_replay_opens_it(tmp_path):
 
     listing = pexpect.spawn(boardct_exe(), ["history"], cwd=str(tmp_path), encoding="utf-8",
                             timeout=20, dimensions=(24, 100))
-    listing.expect(r"\s1\s+fieldshift\s+\S+ \S+\s+Ann v Ben\s+Ann wins \(concession\)")
+    listing.expect(r"\s1\s+fieldshift\s+\S+ \S+\s+Ann v Ben: Ann wins \(concession\)")
     listing.expect(pexpect.EOF)
 
     replay = pexpect.spawn(boardct_exe(), ["replay", "1", "--color", "never"],

@@ -90,12 +90,20 @@ def cli() -> None:
 
 @cli.command("games")
 def games_cmd() -> None:
-    """List the games boardct knows, with their options."""
+    """List the games boardct knows, with their options as `-o NAME=VALUE` sets them."""
+    from boardct.cli.wrap import echo
+
+    lines: list[str] = []
     for game in registry.all_games():
-        click.echo(f"{game.id:12} {game.title}")
+        if lines:
+            lines.append("")
+        lines.append(f"{game.id}  {game.title}  (boardct play {game.id})")
         for opt in game.options:
-            choices = "|".join(str(c) for c in opt.choices) if opt.choices else opt.type.__name__
-            click.echo(f"    {opt.name}={opt.default}  ({choices}) {opt.help}")
+            kind = ("|".join(str(c) for c in opt.choices) if opt.choices
+                    else opt.type.__name__.upper())
+            lines.append(f"  -o {opt.name}={kind}")
+            lines.append(f"      {opt.help} [default: {opt.default}]")
+    echo(lines)
 
 
 def _bench_seconds(ctx: click.Context, param: click.Parameter, value: float) -> float:
