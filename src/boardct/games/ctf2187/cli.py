@@ -498,7 +498,7 @@ def _legend() -> str:
     from boardct.games.ctf2187.tables import default_tables
 
     terrain = ", ".join(f"{t.char} {t.name.lower()}"
-                        for t in default_tables().terrain.values())
+                        for t in default_tables().terrain)
     arrows = ", ".join(f"{ARROWS[f]} {f}" for f in range(1, 9))
     return (
         "Reading the map (CTF 2187):\n"
