@@ -3,7 +3,9 @@ shows (how to read a square of the board). Loaded through `FFFGame.frontends.cli
 
 from __future__ import annotations
 
-COMMANDS: tuple = ()
+from boardct.cli.ext import click
+
+COMMANDS: tuple[click.Command, ...] = ()  # no commands of its own
 
 # How to read the board, shown by `help` at the terminal (boardct.cli.ext: a game's LEGEND).
 LEGEND = """\
