@@ -1105,8 +1105,8 @@ At the table (every game; the game's own commands come first):
   hint             the computer's suggestion, its evaluation and the line it expects
   preview CMD      what CMD would do, without doing it (also ?CMD); with chance or hidden
                    information: the outcomes and their odds, from what you can see
-  undo             take back your last move and the reply (the other player must agree
-                   {yes}/{no}); right after a move, the one who made it may ask
+  undo             take back your last move and the reply; the other must agree {yes}/{no}
+                   (right after a move, the one who made it may ask)
   status           where the game stands
   save [FILE]      save the game and play on
   quit [FILE]      save the game and leave

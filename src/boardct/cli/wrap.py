@@ -7,7 +7,7 @@ pipe or a file each line stays whole, for scripts and `grep`.
 
 A continuation line is indented under the text it continues: a help line such as
 `  moves [GROUP]    the legal moves...` continues under "the legal moves", a plain sentence
-under its own first word (plus two spaces). Widths are counted in terminal cells (a CJK
+under its own first word. Widths are counted in terminal cells (a CJK
 character takes two), and only a word wider than the whole line is cut.
 """
 
@@ -37,12 +37,12 @@ def column_of(line: str) -> int | None:
 
 def hang_of(line: str, width: int) -> int:
     """How far a continuation of `line` is indented: under its description column when it has
-    one within the first half of the width, else two more than the line's own indent."""
+    one within the first half of the width, else the line's own indent."""
     lead = len(line) - len(line.lstrip(" "))
     column = column_of(line)
     if column is not None and column <= width // 2:
         return column
-    return min(lead + 2, width // 2)
+    return min(lead, width // 2)
 
 
 def wrap_line(line: str, width: int | None) -> list[str]:
