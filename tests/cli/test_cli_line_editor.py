@@ -159,3 +159,76 @@ def test_a_bad_option_fails_before_any_name_is_asked(tmp_path):
         child.close()
         assert "Enter name" not in out and "error:" in out, out
         assert child.exitstatus == 2
+
+
+CTRL_R = "\x12"
+
+
+def test_lines_are_kept_per_game_in_the_data_folder_and_ctrl_r_finds_them(tmp_path):
+    from boardct.cli.prompt import history_file
+
+    first = spawn(tmp_path, "play", "fieldshift", "--names", "Ann", "Ben", "--seed", "1",
+                  "--color", "never", "--no-clear")
+    first.expect_exact("Player 1 (+0):")
+    first.sendline("24")
+    first.expect_exact("Player 2 (-0):")
+    time.sleep(0.5)
+    first.sendeof()
+    first.expect(pexpect.EOF)
+    kept = history_file("fieldshift")
+    assert kept is not None and "+24" in kept.read_text(encoding="utf-8").splitlines()
+    save = tmp_path / "g.json"
+    again = spawn(tmp_path, "play", "fieldshift", "--names", "Cy", "Dee", "--seed", "2",
+                  "--color", "never", "--no-clear", "--save", str(save))
+    again.expect_exact("Player 1 (+0):")
+    again.send(CTRL_R + "24")  # reverse search of the lines typed in the earlier game
+    time.sleep(0.5)
+    again.send(ENTER)  # ends the search with the line found
+    time.sleep(0.5)
+    again.send(ENTER)  # and plays it
+    again.expect_exact("+0 moves from sector 0 to sector 4")
+    again.expect_exact("Player 2 (-0):")
+    time.sleep(0.5)
+    again.sendeof()
+    again.expect(pexpect.EOF)
+    assert actions(save) == ["24"]
+
+
+def test_hidden_information_hot_seat_recalls_no_other_players_line(tmp_path):
+    """Hills hot-seat: Ben's Up arrow finds nothing Ann typed, and nothing is written."""
+    from boardct.cli.prompt import history_file
+
+    save = tmp_path / "g.json"
+    child = spawn(tmp_path, "play", "hills", "--names", "Ann", "Ben", "--seed", "3",
+                  "--color", "never", "--no-clear", "--save", str(save))
+    child.expect_exact("Pass the keyboard to Ann (Player 1) and press Enter.")
+    child.sendline("")
+    child.expect_exact("Player 1 (turn 1, to act: I R M):")
+    child.sendline("R move E")
+    child.expect_exact("Player 1 (turn 1, to act: I M):")
+    child.sendline("end")
+    child.expect_exact("Ann: press Enter to hide the screen.")
+    child.sendline("")
+    child.expect_exact("Pass the keyboard to Ben (Player 2) and press Enter.")
+    child.sendline("")
+    child.expect_exact("Player 2 (turn 1, to act: I R M):")
+    time.sleep(0.5)
+    child.send(UP + UP)  # Ann's lines are not Ben's to recall: the line stays empty
+    time.sleep(0.5)
+    child.send("end" + ENTER)  # had anything been recalled, this would not read "end"
+    if child.expect_exact(["Ben: press Enter to hide the screen.",
+                           "Pass the keyboard to Ann (Player 1) and press Enter."]) == 0:
+        child.sendline("")
+        child.expect_exact("Pass the keyboard to Ann (Player 1) and press Enter.")
+    child.sendline("")
+    child.expect_exact("Player 1 (turn 2")
+    time.sleep(0.5)
+    child.send(UP + ENTER)  # Ann recalls her own last line, "end"
+    child.expect_exact("Ann: press Enter to hide the screen.")
+    child.sendline("")
+    child.expect_exact("press Enter.")
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    assert actions(save) == ["R move E", "end", "end", "end"]
+    kept = history_file("hills")
+    assert kept is None or not kept.exists()
