@@ -540,8 +540,9 @@ class Session:
         try:
             self._raise_pending()
             seed = self.hint_seed + len(self.state.history())
-            got = table.hint(self.state, make_agent(self.hint_agent, seed=seed), player,
-                             seed=seed, label=self.hint_agent)
+            with self.thinking(None, "The computer is thinking of a hint"):
+                got = table.hint(self.state, make_agent(self.hint_agent, seed=seed), player,
+                                 seed=seed, label=self.hint_agent)
         finally:
             self._interruptible = False
         return Step("help", got.lines())
@@ -756,18 +757,18 @@ class Session:
             said.append(self._played(before, p, action, events, head))
 
     @contextlib.contextmanager
-    def thinking(self, player: int) -> Iterator[None]:
-        """"NAME is thinking... 3 s" on one line that goes away after, at the keyboard only
-        (a script, a pipe or a file gets nothing: there is nobody to wait)."""
+    def thinking(self, player: int | None, what: str = "") -> Iterator[None]:
+        """"NAME is thinking... 3 s" (or `what`) on one line that goes away after, at the
+        keyboard only (a script, a pipe or a file gets nothing: there is nobody to wait)."""
         if self._script or not self.console.is_terminal:
             yield
             return
         start = time.monotonic()
-        name = self.player_name(player)
+        said = what or f"{self.player_name(player if player is not None else 0)} is thinking"
 
         class Elapsed:
             def __rich__(self) -> Text:
-                return Text(f"{name} is thinking... {time.monotonic() - start:.0f} s")
+                return Text(f"{said}... {time.monotonic() - start:.0f} s")
 
         with self.console.status(Elapsed(), spinner="line"):
             yield
@@ -929,7 +930,7 @@ class Session:
         shown_for: int | None = None
         # what each person has not yet read, kept until their screen is drawn (a hand-over
         # game: the incoming player reads every public event of the other's whole turn)
-        unseen: dict[int, list[Said]] = {p: [] for p in humans}
+        unseen: dict[int, list[Said]] = {p: [] for p in humans} if handover else {}
         if hasattr(read, "moves"):
             read.moves = self.completions  # Tab completes the legal moves of the position
 
@@ -945,7 +946,7 @@ class Session:
         pending: list[Said] = [Said(self.autosave())] + self.computer_moves()
         printed = 0  # how many of `pending` the player has already read (their own move)
         while True:
-            for p in humans:
+            for p in unseen:
                 unseen[p] += pending
             if clear:
                 self.console.clear()
@@ -955,7 +956,7 @@ class Session:
                 if current != shown_for:
                     if shown_for is not None:
                         mine = tell(pending, shown_for)
-                        unseen[shown_for] = []
+                        unseen[shown_for] = []  # read now, before the hand-over
                         if mine:  # what the acting player's last action did, for their eyes
                             self.say(mine)
                             ask(f"{self.player_name(shown_for)}: press Enter to hide the "
@@ -970,7 +971,7 @@ class Session:
             if self.classic:  # the earlier tool printed no event lines (FS-23)
                 self.say([line for said in pending[printed:] for line in said.lines])
             else:
-                if handover and not self.state.is_over and viewer in unseen:
+                if not self.state.is_over and viewer in unseen:
                     lines = tell(unseen[viewer], self.eyes(viewer))
                 else:
                     lines = tell(pending[printed:], self.eyes(viewer))
