@@ -8,7 +8,10 @@ can change without breaking a game, and a game in a package of its own needs not
 
 The same module may hold `LEGEND`, a text that says how to read the game's board at the
 terminal (its tokens, letters and numbers): `help` at the table shows it after the game's
-commands (`game_legend`). A game without one shows none.
+commands (`game_legend`). A game without one shows none. It may also hold
+`mark_board(board, targets)`, which returns the board (a Rich `Text`) with the elements of
+`targets` (`State.action_targets`: "sector:4") marked: the terminal marks the computer's last
+move with it (`game_hook`). A game without it gets the move named under the board only.
 
 What is here: `click` itself (re-exported, so the game uses the same click as `boardct`); the
 group and command classes that turn a `BoardctError` into the one-line message `error: ...`
@@ -41,6 +44,7 @@ __all__ = [
     "Seconds",
     "click",
     "decode_text",
+    "game_hook",
     "game_legend",
     "parse_options",
     "read_text",
@@ -71,17 +75,22 @@ class BoardctCommand(OneLineErrors, click.Command):
     """A single click command that reports a `BoardctError` in one line, exit status 2."""
 
 
-def game_legend(module_name: str | None) -> str:
-    """The `LEGEND` text of a game's CLI module (`Game.frontends.cli`), or "" when it has
-    none, or the module cannot be loaded (the game is still played; `boardct` reports the
+def game_hook(module_name: str | None, name: str) -> Any:
+    """The attribute `name` of a game's CLI module (`Game.frontends.cli`), or None when it
+    has none, or the module cannot be loaded (the game is still played; `boardct` reports the
     module's failure where it loads its commands)."""
     if not module_name:
-        return ""
+        return None
     try:
         module = importlib.import_module(module_name)
-    except Exception:  # a third-party game may fail in any way: no legend, the game goes on
-        return ""
-    legend = getattr(module, "LEGEND", "")
+    except Exception:  # a third-party game may fail in any way: nothing, the game goes on
+        return None
+    return getattr(module, name, None)
+
+
+def game_legend(module_name: str | None) -> str:
+    """The `LEGEND` text of a game's CLI module, or "" (see `game_hook`)."""
+    legend = game_hook(module_name, "LEGEND")
     return legend.rstrip("\n") if isinstance(legend, str) else ""
 
 

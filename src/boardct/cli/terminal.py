@@ -41,7 +41,7 @@ from rich.text import Text
 
 from boardct.agents import make as make_agent
 from boardct.agents.base import Agent
-from boardct.cli.ext import game_legend
+from boardct.cli.ext import game_hook, game_legend
 from boardct.cli.history import Keeper, data_dir
 from boardct.cli.wrap import reflow, wrap_lines
 from boardct.core import inputs, moves, table
@@ -363,6 +363,7 @@ class Session:
         self.hint_seed: int | None = None  # None: a fresh seed per session (not the game's)
         self._completions: tuple[object, list[tuple[str, str]]] = (None, [])
         self.last_move: str | None = None  # the computer's last move, shown under the board
+        self.last_targets: tuple[str, ...] = ()  # and the board elements it involved
 
     # -- showing -------------------------------------------------------------------------------
     def eyes(self, player: int | None) -> int | None:
@@ -390,6 +391,8 @@ class Session:
             board = self.state.render_compact(viewer)
             if not self.color:
                 board = Text(board.plain)
+        if self.last_targets and not self.classic:
+            board = self.mark_last_move(board)
         if self.console.is_terminal:  # a line still too wide is cut between words
             width = self.console.width
             rows = board.split("\n", allow_blank=True)
@@ -726,7 +729,7 @@ class Session:
         be a secret order sheet): only the events the reader may see. At the keyboard a
         line with the time spent shows while it thinks, and goes when it has moved."""
         said: list[Said] = []
-        self.last_move = None
+        self.last_move, self.last_targets = None, ()
         while True:
             players = self.state.current_players()
             if not players or players[0] not in self.computer:
@@ -751,9 +754,11 @@ class Session:
                     else [f"Player {p + 1} (computer): {text}"]
                     if self.state.game.perfect_information
                     else [f"Player {p + 1} (computer): played."])
+            targets = tuple(self.state.action_targets(action, p))
             if self.state.game.perfect_information and not self.state.game.simultaneous:
                 plain = "" if words == text else f" ({words})"
                 self.last_move = f"{self.player_name(p)} played {text}{plain}"
+                self.last_targets = targets
             said.append(self._played(before, p, action, events, head))
 
     @contextlib.contextmanager
@@ -772,6 +777,19 @@ class Session:
 
         with self.console.status(Elapsed(), spinner="line"):
             yield
+
+    def mark_last_move(self, board: Text) -> Text:
+        """The board with the computer's last move marked by the game's `mark_board`, where
+        its CLI module has one (`boardct.cli.ext`); a mark that fails leaves the board as it
+        is."""
+        mark = game_hook(self.state.game.frontends.cli, "mark_board")
+        if not callable(mark):
+            return board
+        try:
+            marked = mark(board, self.last_targets)
+        except Exception:  # a game's drawing aid must never stop the game
+            return board
+        return marked if isinstance(marked, Text) else board
 
     def show_last_move(self) -> None:
         """The computer's move, named, under the board it was made on (perfect information:
