@@ -133,9 +133,10 @@ class LineReader:
 
     def _new_session(self, key: Any) -> Any:
         from prompt_toolkit import PromptSession
-        from prompt_toolkit.history import FileHistory, InMemoryHistory
+        from prompt_toolkit.history import DummyHistory, FileHistory, InMemoryHistory
 
-        history: Any = InMemoryHistory()
+        # answers (None) are not remembered; a seat's commands in memory; the game's in a file
+        history: Any = DummyHistory() if key is None else InMemoryHistory()
         if key == "game":
             path = history_file(self.game_id)
             with contextlib.suppress(OSError):
