@@ -10,7 +10,8 @@ import re
 from cli_helpers import run
 
 
-def test_the_computers_move_is_named_and_its_sector_marked(tmp_path):
+def test_the_computers_move_is_named_and_its_sector_marked(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the game left unfinished is saved here
     save = tmp_path / "g.json"
     code, out = run("play", "fieldshift", "--names", "Ann", "--vs", "2:greedy", "--seed", "1",
                     "--no-clear", "--color", "never", "--save", str(save), input="24\n")
@@ -25,14 +26,16 @@ def test_the_computers_move_is_named_and_its_sector_marked(tmp_path):
     assert len(marked) == 1 and f"Sector {to.group(1)}:" in marked[0]
 
 
-def test_classic_adds_no_mark_and_no_name(tmp_path):
+def test_classic_adds_no_mark_and_no_name(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
     code, out = run("play", "fieldshift", "--names", "Ann", "--vs", "2:greedy", "--seed", "1",
                     "--no-clear", "--classic", input="24\n")
     assert code == 0 and "played" not in out
     assert not [ln for ln in out.splitlines() if ln.endswith(" <")]
 
 
-def test_a_hot_seat_move_is_not_marked():
+def test_a_hot_seat_move_is_not_marked(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
     code, out = run("play", "fieldshift", "--names", "Ann", "Ben", "--seed", "1", "--no-clear",
                     "--color", "never", input="24\n")
     assert code == 0 and "> " not in out and not [ln for ln in out.splitlines()

@@ -89,7 +89,8 @@ def test_help_and_a_preview_fit_the_terminal(tmp_path, game_id, size):
 
 
 @pytest.mark.parametrize("size", SIZES, ids=["80x24", "100"])
-def test_games_history_and_replay_fit_the_terminal(tmp_path, size):
+def test_games_history_and_replay_fit_the_terminal(tmp_path, size, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the games left unfinished are saved here
     columns = size[1]
     run("play", "ctf2187", "--names", "Ann-with-a-long-name", "Ben-with-a-long-name",
         "--seed", "1", "--no-clear", input="\ndefault\n\ndefault\n")
