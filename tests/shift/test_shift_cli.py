@@ -87,6 +87,7 @@ def test_games_lists_the_card_options():
     shift = result.output[result.output.index("shift  Shift"):]
     assert "  -o card1=STR\n" in shift and "[default: ember-duelist]" in shift
     assert "  -o turn_limit=INT\n" in shift and "[default: 200]" in shift
+    assert max(len(line) for line in result.output.splitlines()) <= 80
 
 
 def test_a_bad_card_option_is_a_clear_error(tmp_path):

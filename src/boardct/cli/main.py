@@ -106,7 +106,7 @@ def games_cmd() -> None:
                     else opt.type.__name__.upper())
             lines.append(f"  -o {opt.name}={kind}")
             lines.append(f"      {opt.help} [default: {opt.default}]")
-    echo(lines)
+    echo(lines, pipe_width=80)  # a reference: 80 columns in a file too
 
 
 @contextlib.contextmanager

@@ -122,10 +122,11 @@ def terminal_width() -> int | None:
     return shutil.get_terminal_size((80, 24)).columns
 
 
-def echo(lines: Iterable[str], err: bool = False) -> None:
-    """click.echo of `lines`, each wrapped to the terminal's width (on a terminal)."""
+def echo(lines: Iterable[str], err: bool = False, pipe_width: int | None = None) -> None:
+    """click.echo of `lines`, each wrapped to the terminal's width on a terminal, and to
+    `pipe_width` elsewhere (None: whole, for scripts that read them)."""
     import click
 
-    width = terminal_width() if not err else None
+    width = (terminal_width() or pipe_width) if not err else None
     for line in wrap_lines(lines, width):
         click.echo(line, err=err)
