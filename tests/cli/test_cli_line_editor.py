@@ -232,3 +232,59 @@ def test_hidden_information_hot_seat_recalls_no_other_players_line(tmp_path):
     assert actions(save) == ["R move E", "end", "end", "end"]
     kept = history_file("hills")
     assert kept is None or not kept.exists()
+
+
+def test_hot_seat_undo_asks_the_opponent_to_allow_the_player_who_asked(tmp_path):
+    """Ann played 24, Ben 29; Ann, at her turn, asks: Ben is asked to allow Ann (not the
+    other way round), and both moves go back."""
+    save = tmp_path / "g.json"
+    child = spawn(tmp_path, "play", "fieldshift", "--names", "Ann", "Ben", "--seed", "1",
+                  "--color", "never", "--no-clear", "--save", str(save))
+    child.expect_exact("Player 1 (+0):")
+    child.sendline("24")
+    child.expect_exact("Player 2 (-0):")
+    child.sendline("29")
+    child.expect_exact("-0 moves from sector 9 to sector 9")
+    child.expect_exact("Player 1 (+0):")
+    child.sendline("undo")
+    child.expect_exact("Ben (Player 2), allow Ann (Player 1) to take back their move and the "
+                       "reply (2 actions)? 01/00")
+    child.sendline("01")
+    child.expect_exact("Taken back: 2 actions.")
+    child.expect_exact("Player 1 (+0):")
+    time.sleep(0.5)
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    assert actions(save) == ["24", "29", "undo 2"]
+
+
+def test_undo_then_quit_is_kept_in_the_history_as_it_was_left(tmp_path):
+    """24, undo (Ben allows with 01), quit: `boardct replay 1` ends at the start position and
+    `--resume 1` goes on from there (Ann to move again)."""
+    child = spawn(tmp_path, "play", "fieldshift", "--names", "Ann", "Ben", "--seed", "1",
+                  "--color", "never", "--no-clear")
+    child.expect_exact("Player 1 (+0):")
+    child.sendline("24")
+    child.expect_exact("Player 2 (-0):")
+    child.sendline("undo")
+    child.expect_exact("Ben (Player 2), allow Ann (Player 1) to take back their move? 01/00")
+    child.sendline("01")
+    child.expect_exact("Taken back: 1 action.")
+    child.expect_exact("Player 1 (+0):")
+    time.sleep(0.5)
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    final = spawn(tmp_path, "replay", "1", "--final", "--color", "never")
+    final.expect(pexpect.EOF)
+    assert "Ruins Sector 0: +0 +1 +2 +3 +4" in final.before  # +0 is home again
+    save = tmp_path / "r.json"
+    resumed = spawn(tmp_path, "play", "fieldshift", "--resume", "1", "--color", "never",
+                    "--no-clear", "--save", str(save))
+    resumed.expect_exact("Player 1 (+0):")  # Ann's move again, not Ben's
+    resumed.sendline("29")
+    resumed.expect_exact("+0 moves from sector 0 to sector 9")
+    resumed.expect_exact("Player 2 (-0):")
+    time.sleep(0.5)
+    resumed.sendeof()
+    resumed.expect(pexpect.EOF)
+    assert actions(save) == ["24", "undo", "29"]
