@@ -88,7 +88,8 @@ def test_tab_completes_a_unique_move_which_is_then_played(tmp_path):
     child.expect_exact(":")
     complete(child, "fir")
     child.send(ENTER)
-    child.expect_exact("first")
+    child.expect_exact("(shift phase):")  # Ann went first: her first shift phase
+    time.sleep(0.5)
     child.sendeof()
     child.expect(pexpect.EOF)
     assert actions(save) == ["first"]
