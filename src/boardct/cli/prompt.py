@@ -81,6 +81,32 @@ def matches(typed: str, moves: Iterable[tuple[str, str]]) -> Iterator[tuple[str,
             yield prefix + text, text, "" if words == text else words
 
 
+def stop_reading(exc: BaseException) -> bool:
+    """End the line the editor is reading with `exc`, which its prompt then raises: what a
+    signal handler does instead of raising `exc` itself, since an exception raised in the
+    middle of the editor's event loop can leave that loop waiting for ever. False when no
+    line is being edited (the caller raises `exc`)."""
+    if "prompt_toolkit" not in sys.modules:
+        return False
+    from prompt_toolkit.application.current import get_app_or_none
+
+    app = get_app_or_none()
+    loop = getattr(app, "loop", None)
+    if app is None or not app.is_running or loop is None or app.future is None \
+            or app.future.done():
+        return False
+
+    def leave() -> None:
+        if app.future is not None and not app.future.done():
+            app.exit(exception=exc)
+
+    try:
+        loop.call_soon_threadsafe(leave)  # wakes the loop, wherever it waits
+    except RuntimeError:  # the loop is closed: no line is being read any more
+        return False
+    return True
+
+
 class LineReader:
     """Reads the player's lines: `reader(prompt)` for an answer (a name, yes or no, Enter),
     `reader.command(prompt, seat)` for a command at the table, which is remembered and

@@ -43,6 +43,7 @@ from boardct.agents import make as make_agent
 from boardct.agents.base import Agent
 from boardct.cli.ext import game_hook, game_legend
 from boardct.cli.history import Keeper, data_dir
+from boardct.cli.prompt import stop_reading
 from boardct.cli.wrap import reflow, wrap_lines
 from boardct.core import inputs, moves, table
 from boardct.core.errors import BoardctError
@@ -1057,9 +1058,10 @@ class Session:
             self._pending = signum  # the state is changing: leave at the next read
             return
         self._interruptible = False
-        if signum == signal.SIGINT:
-            raise KeyboardInterrupt
-        raise Leave(signum)
+        exc: BaseException = KeyboardInterrupt() if signum == signal.SIGINT else Leave(signum)
+        if stop_reading(exc):  # the line editor's prompt raises it, once its loop is left
+            return
+        raise exc
 
     @contextlib.contextmanager
     def _signals(self) -> Iterator[None]:
