@@ -39,6 +39,9 @@ def pytest_configure(config: pytest.Config) -> None:
                                                              os.environ.get("PYTHONPATH")]))
     importlib.invalidate_caches()
     registry.refresh()
+    # pexpect's pseudo-terminal never answers a cursor position request, as a real terminal
+    # does: without this, prompt_toolkit waits for the answer and then prints a warning
+    os.environ.setdefault("PROMPT_TOOLKIT_NO_CPR", "1")
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -6,6 +6,7 @@ pseudo-terminal (pexpect, POSIX only)."""
 
 import json
 import os
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -52,7 +53,7 @@ def test_piped_play_carries_out_a_confirmed_violation_and_the_opponent_may_dispu
     code, out = run(*PLAY, "--save", str(save), input="80\n01\n06\n")
     assert code == 0 and QUESTION in out
     assert "Rule violation by Player 1: the skill is on cooldown (5) (FS-16)" in out
-    assert out.rstrip().endswith("Result: Player 2 wins (dispute)")
+    assert out.rstrip().endswith("Result: B wins (dispute)")
     assert json.loads(save.read_text())["actions"] == ["80", "06"]
 
 
@@ -135,24 +136,26 @@ def spawn(tmp_path, *extra):
 
 
 def text(raw: str) -> str:
-    return raw.replace("\r\n", "\n")
+    """What the pty showed, in lines; the line editor's control sequences (cursor, bracketed
+    paste) before its prompt removed: they draw nothing."""
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", raw.replace("\r\n", "\n"))
 
 
 @posix_only
 def test_pty_status_line_sits_between_the_unchanged_fs23_board_and_the_prompt(tmp_path):
     child = spawn(tmp_path)
-    child.expect_exact("Player 1 (+0): ")
+    child.expect_exact("Player 1 (+0):")
     assert text(child.before) == screen_after() + "\nRuleset: LSTD | Turn 1 of 300\n"
     child.sendline("24")
-    child.expect_exact("Player 2 (-0): ")
+    child.expect_exact("Player 2 (-0):")
     assert text(child.before).endswith(screen_after("24") + "\nRuleset: LSTD | Turn 2 of 300\n")
     child.sendline("05")  # a pending request shows in the status line, above the response
-    child.expect_exact("Player 1 response: ")
+    child.expect_exact("Player 1 response:")
     assert text(child.before).endswith(
         screen_after("24", "05") + "\nRuleset: LSTD | Turn 2 of 300 | Player 2 asks for "
         "STDEX: Player 1 answers 01 (accept), 00 (deny), 05 (accept, ask for Type-A)\n")
     child.sendline("00")
-    child.expect_exact("Player 2 (-0): ")
+    child.expect_exact("Player 2 (-0):")
     child.sendline("09")
     child.expect(pexpect.EOF)
     child.close()
@@ -162,15 +165,15 @@ def test_pty_status_line_sits_between_the_unchanged_fs23_board_and_the_prompt(tm
 def test_pty_confirm_carries_out_the_violation(tmp_path):
     save = tmp_path / "g.json"
     child = spawn(tmp_path, "--save", str(save))
-    child.expect_exact("Player 1 (+0): ")
+    child.expect_exact("Player 1 (+0):")
     child.sendline("80")
     child.expect_exact(CONSEQUENCE)
-    child.expect_exact(QUESTION)
+    child.expect_exact(QUESTION.rstrip())
     child.sendline("01")
     child.expect_exact("Rule violation by Player 1: the skill is on cooldown (5) (FS-16)")
     child.expect_exact("Ruins Sector 0: +0S +1 +2 +3 +4")
     child.expect_exact("Player 2 may dispute Player 1's rule violation with 06")
-    child.expect_exact("Player 2 (-0): ")
+    child.expect_exact("Player 2 (-0):")
     child.sendline("06")
     child.expect_exact("Result: Player 2 wins (dispute)")
     child.expect(pexpect.EOF)
@@ -183,16 +186,16 @@ def test_pty_confirm_carries_out_the_violation(tmp_path):
 def test_pty_deny_changes_nothing_and_the_same_player_moves(tmp_path):
     save = tmp_path / "g.json"
     child = spawn(tmp_path, "--save", str(save))
-    child.expect_exact("Player 1 (+0): ")
+    child.expect_exact("Player 1 (+0):")
     child.sendline("80")
-    child.expect_exact(QUESTION)
+    child.expect_exact(QUESTION.rstrip())
     child.sendline("00")
     child.expect_exact("Not carried out; nothing changed.")
-    child.expect_exact("Player 1 (+0): ")
+    child.expect_exact("Player 1 (+0):")
     assert "Rule violation" not in child.before and "[Player 1: A]" not in child.before
     assert json.loads(save.read_text())["actions"] == []  # the save kept: nothing was played
     child.sendline("24")
-    child.expect_exact("Player 2 (-0): ")
+    child.expect_exact("Player 2 (-0):")
     child.sendline("09")
     child.expect(pexpect.EOF)
     child.close()
@@ -202,9 +205,9 @@ def test_pty_deny_changes_nothing_and_the_same_player_moves(tmp_path):
 @posix_only
 def test_pty_no_confirm_does_not_ask(tmp_path):
     child = spawn(tmp_path, "--no-confirm")
-    child.expect_exact("Player 1 (+0): ")
+    child.expect_exact("Player 1 (+0):")
     child.sendline("80")
-    child.expect_exact("Player 2 (-0): ")
+    child.expect_exact("Player 2 (-0):")
     assert "carry it out?" not in child.before and "Rule violation by Player 1" in child.before
     child.sendline("09")
     child.expect(pexpect.EOF)
@@ -214,7 +217,7 @@ def test_pty_no_confirm_does_not_ask(tmp_path):
 @posix_only
 def test_pty_classic_prints_the_earlier_tools_screen_and_nothing_else(tmp_path):
     child = spawn(tmp_path, "--classic")
-    child.expect_exact("Player 1 (+0): ")
+    child.expect_exact("Player 1 (+0): ")  # --classic reads lines plainly, as that tool did
     assert text(child.before) == screen_after() + "\n"
     child.sendline("24")
     child.expect_exact("Player 2 (-0): ")
@@ -232,7 +235,7 @@ def test_pty_classic_has_no_colours_even_when_asked_for(tmp_path):
                                 "--classic", "--color", "always"], cwd=str(tmp_path),
                           encoding="utf-8", timeout=20, dimensions=(60, 160),
                          env=PTY_ENV)
-    child.expect_exact("Player 1 (+0): ")
+    child.expect_exact("Player 1 (+0):")
     assert "\x1b[" not in child.before and text(child.before) == screen_after() + "\n"
     child.sendline("09")
     child.expect(pexpect.EOF)

@@ -369,9 +369,9 @@ def test_a_signal_saves_the_game_as_ctrl_d_does(tmp_path, signum, said):
                                           "--no-clear", "--color", "never"],
                           cwd=str(tmp_path), encoding="utf-8", timeout=30,
                           preexec_fn=as_a_terminal_gives_it)
-    child.expect_exact("Player 1 (+0): ")
+    child.expect_exact("Player 1 (+0):")
     child.sendline("24")
-    child.expect_exact("Player 2 (-0): ")
+    child.expect_exact("Player 2 (-0):")
     child.kill(sig)
     child.expect_exact(said.rstrip())  # at 80 columns the file name wraps to the next line
     child.expect(pexpect.EOF)
@@ -387,11 +387,11 @@ def test_a_byte_that_is_not_utf8_at_a_real_terminal_is_refused(tmp_path):
     child = pexpect.spawn(boardct_exe(), ["play", "fieldshift", "--names", "A", "B",
                                           "--no-clear", "--color", "never"],
                           cwd=str(tmp_path), env=env, timeout=30)
-    child.expect_exact(b"Player 1 (+0): ")
+    child.expect_exact(b"Player 1 (+0):")
     child.send(b"\xff\r")
     child.expect_exact(b"Rejected: the line is not UTF-8 text; nothing changed.")
     child.sendline(b"24")
-    child.expect_exact(b"Player 2 (-0): ")
+    child.expect_exact(b"Player 2 (-0):")
     child.sendeof()
     child.expect_exact(b"Input ended; the game was saved to ")
     child.expect(pexpect.EOF)

@@ -230,21 +230,41 @@ def test_a_scripted_game_is_kept_once_at_its_end(tmp_path):
 
 
 def test_history_lists_newest_first_and_replay_n_opens_that_game(tmp_path, monkeypatch):
+    """Numbers are given in the order games start and never change: Ann's game, the first,
+    is 1 and stays 1 when Cy's (2) is added, though Cy's is listed first (the newest)."""
     monkeypatch.chdir(tmp_path)
     play_fieldshift_to_the_end(tmp_path, ("Ann", "Ben"))
+    code, out = run("history")
+    assert [ln.split()[0] for ln in out.splitlines() if ln[:4].strip().isdigit()] == ["1"]
     run("play", "fieldshift", "--names", "Cy", "Dee", "--seed", "2", "--no-clear",
         input="24\n")  # abandoned
     old, new = sorted(history_files(), key=lambda p: "Cy" in p.read_text(encoding="utf-8"))
     os.utime(old, (1_000_000_000, 1_000_000_000))  # make the order certain
     code, out = run("history")
     rows = [ln.split() for ln in out.splitlines() if ln[:4].strip().isdigit()]
-    assert [r[0] for r in rows] == ["1", "2"]
+    assert [r[0] for r in rows] == ["2", "1"]
     assert "Cy" in " ".join(rows[0]) and "Ann" in " ".join(rows[1])
-    code, out = run("replay", "2", "--final", "--color", "never")
-    assert code == 0 and out.count("Result: Player 1 wins (concession)") == 1
-    assert "[Player 1: Ann]" in out
     code, out = run("replay", "1", "--final", "--color", "never")
+    assert code == 0 and out.count("Result: Ann wins (concession)") == 1
+    assert "[Player 1: Ann]" in out
+    code, out = run("replay", "2", "--final", "--color", "never")
     assert code == 0 and "[Player 1: Cy]" in out and "Result:" not in out
+
+
+def test_a_resumed_game_keeps_its_number_and_files_kept_before_numbers_get_them(
+        tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    run("play", "fieldshift", "--names", "Ann", "Ben", "--seed", "1", "--no-clear",
+        input="24\n")  # abandoned: game 1
+    [first] = history_files()
+    assert first.name.startswith("1-")
+    legacy = first.with_name("20200101-000000-fieldshift-0123456789.json")  # an older file
+    legacy.write_text(first.read_text(encoding="utf-8"), encoding="utf-8")
+    run("play", "fieldshift", "--resume", "1", "--no-clear", input="29\n")
+    names = sorted(p.name for p in history_files())
+    assert names[0].startswith("1-") and names[1].startswith("2-20200101-000000-")
+    code, out = run("history")
+    assert code == 0 and len([ln for ln in out.splitlines() if ln[:4].strip().isdigit()]) == 2
 
 
 def test_replay_of_a_number_not_in_the_history_says_so():
@@ -275,10 +295,10 @@ def test_history_notes_an_unreadable_file_and_lists_the_rest(tmp_path, monkeypat
     code, out = run("history")
     assert code == 0
     lines = out.splitlines()
-    assert any(ln.strip().startswith("1  (cannot be read:") and "broken.json" in ln
-               for ln in lines)
-    assert any(ln.strip().startswith("2 ") and "Ann wins" in ln for ln in lines)
-    code, out = run("replay", "1")
+    assert any(ln.strip().startswith("-  (cannot be read:") and "broken.json" in ln
+               for ln in lines)  # a file the history did not write has no number
+    assert any(ln.strip().startswith("1 ") and "Ann wins" in ln for ln in lines)
+    code, out = run("replay", str(bad))
     assert code == 2 and "broken.json" in out and "Traceback" not in out
 
 
@@ -322,7 +342,7 @@ def test_history_in_an_unwritable_folder_warns_at_the_end_of_a_script(tmp_path, 
                     script(tmp_path, "24", "29", "09"))
     assert code == 0
     assert out.count("Warning: cannot keep this game in the history") == 1
-    assert "Result: Player 2 wins (concession)" in out
+    assert "Result: B wins (concession)" in out
 
 
 # -- item 7: replays say what each step did ---------------------------------------------------
@@ -388,7 +408,7 @@ def test_pty_vs_with_one_name_asks_no_name_and_the_computer_plays(tmp_path):
                           cwd=str(tmp_path), encoding="utf-8", timeout=20,
                           dimensions=(60, 140))
     child.expect_exact("(you are Player 1)")
-    child.expect_exact("Player 1 (turn 1, to act: I R M): ")
+    child.expect_exact("Player 1 (turn 1, to act: I R M):")
     assert "Enter name" not in child.before and "Pass the keyboard" not in child.before
     child.sendline("end")
     child.expect_exact("Player 2 (computer): played.")
@@ -405,11 +425,11 @@ def test_pty_names_are_asked_only_for_the_people(tmp_path):
                                           "2", "--color", "never", "--no-clear"],
                           cwd=str(tmp_path), encoding="utf-8", timeout=20,
                           dimensions=(50, 120))
-    child.expect_exact("Enter name of Player 2: ")
+    child.expect_exact("Enter name of Player 2:")
     assert "Player 1" not in child.before
     child.sendline("Zed")
     child.expect_exact("[Player 1: Computer (random)]")
-    child.expect_exact("Player 2 (-0): ")
+    child.expect_exact("Player 2 (-0):")
     child.sendeof()
     child.expect(pexpect.EOF)
 
@@ -421,26 +441,26 @@ def test_pty_history_lists_the_game_and_replay_opens_it(tmp_path):
                                           "--seed", "1", "--color", "never", "--no-clear"],
                           cwd=str(tmp_path), encoding="utf-8", timeout=20,
                           dimensions=(50, 120))
-    child.expect_exact("Player 1 (+0): ")
+    child.expect_exact("Player 1 (+0):")
     child.sendline("24")
-    child.expect_exact("Player 2 (-0): ")
+    child.expect_exact("Player 2 (-0):")
     child.sendline("09")
     child.expect_exact("Result: Player 1 wins (concession)")
     child.expect(pexpect.EOF)
 
     listing = pexpect.spawn(boardct_exe(), ["history"], cwd=str(tmp_path), encoding="utf-8",
                             timeout=20, dimensions=(24, 100))
-    listing.expect(r"\s1\s+fieldshift\s+\S+ \S+\s+Ann v Ben\s+Ann wins \(concession\)")
+    listing.expect(r"\s1\s+fieldshift\s+\S+ \S+\s+Ann v Ben: Ann wins \(concession\)")
     listing.expect(pexpect.EOF)
 
     replay = pexpect.spawn(boardct_exe(), ["replay", "1", "--color", "never"],
                            cwd=str(tmp_path), encoding="utf-8", timeout=20,
                            dimensions=(50, 120))
     replay.expect_exact("--- move 0 of 2 (start) ---")
-    replay.expect_exact("[Enter/n next, p previous, NUMBER jump, e end, q quit] ")
+    replay.expect_exact("[Enter/n next, p previous, NUMBER jump, e end, q quit]")
     replay.sendline("")
     replay.expect_exact("--- move 1 of 2 (after 1: 24) ---")
     replay.expect_exact("  +0 moves from sector 0 to sector 4")
-    replay.expect_exact("[Enter/n next, p previous, NUMBER jump, e end, q quit] ")
+    replay.expect_exact("[Enter/n next, p previous, NUMBER jump, e end, q quit]")
     replay.sendline("q")
     replay.expect(pexpect.EOF)

@@ -59,7 +59,7 @@ def test_trace_prints_each_token_its_messages_and_the_board(tmp_path):
 def test_script_game_that_ends_prints_the_result_line(tmp_path):
     code, out = run("play", "fieldshift", "--names", "A", "B", "--script",
                     script(tmp_path, "24", "09", "29"))
-    assert code == 0 and out.endswith("\n\n\nResult: Player 1 wins (concession)\n")
+    assert code == 0 and out.endswith("\n\n\nResult: A wins (concession)\n")
 
 
 def test_script_ruleset_dialogue_and_stdex_commands(tmp_path):
@@ -71,7 +71,7 @@ def test_script_ruleset_dialogue_and_stdex_commands(tmp_path):
 def test_script_dispute_scenario(tmp_path):
     code, out = run("play", "fieldshift", "--names", "A", "B", "--script",
                     script(tmp_path, "80", "06"))
-    assert code == 0 and out.endswith("Result: Player 2 wins (dispute)\n")
+    assert code == 0 and out.endswith("Result: B wins (dispute)\n")
     assert "Ruins Sector 0: +0S +1 +2 +3 +4" in out
 
 
@@ -139,7 +139,7 @@ def test_replay_final_prints_the_last_screen(tmp_path):
     run("play", "fieldshift", "--names", "A", "B", "--save", str(save), "--script",
         script(tmp_path, "24", "29", "09"))
     code, out = run("replay", str(save), "--final")
-    assert code == 0 and out.endswith("Result: Player 2 wins (concession)\n")
+    assert code == 0 and out.endswith("Result: B wins (concession)\n")
 
 
 def test_replay_steps_forward_back_and_jumps(tmp_path):
@@ -181,30 +181,30 @@ def test_interactive_hot_seat_session_through_a_pty(tmp_path):
     child = pexpect.spawn(exe, ["play", "fieldshift", "--color", "never", "--no-clear"],
                           cwd=str(tmp_path), encoding="utf-8", timeout=20,
                           dimensions=(50, 120), env=dict(os.environ, COLUMNS="120", LINES="50"))
-    child.expect_exact("Enter name of Player 1: ")
+    child.expect_exact("Enter name of Player 1:")
     child.sendline("Alice")
-    child.expect_exact("Enter name of Player 2: ")
+    child.expect_exact("Enter name of Player 2:")
     child.sendline("Bob")
     child.expect_exact("[Player 1: Alice]")
     child.expect_exact(SECTORS_START.replace("\n", "\r\n"))
-    child.expect_exact("Player 1 (+0): ")
+    child.expect_exact("Player 1 (+0):")
     child.sendline("24")
     child.expect_exact("+0 moves from sector 0 to sector 4")
     child.expect_exact("Mount Sector 4: +0")
-    child.expect_exact("Player 2 (-0): ")
+    child.expect_exact("Player 2 (-0):")
     child.sendline("30")  # out of range: one line, no pause, same prompt
     child.expect_exact("Rejected: +0 on sector 4 is out of range of -0 on sector 9: "
                        "distance 5, effective range 3 [FS-11]")
-    child.expect_exact("Player 2 (-0): ")
+    child.expect_exact("Player 2 (-0):")
     child.sendline("05")
     child.expect_exact("Player 2 requests a ruleset change (LSTD --> STDEX)")
-    child.expect_exact("Player 1 response: ")
+    child.expect_exact("Player 1 response:")
     child.sendline("01")
     child.expect_exact("Ruleset changed to STDEX")
-    child.expect_exact("Player 2: ")
+    child.expect_exact("Player 2:")
     child.sendline("203")
     child.expect_exact("Plain Sector 3: -0")
-    child.expect_exact("Player 1: ")
+    child.expect_exact("Player 1:")
     child.sendline("02")
     child.expect_exact("Save the game to file [")
     child.sendline(str(save))
@@ -221,15 +221,15 @@ def test_interactive_hot_seat_session_through_a_pty(tmp_path):
                           env=dict(os.environ, COLUMNS="120", LINES="50"))
     child.expect_exact("[Player 1: Alice]")
     child.expect_exact("Plain Sector 3: -0")
-    child.expect_exact("Player 1: ")
+    child.expect_exact("Player 1:")
     child.sendline("help")
     child.expect_exact("AUX: 00 deny, 01 confirm, 02 suspend")
-    child.expect_exact("Player 1: ")
+    child.expect_exact("Player 1:")
     child.sendline("03")  # resume the same file from inside the game
-    child.expect_exact("Path of the saved game: ")
+    child.expect_exact("Path of the saved game:")
     child.sendline(str(save))
     child.expect_exact(f"Resumed {save}.")
-    child.expect_exact("Player 1: ")
+    child.expect_exact("Player 1:")
     child.sendline("09")
     child.expect_exact("Result: Player 2 wins (concession)")
     child.expect(pexpect.EOF)
@@ -244,9 +244,9 @@ def test_interactive_leaving_mid_game_keeps_the_game(tmp_path, leave):
     child = pexpect.spawn(exe, ["play", "fieldshift", "--names", "A", "B", "--no-clear",
                                 "--color", "never"], cwd=str(tmp_path), encoding="utf-8",
                           timeout=20)
-    child.expect_exact("Player 1 (+0): ")
+    child.expect_exact("Player 1 (+0):")
     child.sendline("24")
-    child.expect_exact("Player 2 (-0): ")
+    child.expect_exact("Player 2 (-0):")
     getattr(child, leave)()
     child.expect_exact("Input ended; the game was saved to ")
     child.expect(pexpect.EOF)
@@ -264,5 +264,5 @@ def test_a_game_won_on_the_board_says_its_result_once_under_the_last_board():
     code, out = run("play", "fieldshift", "--names", "A", "B", "--seed", "0", "--vs", "none",
                     input="\n".join(ELIMINATION) + "\n")
     assert code == 0
-    assert out.count("Result: Player 1 wins (elimination)") == 1, out[-1500:]
-    assert out.rstrip().endswith("Result: Player 1 wins (elimination)")
+    assert out.count("Result: A wins (elimination)") == 1, out[-1500:]
+    assert out.rstrip().endswith("Result: A wins (elimination)")

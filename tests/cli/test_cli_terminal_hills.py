@@ -38,7 +38,7 @@ def test_hills_hot_seat_hands_over_between_players(tmp_path):
     child.expect_exact("Pass the keyboard to Ann (Player 1) and press Enter.")
     child.sendline("")
     child.expect_exact("(you are Player 1)")
-    child.expect_exact("Player 1 (turn 1, to act: I R M): ")
+    child.expect_exact("Player 1 (turn 1, to act: I R M):")
     child.sendline("end")
     # Ann reads what her last command did (filtered for her), if anything, then hides it
     if child.expect_exact(["Ann: press Enter to hide the screen.",
@@ -47,9 +47,10 @@ def test_hills_hot_seat_hands_over_between_players(tmp_path):
         child.expect_exact("Pass the keyboard to Ben (Player 2) and press Enter.")
     child.sendline("")
     child.expect_exact("(you are Player 2)")
-    child.expect_exact("Player 2 (turn 1, to act: I R M): ")
+    child.expect_exact("Player 2 (turn 1, to act: I R M):")
     child.sendline("02")  # not a Hills command: refused, the game goes on
     child.expect_exact("Rejected: ")
+    child.expect_exact("Player 2 (turn 1, to act: I R M):")  # the prompt again: then Ctrl-D
     child.sendeof()
     child.expect_exact("Input ended; the game was saved to ")
     child.expect(pexpect.EOF)

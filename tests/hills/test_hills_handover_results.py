@@ -183,7 +183,7 @@ def test_hot_seat_at_an_80x24_terminal_shows_the_results_then_wipes(tmp_path):
     child.sendline("")
     child.expect_exact("P plains, M mountain (no Mechs)")  # the compact board fits 80x24
     for command in ("I wait", "R wait", "M move E"):
-        child.expect_exact("Player 1 (turn 1, to act: ")
+        child.expect_exact("Player 1 (turn 1, to act:")
         child.sendline(command)
     child.expect_exact("The tile at (-1,0) is revealed: mountain.")
     child.expect_exact("Player 1's Mech could not enter (-1,0): it is a mountain. The Mech "
@@ -194,7 +194,7 @@ def test_hot_seat_at_an_80x24_terminal_shows_the_results_then_wipes(tmp_path):
     child.expect_exact(WIPE)
     child.expect_exact("Pass the keyboard to Ben (Player 2) and press Enter.")
     child.sendline("")
-    child.expect_exact("Player 2 (turn 1, to act: I R M): ")
+    child.expect_exact("Player 2 (turn 1, to act: I R M):")
     child.sendeof()
     child.expect_exact("Input ended; the game was saved to ")
     child.expect(pexpect.EOF)

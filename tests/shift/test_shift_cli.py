@@ -83,8 +83,11 @@ def test_cards_schema_prints_the_shipped_schema():
 
 def test_games_lists_the_card_options():
     result = run("games")
-    assert "shift        Shift, the single-card duel" in result.output
-    assert "card1=ember-duelist" in result.output and "turn_limit=200" in result.output
+    assert "shift  Shift, the single-card duel  (boardct play shift)" in result.output
+    shift = result.output[result.output.index("shift  Shift"):]
+    assert "  -o card1=STR\n" in shift and "[default: ember-duelist]" in shift
+    assert "  -o turn_limit=INT\n" in shift and "[default: 200]" in shift
+    assert max(len(line) for line in result.output.splitlines()) <= 80
 
 
 def test_a_bad_card_option_is_a_clear_error(tmp_path):

@@ -2,11 +2,47 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any
 
 import click
 
 from boardct.core.errors import BoardctError
+
+LEGACY_DB = Path("boardct.db")  # where the server kept its games before the data folder
+
+
+def default_database() -> str:
+    """The database when neither --db nor $BOARDCT_DB names one: `boardct.db` in the current
+    folder where an earlier server left one there (its games stay), else `boardct.db` in
+    boardct's data folder (platformdirs), so that a server started anywhere finds its games
+    and leaves nothing in the folder it was started from."""
+    from boardct.cli.history import data_dir
+
+    folder = data_dir()
+    if LEGACY_DB.is_file() or folder is None:
+        return f"sqlite:///{LEGACY_DB}"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise BoardctError(f"cannot make the data folder {folder} for the database: "
+                           f"{exc.strerror or exc} (give --db)") from None
+    return f"sqlite:///{(folder / 'boardct.db').as_posix()}"
+
+
+def sqlite_file(db_url: str) -> Path | None:
+    """The file of a SQLite URL (None: another database, or SQLite in memory)."""
+    try:
+        from sqlalchemy.engine import make_url
+
+        url = make_url(db_url)
+    except Exception:
+        return None
+    if not url.drivername.startswith("sqlite") or not url.database or \
+            url.database == ":memory:":
+        return None
+    return Path(url.database).resolve()
 
 
 def check_workers(db_url: str, workers: int) -> int:
@@ -26,8 +62,9 @@ def check_workers(db_url: str, workers: int) -> int:
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
               help="Port to listen on.")
 @click.option("--db", "db_url", default=None, metavar="URL",
-              help="Database URL: sqlite:///boardct.db (the default, or $BOARDCT_DB) or "
-                   "postgresql+psycopg://user:password@host/dbname.")
+              help="Database URL: sqlite:///FILE or postgresql+psycopg://user:password@host/"
+                   "dbname. Default: $BOARDCT_DB, else boardct.db in boardct's data folder "
+                   "(./boardct.db where one is already there); the server says which.")
 @click.option("--workers", default=1, show_default=True, type=int,
               help="Server processes (several only with PostgreSQL).")
 @click.option("--agent-workers", default=1, show_default=True, type=click.IntRange(0, 64),
@@ -39,7 +76,7 @@ def command(host: str, port: int, db_url: str | None, workers: int, agent_worker
         import uvicorn
 
         from boardct.server.app import create_app
-        from boardct.server.config import MAX_BODY, ServerConfig
+        from boardct.server.config import ENV_DB, MAX_BODY, ServerConfig
     except ImportError as exc:
         raise BoardctError(f"the server needs its extra: pip install \"boardct[server]\" "
                            f"({exc.name} is missing)") from None
@@ -49,6 +86,8 @@ def command(host: str, port: int, db_url: str | None, workers: int, agent_worker
     config = ServerConfig(host=host, port=port, agent_workers=agent_workers, freeze_gc=True)
     if db_url:
         config.db_url = db_url
+    elif not os.environ.get(ENV_DB):
+        config.db_url = default_database()
     from boardct.server.config import ENV_SQLITE_SYNC
     from boardct.server.db import SYNC_MODES
 
@@ -63,6 +102,11 @@ def command(host: str, port: int, db_url: str | None, workers: int, agent_worker
     config.workers = check_workers(config.db_url, workers)
     click.echo(f"boardct server on http://{host}:{port} (database {safe_url(config.db_url)})",
                err=True)
+    where = sqlite_file(config.db_url)
+    if where is not None:
+        state = "using" if where.exists() else "creating"
+        click.echo(f"note: {state} the SQLite database {where} (--db or ${ENV_DB} chooses "
+                   "another)", err=True)
     # frames up to 4 x the bound reach the app, which answers them with a `too_large` error;
     # uvicorn closes the connection on anything larger
     ws_max = 4 * MAX_BODY
@@ -73,10 +117,7 @@ def command(host: str, port: int, db_url: str | None, workers: int, agent_worker
     if config.workers > 1:
         # several processes: uvicorn imports the app in each; the settings travel in the
         # environment (PostgreSQL only, see check_workers)
-        import os
-
         from boardct.server.app import ENV_AGENT_WORKERS
-        from boardct.server.config import ENV_DB
 
         os.environ[ENV_DB] = config.db_url
         os.environ[ENV_AGENT_WORKERS] = str(agent_workers)

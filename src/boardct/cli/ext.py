@@ -6,6 +6,13 @@ commands, and `boardct` adds them beside its own when it starts. Such a module i
 module, the core and its own game's engine, never the terminal's internals, so the terminal
 can change without breaking a game, and a game in a package of its own needs nothing more.
 
+The same module may hold `LEGEND`, a text that says how to read the game's board at the
+terminal (its tokens, letters and numbers): `help` at the table shows it after the game's
+commands (`game_legend`). A game without one shows none. It may also hold
+`mark_board(board, targets)`, which returns the board (a Rich `Text`) with the elements of
+`targets` (`State.action_targets`: "sector:4") marked: the terminal marks the computer's last
+move with it (`game_hook`). A game without it gets the move named under the board only.
+
 What is here: `click` itself (re-exported, so the game uses the same click as `boardct`); the
 group and command classes that turn a `BoardctError` into the one-line message `error: ...`
 and exit status 2, as every `boardct` command does; option types that read numbers only in
@@ -15,6 +22,7 @@ every problem is a `BoardctError` naming the file; and a path as it can be print
 
 from __future__ import annotations
 
+import importlib
 import math
 import os
 import re
@@ -36,6 +44,8 @@ __all__ = [
     "Seconds",
     "click",
     "decode_text",
+    "game_hook",
+    "game_legend",
     "parse_options",
     "read_text",
     "shown",
@@ -63,6 +73,25 @@ class BoardctGroup(OneLineErrors, click.Group):
 
 class BoardctCommand(OneLineErrors, click.Command):
     """A single click command that reports a `BoardctError` in one line, exit status 2."""
+
+
+def game_hook(module_name: str | None, name: str) -> Any:
+    """The attribute `name` of a game's CLI module (`Game.frontends.cli`), or None when it
+    has none, or the module cannot be loaded (the game is still played; `boardct` reports the
+    module's failure where it loads its commands)."""
+    if not module_name:
+        return None
+    try:
+        module = importlib.import_module(module_name)
+    except Exception:  # a third-party game may fail in any way: nothing, the game goes on
+        return None
+    return getattr(module, name, None)
+
+
+def game_legend(module_name: str | None) -> str:
+    """The `LEGEND` text of a game's CLI module, or "" (see `game_hook`)."""
+    legend = game_hook(module_name, "LEGEND")
+    return legend.rstrip("\n") if isinstance(legend, str) else ""
 
 
 def parse_options(pairs: tuple[str, ...]) -> dict[str, str]:

@@ -17,10 +17,12 @@ number, so the numbers always match `boardct replay N`.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import hashlib
 import itertools
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +30,7 @@ from pathlib import Path
 import click
 import platformdirs
 
+from boardct.cli.wrap import echo
 from boardct.core.errors import BoardctError, RecordError
 from boardct.core.game import State
 from boardct.core.inputs import ascii_int, shown
@@ -85,13 +88,15 @@ class Keeper:
     def keep(self, state: State, record: Callable[[], Record], final: bool = False) -> list[str]:
         """Write the game's record (built by `record`, only when written) into the history;
         the lines to show: one warning the first time it fails, else nothing."""
-        if not (final or self.live) or not state.history():
-            return []  # a game without a move has nothing to replay
+        if not (final or self.live) or not state.table_log():
+            # a game without a move has nothing to replay; one whose moves were all taken
+            # back is written all the same, so that its entry ends where the game is now
+            return []
         try:
             if self.folder is None:
                 raise OSError("this system has no user data folder")
             self.folder.mkdir(parents=True, exist_ok=True)
-            path = self.folder / entry_name(state)
+            path = self.kept or numbered_path(self.folder, entry_name(state))
             record().save(path)
         except (OSError, ValueError) as exc:
             if self.warned:
@@ -106,11 +111,60 @@ class Keeper:
         return []
 
 
+# -- numbers -------------------------------------------------------------------------------------
+# NUMBER-ENTRY, the entry being `entry_name`'s YYYYmmdd-HHMMSS-GAME-HASH.json
+_LEGACY = re.compile(r"[0-9]{8}-[0-9]{6}-.+\.json\Z")  # kept before numbers were given
+_NUMBERED = re.compile(r"([0-9]{1,9})-([0-9]{8}-[0-9]{6}-.+\.json)\Z")
+
+
+def number_of(name: str) -> int | None:
+    """The history number a file name starts with (`12-20261128-...json`), or None."""
+    m = _NUMBERED.match(name)
+    return int(m.group(1)) if m else None
+
+
+def _names(folder: Path) -> list[str]:
+    try:
+        with os.scandir(folder) as it:
+            return [item.name for item in itertools.islice(it, MAX_SCANNED)
+                    if item.name.endswith(".json")]
+    except OSError:
+        return []
+
+
+def numbered_path(folder: Path, entry: str) -> Path:
+    """Where the game whose entry name is `entry` is kept: its own file when it is already
+    there (a resumed game keeps its number), else a new file numbered one past the highest
+    number in the folder. A number once given never changes and is never given again while
+    its file is there, so `boardct replay 7` is the same game however many are added."""
+    names = _names(folder)
+    for name in names:
+        m = _NUMBERED.match(name)
+        if m and m.group(2) == entry:
+            return folder / name
+    numbers = [n for n in (number_of(name) for name in names) if n is not None]
+    return folder / f"{max(numbers, default=0) + 1}-{entry}"
+
+
+def _number_the_unnumbered(folder: Path) -> None:
+    """Files kept before the history numbered its games get numbers after the highest, in the
+    order they were started (their names begin with the start time): once, then never
+    again."""
+    names = _names(folder)
+    old = sorted(n for n in names if _LEGACY.match(n))
+    if not old:
+        return
+    top = max((n for n in (number_of(name) for name in names) if n is not None), default=0)
+    for offset, name in enumerate(old, 1):
+        with contextlib.suppress(OSError):
+            (folder / name).rename(folder / f"{top + offset}-{name}")
+
+
 # -- listing -------------------------------------------------------------------------------------
 @dataclass
 class Entry:
-    """One game in the history: its number (1 = the newest) and file; `record` once read, or
-    `problem` when it could not be."""
+    """One game in the history: its number (for good: see `numbered_path`) and file; `record`
+    once read, or `problem` when it could not be."""
 
     number: int
     path: Path
@@ -123,6 +177,7 @@ def history_files(folder: Path | None) -> list[Path]:
     `MAX_SCANNED` names are looked at."""
     if folder is None:
         return []
+    _number_the_unnumbered(folder)
     found: list[tuple[float, str, Path]] = []
     try:
         with os.scandir(folder) as it:
@@ -190,38 +245,47 @@ def date_text(record: Record, path: Path) -> str:
 
 
 def listing(items: list[Entry], total: int) -> list[str]:
-    """The lines of `boardct history`."""
+    """The lines of `boardct history`: one game a line, the players and the result last, so
+    that a narrow terminal wraps only them (`wrap.echo` indents their continuation)."""
     if not items:
         return ["No games in the history yet: finished and abandoned games are kept here."]
-    out = [f"{'#':>4}  {'game':10}  {'date':16}  {'players':30}  result"]
+    out = [f"{'#':>4}  {'game':10}  {'date':16}  players: result"]
     for e in items:
-        if e.record is None:
-            out.append(f"{e.number:>4}  (cannot be read: {shown(e.problem or '', 160, False)})")
+        if e.record is None:  # a file of another name has no number: its name is shown
+            number = f"{e.number:>4}" if e.number else "   -"
+            out.append(f"{number}  (cannot be read: {shown(e.problem or '', 160, False)})")
             continue
         rec = e.record
         out.append(f"{e.number:>4}  {shown(rec.game, 10, False):10}  {date_text(rec, e.path):16}"
-                   f"  {shown(players_text(rec), 30, False):30}  "
+                   f"  {shown(players_text(rec), 60, False)}: "
                    f"{shown(result_text(rec), 80, False)}")
     if total > len(items):
         out.append(f"({total - len(items)} older games not shown: --all, or --limit N)")
-    out.append("Open one with: boardct replay NUMBER (an unfinished one goes on with: "
-               "boardct play GAME --resume NUMBER)")
+    out.append("Open one with: boardct replay NUMBER; an unfinished one goes on with: "
+               "boardct play GAME --resume NUMBER. A game keeps its number for good.")
     return out
 
 
+def entry_number(path: Path) -> int:
+    """The number of a history file (0: a file of another name, which has none)."""
+    return number_of(path.name) or 0
+
+
 def resolve(text: str, what: str = "RECORD") -> str:
-    """A RECORD or --resume argument: a history number (ASCII digits: `1` is the newest game)
-    becomes that game's file; anything else is a path (write `./3` for a file named 3)."""
+    """A RECORD or --resume argument: a history number (ASCII digits, as `boardct history`
+    lists it) becomes that game's file; anything else is a path (write `./3` for a file
+    named 3)."""
     number = ascii_int(text.strip())
     if number is None:
         return text
     files = history_files(history_dir())
-    if not 1 <= number <= len(files):
-        held = f"it holds {len(files)}" if files else "it is empty"
-        raise BoardctError(f"{what} {number}: there is no game {number} in the history "
-                           f"({held}; see boardct history; a file named {number} is "
-                           f"./{number})")
-    return str(files[number - 1])
+    for path in files:
+        if number_of(path.name) == number:
+            return str(path)
+    held = f"it holds {len(files)}" if files else "it is empty"
+    raise BoardctError(f"{what} {number}: there is no game {number} in the history "
+                       f"({held}; see boardct history; a file named {number} is "
+                       f"./{number})")
 
 
 def register_commands(cli: click.Group) -> None:
@@ -239,7 +303,5 @@ def register_commands(cli: click.Group) -> None:
             click.echo(str(folder) if folder is not None else "(no user data folder)")
             return
         files = history_files(folder)
-        items = [read_entry(n, p) for n, p in
-                 enumerate(files if show_all else files[:limit], 1)]
-        for line in listing(items, len(files)):
-            click.echo(line)
+        items = [read_entry(entry_number(p), p) for p in (files if show_all else files[:limit])]
+        echo(listing(items, len(files)))

@@ -8,12 +8,15 @@ is played or its command built: the terminal (Rich) and the agents are not loade
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import click
+from rich.console import Console
 
 from boardct.agents import make as make_agent
 from boardct.cli import history
+from boardct.cli.prompt import LineReader
 from boardct.cli.terminal import (
     Session,
     make_console,
@@ -25,6 +28,7 @@ from boardct.cli.terminal import (
     stdin_is_terminal,
     wants_color,
 )
+from boardct.cli.wrap import wrap_line
 from boardct.core.errors import BoardctError, OptionError, RecordError
 from boardct.core.game import Game, State
 from boardct.core.inputs import InputError, ascii_int, read_text
@@ -52,7 +56,8 @@ def computer_name(spec: str) -> str:
 
 
 def seat_names(given: tuple[str, ...] | None, players: int, computer: dict[int, str],
-               script: bool) -> tuple[str, ...] | None:
+               script: bool, read: Callable[[str], str] = read_line
+               ) -> tuple[str, ...] | None:
     """Every seat's name. The names given fill every seat (as many names as seats) or the
     people's seats in order (as many as there are people); a computer's seat is named after
     its agent, "Computer (mcts)". Without --names the people, and only they, are asked at the
@@ -80,7 +85,7 @@ def seat_names(given: tuple[str, ...] | None, players: int, computer: dict[int, 
             return None
         names = {}
     else:
-        names = dict(zip(humans, ask_names(humans), strict=True))
+        names = dict(zip(humans, ask_names(humans, read), strict=True))
     return tuple(names.get(p) or (computer_name(computer[p]) if p in computer else "")
                  for p in range(players))
 
@@ -141,7 +146,7 @@ def check_names(state: State, source: str) -> None:
                               f"{problem}")
 
 
-def ask_names(seats: list[int]) -> tuple[str, ...]:
+def ask_names(seats: list[int], read: Callable[[str], str] = read_line) -> tuple[str, ...]:
     """The names of the people's `seats`, typed at the keyboard (a computer's seat is not
     asked for); a name that cannot be saved is asked again. Input that ends first is an
     OptionError (give --names)."""
@@ -149,7 +154,7 @@ def ask_names(seats: list[int]) -> tuple[str, ...]:
     for p in seats:
         while True:
             try:
-                name = read_line(f"Enter name of Player {p + 1}: ").strip()
+                name = read(f"Enter name of Player {p + 1}: ").strip()
             except (EOFError, KeyboardInterrupt):
                 raise OptionError("input ended before the players' names were given "
                                   "(give them with --names A B)") from None
@@ -181,6 +186,7 @@ def play_command(game: Game, names: tuple[str, ...] | None, options: dict[str, s
     prepare_streams()
     console = make_console(color)
     use_color = wants_color(console, color) and not classic  # the earlier tool had none
+    reader = LineReader(game.id, plain=classic)
     lines = None
     if script is not None:
         lines = read_script(script)
@@ -197,8 +203,8 @@ def play_command(game: Game, names: tuple[str, ...] | None, options: dict[str, s
             specs = saved_seats(path, players)
             source = f"{path}: seats"
             for p, spec in sorted(specs.items()):
-                console.print(f"Player {p + 1} is played by the computer ({shown(spec)}), as "
-                              "before (--vs changes it).", markup=False)
+                tell(console, f"Player {p + 1} is played by the computer ({shown(spec)}), as "
+                              "before (--vs changes it).")
         else:
             specs = computer_seats(vs, players, game.title)
             source = "--vs"
@@ -208,7 +214,8 @@ def play_command(game: Game, names: tuple[str, ...] | None, options: dict[str, s
             players = len(names)  # games for more players: one name a seat
         specs = computer_seats(vs, players, game.title)
         source = "--vs"
-        seated = seat_names(names, players, specs, script is not None)
+        check_options(game, options, players)  # a bad option fails before any name is asked
+        seated = seat_names(names, players, specs, script is not None, reader)
         state = game.new(seed=seed, names=seated, **options)
     computer = make_computer(specs, state, source)
     keeper = history.Keeper(history.history_dir(), live=lines is None)
@@ -219,7 +226,21 @@ def play_command(game: Game, names: tuple[str, ...] | None, options: dict[str, s
         return session.run_script(lines, trace)
     if clear is None:
         clear = stdin_is_terminal() and console.is_terminal
-    return session.run_interactive(read_line, clear=clear)
+    reader.private_seats = session.hands_over()  # nobody recalls another's secret orders
+    return session.run_interactive(reader, clear=clear)
+
+
+def check_options(game: Game, options: dict[str, str], players: int) -> None:
+    """Every option checked as the game will take it, on a trial setup (seed 0, no names):
+    a value out of range, a card or map that cannot be read, fails now, not after the
+    players have typed their names."""
+    game.new(seed=0, names=("",) * players, **options)
+
+
+def tell(console: Console, text: str) -> None:
+    """One message, cut between words to the terminal's width (whole into a pipe)."""
+    for line in wrap_line(text, console.width if console.is_terminal else None):
+        console.print(line, markup=False, highlight=False, soft_wrap=True)
 
 
 def no_classic(game: Game) -> str:
@@ -236,15 +257,15 @@ def replay(record: str, final: bool, color: str, reveal: bool) -> None:
     use_color = wants_color(console, color)
     spectator = spectator_only(state, reveal)
     if spectator:
-        console.print("This game is not over and its record holds hidden information: "
+        tell(console, "This game is not over and its record holds hidden information: "
                       "showing only what a spectator sees (--reveal shows the players' "
-                      "views).", markup=False)
+                      "views).")
     session = Session(state, console, color=use_color, spectator=spectator)
     if final:
         session.show_board()
         session.print_end()
         return
-    run_replay(state, console, use_color, read_line, spectator=spectator)
+    run_replay(state, console, use_color, LineReader(state.game.id), spectator=spectator)
 
 
 def spectator_only(state: State, reveal: bool) -> bool:

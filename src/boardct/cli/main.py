@@ -11,9 +11,12 @@ one line and every other command still works.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import sys
+import time
+from collections.abc import Iterator
 from typing import Any
 
 import click
@@ -90,12 +93,42 @@ def cli() -> None:
 
 @cli.command("games")
 def games_cmd() -> None:
-    """List the games boardct knows, with their options."""
+    """List the games boardct knows, with their options as `-o NAME=VALUE` sets them."""
+    from boardct.cli.wrap import echo
+
+    lines: list[str] = []
     for game in registry.all_games():
-        click.echo(f"{game.id:12} {game.title}")
+        if lines:
+            lines.append("")
+        lines.append(f"{game.id}  {game.title}  (boardct play {game.id})")
         for opt in game.options:
-            choices = "|".join(str(c) for c in opt.choices) if opt.choices else opt.type.__name__
-            click.echo(f"    {opt.name}={opt.default}  ({choices}) {opt.help}")
+            kind = ("|".join(str(c) for c in opt.choices) if opt.choices
+                    else opt.type.__name__.upper())
+            lines.append(f"  -o {opt.name}={kind}")
+            lines.append(f"      {opt.help} [default: {opt.default}]")
+    echo(lines, pipe_width=80)  # a reference: 80 columns in a file too
+
+
+@contextlib.contextmanager
+def progress(what: str) -> Iterator[None]:
+    """A line on standard error while a long measurement runs, with the time it has taken
+    ("bench: fieldshift, random playouts for 5 CPU s... 3 s"), gone when it ends; only on a
+    terminal (a pipe or a file gets nothing)."""
+    from rich.console import Console
+    from rich.text import Text
+
+    console = Console(stderr=True, highlight=False)
+    if not console.is_terminal:
+        yield
+        return
+    start = time.monotonic()
+
+    class Elapsed:
+        def __rich__(self) -> Text:
+            return Text(f"bench: {what}... {time.monotonic() - start:.0f} s")
+
+    with console.status(Elapsed(), spinner="line"):
+        yield
 
 
 def _bench_seconds(ctx: click.Context, param: click.Parameter, value: float) -> float:
@@ -154,7 +187,8 @@ def bench_cmd(game_id: str | None, seconds: float, seed: int, options: tuple[str
     if agent is not None:
         from boardct.cli.arena import bench_agent
 
-        result = bench_agent(game_id, agent, seconds, seed, parse_options(options))
+        with progress(f"{agent} on {game_id}, {seconds:g} CPU s"):
+            result = bench_agent(game_id, agent, seconds, seed, parse_options(options))
         if as_json:
             click.echo(json.dumps(result))
             return
@@ -168,7 +202,8 @@ def bench_cmd(game_id: str | None, seconds: float, seed: int, options: tuple[str
                       else f"; {bench.MEMORY_NOTE}"))
         return
     game = registry.get(game_id)
-    result = bench.run(game, seconds=seconds, seed=seed, options=parse_options(options))
+    with progress(f"{game.id}, {seconds:g} CPU s of random playouts"):
+        result = bench.run(game, seconds=seconds, seed=seed, options=parse_options(options))
     if as_json:
         click.echo(json.dumps(result))
         return
@@ -198,12 +233,13 @@ def _bench_all(game_id: str | None, seconds: float, seed: int, agent: str | None
     if folder.exists() and not folder.is_dir():
         raise click.BadParameter(f"{out_dir!r} is not a folder", param_hint="--out")
 
-    def progress(row: dict) -> None:
+    def done(row: dict) -> None:
         if not as_json:
             click.echo(f"  {row['game']}: done", err=True)
 
-    table = bench.run_all(games, seconds=seconds, repeat=repeat, iters=iters, seed=seed,
-                          agent=spec, progress=progress)
+    with progress(f"{len(games)} game(s), {repeat} run(s) of each figure"):
+        table = bench.run_all(games, seconds=seconds, repeat=repeat, iters=iters, seed=seed,
+                              agent=spec, progress=done)
     folder.mkdir(parents=True, exist_ok=True)
     text = bench.markdown(table)
     (folder / "bench.md").write_text(text, encoding="utf-8")

@@ -28,6 +28,7 @@ import signal
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,7 +41,10 @@ from rich.text import Text
 
 from boardct.agents import make as make_agent
 from boardct.agents.base import Agent
+from boardct.cli.ext import game_hook, game_legend
 from boardct.cli.history import Keeper, data_dir
+from boardct.cli.prompt import stop_reading
+from boardct.cli.wrap import reflow, wrap_lines
 from boardct.core import inputs, moves, table
 from boardct.core.errors import BoardctError
 from boardct.core.game import MESSAGE, RESUME, SUSPEND, Event, State
@@ -358,6 +362,9 @@ class Session:
         self._pending: int | None = None  # a signal that came while the state was changing
         self.hint_agent = DEFAULT_HINT_AGENT  # who gives `hint`s, and its seed (below)
         self.hint_seed: int | None = None  # None: a fresh seed per session (not the game's)
+        self._completions: tuple[object, list[tuple[str, str]]] = (None, [])
+        self.last_move: str | None = None  # the computer's last move, shown under the board
+        self.last_targets: tuple[str, ...] = ()  # and the board elements it involved
 
     # -- showing -------------------------------------------------------------------------------
     def eyes(self, player: int | None) -> int | None:
@@ -385,18 +392,27 @@ class Session:
             board = self.state.render_compact(viewer)
             if not self.color:
                 board = Text(board.plain)
+        if self.last_targets and not self.classic:
+            board = self.mark_last_move(board)
+        if self.console.is_terminal:  # a line still too wide is cut between words
+            width = self.console.width
+            rows = board.split("\n", allow_blank=True)
+            if any(cell_len(row.plain) > width for row in rows):
+                board = Text("\n").join(part for row in rows for part in
+                                        row.wrap(self.console, width, overflow="fold"))
         self.console.print(board, soft_wrap=True)
 
     def show_status(self) -> None:
         """The game's status line, between the board and the prompt (not with --classic)."""
         line = "" if self.classic else self.state.status_line()
         if line:
-            self.console.print(shown(line), markup=False, style="bold" if self.color else None)
+            self.say([line], "bold")
 
     def end_line(self) -> str:
         out = self.state.outcome
-        if out is not None:
-            return f"Result: {out.describe()}"
+        if out is not None:  # the players by name, as `boardct history` calls them (the
+            # earlier tool's screen, --classic, said "Player N")
+            return f"Result: {out.describe(() if self.classic else self.state.setup.names)}"
         # a game's prompt may name what a spectator may not know (who is still to hand in)
         return "The game goes on." if self.spectator else self.state.prompt()
 
@@ -404,23 +420,21 @@ class Session:
         """Print `end_line` under the board, but a result only once: some games' boards
         already end with the same "Result: ..." line."""
         line = self.end_line()
-        if self.state.is_over and line in self.state.render(self.viewer()).splitlines():
-            return
-        self.console.print(line, markup=False)
+        if self.state.is_over and any(row.startswith("Result: ") for row in
+                                      self.state.render(self.viewer()).splitlines()):
+            return  # the game's own screen says it (FieldShift's, as the earlier tool did)
+        self.say([line])
 
-    def say(self, lines: list[str], style: str | None = None) -> None:
-        """Messages and event lines: on a terminal they wrap at word boundaries to its width
-        (never mid-word, as the terminal itself would); written to a file or a pipe each stays
-        one line."""
+    def say(self, lines: list[str], style: str | None = None, block: bool = False) -> None:
+        """Messages and event lines: on a terminal they wrap between words to its width
+        (never mid-word, as the terminal itself would), continuations indented under the text
+        they continue; written to a file or a pipe each stays one line."""
         style = style if self.color else None
-        for text in lines:
-            line = Text(shown(text), style=style or "")
-            if not self.console.is_terminal:
-                self.console.print(line, soft_wrap=True)
-                continue
-            for part in line.wrap(self.console, self.console.width, overflow="fold"):
-                part.rstrip()
-                self.console.print(part, soft_wrap=True)
+        width = self.console.width if self.console.is_terminal else None
+        texts = [shown(text) for text in lines]
+        # a pre-formatted block (`help`) is re-flowed; anything else is wrapped line by line
+        for part in reflow(texts, width) if block else wrap_lines(texts, width):
+            self.console.print(Text(part, style=style or ""), soft_wrap=True)
 
     def wipe(self) -> None:
         """Clear the screen and the terminal's scrollback (the hand-over between players)."""
@@ -530,8 +544,9 @@ class Session:
         try:
             self._raise_pending()
             seed = self.hint_seed + len(self.state.history())
-            got = table.hint(self.state, make_agent(self.hint_agent, seed=seed), player,
-                             seed=seed, label=self.hint_agent)
+            with self.thinking(None, "The computer is thinking of a hint"):
+                got = table.hint(self.state, make_agent(self.hint_agent, seed=seed), player,
+                                 seed=seed, label=self.hint_agent)
         finally:
             self._interruptible = False
         return Step("help", got.lines())
@@ -621,13 +636,9 @@ class Session:
         done = self.state.history()
         if not done:
             return Step("rejected", ["Rejected: no move has been made yet."])
-        if self.computer:
-            mover = self._deciding()
-            count = table.undo_count(self.state, mover, set(self.computer))
-            if not count:
-                return Step("rejected", ["Rejected: you have made no move to take back."])
-        else:
-            mover, count = done[-1][0], 1
+        mover, count, refused = self._undo_asker(done)
+        if refused is not None:
+            return Step("rejected", [refused])
         problem = table.undo_problem(self.state, count)
         if problem is not None:
             return Step("rejected", [f"Rejected: cannot undo: {problem}."])
@@ -641,6 +652,28 @@ class Session:
         self.state = moves.take_back(self.state, count).state
         lines = [f"Taken back: {count} action{'s' if count != 1 else ''}."] + self.autosave()
         return Step("ok", lines, said=[Said(list(lines))], player=mover)
+
+    def _undo_asker(self, done: list) -> tuple[int, int, str | None]:
+        """Who asks to take back what: the player to decide asks to take back their own last
+        move and everything since (the reply); the other players are asked. In a game
+        without hidden information a player who has not moved yet may instead ask, for the
+        player who just moved, to take that move back (the keyboard is shared and the board
+        open). Never anyone else's hidden action: (asker, count, why not)."""
+        asker = self._deciding()
+        if asker in self.computer:
+            return asker, 0, "Rejected: it is the computer's decision."
+        count = table.undo_count(self.state, asker, {p for p in self.state.iter_players()
+                                                     if p != asker})
+        if count:
+            taken = done[len(done) - count:]
+            if not self.state.game.perfect_information and any(
+                    who != asker and who not in self.computer for who, _ in taken):
+                return asker, 0, ("Rejected: that would take back another player's hidden "
+                                  "move; only its player may ask for that.")
+            return asker, count, None
+        if self.computer or not self.state.game.perfect_information:
+            return asker, 0, "Rejected: you have made no move to take back."
+        return done[-1][0], 1, None
 
     def _played(self, before: State, player: int, action, events: list,
                 lines: list[str] | None = None) -> Said:
@@ -694,8 +727,10 @@ class Session:
     def computer_moves(self) -> list[Said]:
         """Let the computer decide while it is its turn; what it did, for whoever reads it.
         In games with hidden information the computer's command itself is not shown (it may
-        be a secret order sheet): only the events the reader may see."""
+        be a secret order sheet): only the events the reader may see. At the keyboard a
+        line with the time spent shows while it thinks, and goes when it has moved."""
         said: list[Said] = []
+        self.last_move, self.last_targets = None, ()
         while True:
             players = self.state.current_players()
             if not players or players[0] not in self.computer:
@@ -705,10 +740,12 @@ class Session:
             self._interruptible = True  # the agent thinks on a copy: safe to leave now
             try:
                 self._raise_pending()
-                action = agent.select(self.state.clone(), p)
+                with self.thinking(p):
+                    action = agent.select(self.state.clone(), p)
             finally:
                 self._interruptible = False
             text = self.state.notation(action)
+            words = self.state.describe_action(action, p)
             before = self.state.clone()
             events = moves.act(self.state, p, action, entry=False).events
             # with sealed simultaneous orders not even "played." is said: who else has
@@ -718,7 +755,48 @@ class Session:
                     else [f"Player {p + 1} (computer): {text}"]
                     if self.state.game.perfect_information
                     else [f"Player {p + 1} (computer): played."])
+            targets = tuple(self.state.action_targets(action, p))
+            if self.state.game.perfect_information and not self.state.game.simultaneous:
+                plain = "" if words == text else f" ({words})"
+                self.last_move = f"{self.player_name(p)} played {text}{plain}"
+                self.last_targets = targets
             said.append(self._played(before, p, action, events, head))
+
+    @contextlib.contextmanager
+    def thinking(self, player: int | None, what: str = "") -> Iterator[None]:
+        """"NAME is thinking... 3 s" (or `what`) on one line that goes away after, at the
+        keyboard only (a script, a pipe or a file gets nothing: there is nobody to wait)."""
+        if self._script or not self.console.is_terminal:
+            yield
+            return
+        start = time.monotonic()
+        said = what or f"{self.player_name(player if player is not None else 0)} is thinking"
+
+        class Elapsed:
+            def __rich__(self) -> Text:
+                return Text(f"{said}... {time.monotonic() - start:.0f} s")
+
+        with self.console.status(Elapsed(), spinner="line"):
+            yield
+
+    def mark_last_move(self, board: Text) -> Text:
+        """The board with the computer's last move marked by the game's `mark_board`, where
+        its CLI module has one (`boardct.cli.ext`); a mark that fails leaves the board as it
+        is."""
+        mark = game_hook(self.state.game.frontends.cli, "mark_board")
+        if not callable(mark):
+            return board
+        try:
+            marked = mark(board, self.last_targets)
+        except Exception:  # a game's drawing aid must never stop the game
+            return board
+        return marked if isinstance(marked, Text) else board
+
+    def show_last_move(self) -> None:
+        """The computer's move, named, under the board it was made on (perfect information:
+        the move is public)."""
+        if self.last_move and not self.classic:
+            self.say([f"> {self.last_move}"], "bold")
 
     def seats(self) -> list[str | None]:
         """Who plays each seat, as records keep it: None for a person, the agent's spec
@@ -844,23 +922,60 @@ class Session:
                 return self._leave(f"Internal error ({type(exc).__name__}: {shown(str(exc))})",
                                    1, always=True)
 
-    def _play(self, read: Ask, clear: bool) -> int:
+    def hands_over(self) -> bool:
+        """Whether the keyboard passes between people who may not see each other's screen:
+        a game with hidden information and more than one person at this terminal."""
         humans = [p for p in self.state.iter_players() if p not in self.computer]
-        handover = not (self.state.game.perfect_information or self.spectator) and len(humans) > 1
+        return not (self.state.game.perfect_information or self.spectator) and len(humans) > 1
+
+    def completions(self) -> list[tuple[str, str]]:
+        """The legal moves of the player to decide, in the game's notation with their words,
+        for the line editor's Tab (computed once a position; none when the game is over)."""
+        players = self.state.current_players()
+        if not players or players[0] in self.computer:
+            return []
+        key = (id(self.state), len(self.state.table_log()), players[0])
+        if self._completions[0] != key:
+            try:
+                found = [(m.text, m.words) for m in table.legal_moves(self.state, players[0])]
+            except BoardctError:
+                found = []
+            self._completions = (key, found)
+        return self._completions[1]
+
+    def _play(self, read: Ask, clear: bool) -> int:
+        handover = self.hands_over()
+        humans = [p for p in self.state.iter_players() if p not in self.computer]
         shown_for: int | None = None
+        # what each person has not yet read, kept until their screen is drawn (a hand-over
+        # game: the incoming player reads every public event of the other's whole turn)
+        unseen: dict[int, list[Said]] = {p: [] for p in humans} if handover else {}
+        if hasattr(read, "moves"):
+            read.moves = self.completions  # Tab completes the legal moves of the position
 
         def ask(prompt: str) -> str:
             return self._ask(read, prompt)
 
+        def command(prompt: str, seat: int | None) -> str:
+            editor = getattr(read, "command", None)
+            if editor is None:
+                return self._ask(read, prompt)
+            return self._ask(lambda text: editor(text, seat), prompt)
+
         pending: list[Said] = [Said(self.autosave())] + self.computer_moves()
+        printed = 0  # how many of `pending` the player has already read (their own move)
         while True:
+            for p in unseen:
+                unseen[p] += pending
             if clear:
                 self.console.clear()
+                printed = 0
             if handover and not self.state.is_over:
                 current = self.state.current_players()[0]
                 if current != shown_for:
                     if shown_for is not None:
                         mine = tell(pending, shown_for)
+                        unseen[shown_for] = []  # read now, before the hand-over
                         if mine:  # what the acting player's last action did, for their eyes
                             self.say(mine)
                             ask(f"{self.player_name(shown_for)}: press Enter to hide the "
@@ -871,16 +986,24 @@ class Session:
                     shown_for = current
                     if clear:
                         self.console.clear()
+            viewer = self.viewer()
             if self.classic:  # the earlier tool printed no event lines (FS-23)
-                self.say([line for said in pending for line in said.lines])
+                self.say([line for said in pending[printed:] for line in said.lines])
             else:
-                lines = tell(pending, self.eyes(self.viewer()))
+                if not self.state.is_over and viewer in unseen:
+                    lines = tell(unseen[viewer], self.eyes(viewer))
+                else:
+                    lines = tell(pending[printed:], self.eyes(viewer))
                 if self.state.is_over:  # the result is said once, under the final board
                     end = self.end_line()
                     lines = [ln for ln in lines if ln != end]
                 self.say(lines)
+            if viewer in unseen:
+                unseen[viewer] = []
             pending = []
+            printed = 0
             self.show_board()
+            self.show_last_move()
             self.show_status()
             if self.state.is_over:
                 self.print_end()
@@ -889,18 +1012,28 @@ class Session:
                     return self._leave("The game is over but its save file failed")
                 return 0
             while True:
-                step = self.handle(ask(self.state.prompt()), ask)
+                seat = self.state.current_players()[0]
+                step = self.handle(command(self.state.prompt(), seat), ask)
                 if step.kind == "rejected":
                     self.say(step.lines, "red")
                     continue
                 if step.kind == "help":
-                    self.say(step.lines)
+                    self.say(step.lines, block=True)
                     continue
                 if step.kind == "suspended":
                     self.say(step.lines)
                     return 0
-                pending = step.said + self.computer_moves()
+                pending = list(step.said)
+                if self._computer_next() and not self.classic:
+                    # the player's own move is read before the computer thinks about it
+                    self.say(tell(pending, self.eyes(self.viewer())))
+                    printed = len(pending)
+                pending += self.computer_moves()
                 break
+
+    def _computer_next(self) -> bool:
+        players = self.state.current_players()
+        return bool(players) and players[0] in self.computer
 
     def _ask(self, read: Ask, prompt: str) -> str:
         """`read`, during which a signal ends the game at once (elsewhere it waits until the
@@ -925,9 +1058,10 @@ class Session:
             self._pending = signum  # the state is changing: leave at the next read
             return
         self._interruptible = False
-        if signum == signal.SIGINT:
-            raise KeyboardInterrupt
-        raise Leave(signum)
+        exc: BaseException = KeyboardInterrupt() if signum == signal.SIGINT else Leave(signum)
+        if stop_reading(exc):  # the line editor's prompt raises it, once its loop is left
+            return
+        raise exc
 
     @contextlib.contextmanager
     def _signals(self) -> Iterator[None]:
@@ -992,19 +1126,29 @@ At the table (every game; the game's own commands come first):
   hint             the computer's suggestion, its evaluation and the line it expects
   preview CMD      what CMD would do, without doing it (also ?CMD); with chance or hidden
                    information: the outcomes and their odds, from what you can see
-  undo             take back the last move (the other player must agree {yes}/{no});
-                   against the computer: your move and its reply
+  undo             take back your last move and the reply; the other must agree {yes}/{no}
+                   (right after a move, the one who made it may ask)
   status           where the game stands
   save [FILE]      save the game and play on
   quit [FILE]      save the game and leave
   resign           concede the game (you are asked to confirm)"""
 
 
+KEYS_HELP = [
+    "Keys (at a terminal): Left/Right edit the line, Up/Down recall earlier lines, Ctrl-R",
+    "  searches them, Tab completes a command or a legal move (with what it does).",
+]
+
+
 def help_lines(state: State) -> list[str]:
-    """`help`: the game's own command reference, then the commands at the table."""
+    """`help`: the game's own command reference, how to read its board (the legend of its CLI
+    module, where it has one), then the commands at the table and the line editor's keys."""
     own = (state.game.help_text or "No command reference.").rstrip("\n").split("\n")
+    legend = game_legend(state.game.frontends.cli)
+    if legend:
+        own += [""] + legend.split("\n")
     yes, no = state.game.confirm_words
-    return own + [""] + TABLE_HELP.format(yes=yes, no=no).split("\n")
+    return own + [""] + TABLE_HELP.format(yes=yes, no=no).split("\n") + [""] + KEYS_HELP
 
 
 def script_tokens(lines: list[str]) -> Iterator[str]:
@@ -1073,7 +1217,7 @@ def run_replay(state: State, console: Console, color: bool, read: Ask,
         # a spectator is not told the moves of a game with hidden information (they may be
         # secret orders); the boards and the events show what became public
         last = "start" if not k else f"after {k}" if spectator else f"after {k}: {texts[k - 1]}"
-        console.print(f"--- move {k} of {len(texts)} ({shown(last)}) ---", markup=False)
+        session.say([f"--- move {k} of {len(texts)} ({last}) ---"])
         session.say(["  " + line for line in step_lines(session, replayed, k)])
         session.show_board()
         session.print_end()
@@ -1093,4 +1237,4 @@ def run_replay(state: State, console: Console, color: bool, read: Ask,
         elif number is not None:
             k = max(0, min(number, len(texts)))
         else:
-            console.print(f"Unknown key {shown(repr(cmd[:40]))}.", markup=False)
+            session.say([f"Unknown key {repr(cmd[:40])}."])

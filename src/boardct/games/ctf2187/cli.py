@@ -489,3 +489,28 @@ def bench_cmd(seconds: float, seed: int, bots_per_team: int, teams: int) -> None
 
 
 COMMANDS = (command,)
+
+
+def _legend() -> str:
+    """How to read the board at the terminal, for `help`: the terrain characters come from the
+    shipped tables, so a new terrain type is listed with its own character."""
+    from boardct.games.ctf2187.geometry import ARROWS
+    from boardct.games.ctf2187.tables import default_tables
+
+    terrain = ", ".join(f"{t.char} {t.name.lower()}"
+                        for t in default_tables().terrain)
+    arrows = ", ".join(f"{ARROWS[f]} {f}" for f in range(1, 9))
+    return (
+        "Reading the map (CTF 2187):\n"
+        "  Each sector shows its terrain and its total elevation (ground + terrain), e.g. w2:\n"
+        f"    {terrain}.\n"
+        "  A Bot is its number and its facing (1 up, 3 right, 5 down, 7 left; even numbers the\n"
+        f"    diagonals): {arrows}; k kneeling, p prone, x wreckage.\n"
+        "  A command post is its team's letter and number (A1); in lower case once destroyed.\n"
+        "  A blank sector is out of your Bots' sight (CTF-21); a spectator sees only the posts.\n"
+        "  Bot line: sector x-y, facing, posture, AP next turn, heat, wounds, engines, victory\n"
+        "    points, and whether its sheet is still owed.")
+
+
+# How to read the board, shown by `help` at the terminal (boardct.cli.ext: a game's LEGEND).
+LEGEND = _legend()

@@ -258,6 +258,50 @@ def phase_text(orders: Sequence[int], ph: int) -> str:
             f"{_field(w, a in ATTACKS_WITH_WEAPON)}")
 
 
+# Orders in a few words, for the list of sample sheets (`moves`); the help text gives them all.
+MOVE_WORDS = {0: "stay", 1: "forward", 2: "turn right and forward", 3: "turn left and forward",
+              4: "backward", 5: "toward bot {o}", 6: "toward nearest enemy",
+              7: "toward the last to target it", 8: "toward nearest friend",
+              9: "toward the last it targeted", 10: "toward nearest friendly CP",
+              11: "face direction {o}", 12: "face bot {o}", 13: "face nearest enemy",
+              14: "face the last to target it", 15: "face nearest friend",
+              16: "face the last it targeted", 17: "face nearest friendly CP",
+              18: "stand up", 19: "eject", 20: "kneel", 21: "sprint", 22: "turn right",
+              23: "turn left"}
+ATTACK_WORDS = {1: "fire at bot {o}", 2: "fire at nearest enemy",
+                3: "fire at the last to target it", 4: "fire at the last it targeted",
+                5: "fire at nearest enemy CP", 6: "self-destruct"}
+
+
+def orders_words(orders: Sequence[int]) -> str:
+    """A sheet's five phases in a few words: the moves, equal phases in a row said once, then
+    the attacks the same way ("P1-P5 toward nearest enemy; fire at nearest enemy (best
+    weapon) in P1-P5")."""
+    def runs(words: list[str]) -> list[tuple[int, int, str]]:
+        out: list[tuple[int, int, str]] = []
+        for ph, w in enumerate(words):
+            if out and out[-1][2] == w:
+                out[-1] = (out[-1][0], ph, w)
+            else:
+                out.append((ph, ph, w))
+        return out
+
+    def span(a: int, b: int) -> str:
+        return f"P{a + 1}" if a == b else f"P{a + 1}-P{b + 1}"
+
+    moves, attacks = [], []
+    for ph in range(PHASES):
+        m, mo, a, ao, w = orders[ph * 5: ph * 5 + 5]
+        moves.append(MOVE_WORDS.get(m, f"order {m}").format(o=mo))
+        gun = "" if not a or a == 6 else " (best weapon)" if not w else f" (weapon {w})"
+        attacks.append(ATTACK_WORDS.get(a, f"attack {a}").format(o=ao) + gun if a else "")
+    said = ", ".join(f"{span(a, b)} {w}" for a, b, w in runs(moves))
+    fire = [(a, b, w) for a, b, w in runs(attacks) if w]
+    if fire:
+        said += "; " + ", ".join(f"{w} in {span(a, b)}" for a, b, w in fire)
+    return said
+
+
 def sheet_text(kind: int, bot: int, orders: Sequence[int], turn: int, sep: str = "; ") -> str:
     """The canonical text of a sheet (one line with sep='; ', a file with sep='\\n')."""
     if kind == MISSING:

@@ -41,10 +41,12 @@ from boardct.games.ctf2187.maps import (
 )
 from boardct.games.ctf2187.sheet import (
     MISSING,
+    PHASES,
     STANDING,
     TURN,
     Roster,
     check_orders,
+    orders_words,
     parse_sheet,
     sheet_text,
 )
@@ -718,7 +720,9 @@ class CtfState(State[Sheet]):
             return f"Bot {action[1]} follows its standing orders"
         if action[0] == STANDING:
             return f"Bot {action[1]} gets new standing orders"
-        return f"Bot {action[1]}'s orders for turn {self.turn}"
+        words = orders_words(action[2:]) if len(action) == 2 + 5 * PHASES else ""
+        return f"Bot {action[1]}: {words}" if words else f"Bot {action[1]}'s orders for turn " \
+            f"{self.turn}"
 
     def action_targets(self, action: Sheet, player: int | None = None) -> tuple[str, ...]:
         """The Bot a sheet is for, as the page draws it (`bot:3`): the player's own Bot, so

@@ -117,7 +117,7 @@ Movement points = pips (doubled by a yellow field). Lose when you have no piece 
 class FFFGame(Game):
     id = "fff"
     title = "Force Field Factions"
-    frontends = FrontEnds(web="web")
+    frontends = FrontEnds(cli="boardct.games.fff.cli", web="web")
     small_options = {"turn_limit": 10}
     help_text = HELP
     min_players = 2

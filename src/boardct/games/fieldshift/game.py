@@ -136,7 +136,7 @@ class FieldShift(Game):
     id = "fieldshift"
     title = "FieldShift"
     featured = True  # the flagship: what the lobby offers a first visit
-    frontends = FrontEnds(web="web")
+    frontends = FrontEnds(cli="boardct.games.fieldshift.cli", web="web")
     small_options = {"turn_limit": 20}
     help_text = HELP
     classic_screen = True  # the earlier BoardCT tool's screen, FS-23

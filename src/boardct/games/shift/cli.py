@@ -75,3 +75,22 @@ def schema_cmd(write: bool) -> None:
 
 
 COMMANDS = (command,)
+
+
+# How to read the board, shown by `help` at the terminal (boardct.cli.ext: a game's LEGEND).
+LEGEND = """\
+Reading the cards (Shift):
+  gear 1, 2L, 3, 2R   the four gears, a ring 1-2L-3-2R-1; > marks the current one.
+                      Each shows its level, power and guard (compact board: >2L L2
+                      3/2 is the current gear 2L, level 2, power 3, guard 2).
+  alpha HW            a mod: its type (alpha, beta, omega attack; a delta always
+                      applies) and its activation, a coin pattern: H heads, T
+                      tails, W either. It succeeds with at least as many heads as
+                      H and tails as T (SH-19).
+  beta spirit 1       a mod activated by burning 1 spirit instead of coins.
+  [crit damage]       its critical: when every coin shows its place's face.
+  ooooo LL x          tokens: o in the stack, L lit in the damage zone (spirit to
+                      burn), x burnt. Damage is every token in the zone; a player
+                      dealt damage with 5 there loses (SH-13, SH-14).
+  Last coins          the latest coin flips: the toss, then each player's (P1,
+                      P2), heads H and tails T."""
