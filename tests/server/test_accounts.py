@@ -13,6 +13,7 @@ from collections.abc import Iterator
 import pytest
 from sqlalchemy import create_engine, text
 
+from boardct.core import registry
 from boardct.server.app import create_app
 from boardct.server.config import ServerConfig
 from boardct.server.db import migrate
@@ -482,11 +483,12 @@ def test_creator_seat_is_checked(client):
 def test_games_made_before_accounts_keep_playing_after_the_migration(db_url):
     engine = create_engine(db_url)
     migrate(engine, "0002_offers_chat")
+    options = json.dumps(registry.get("fieldshift").resolve_options({}))
     with engine.begin() as conn:
         conn.execute(text(
             "INSERT INTO games (id, game, options, seed, names, public, status, version, "
-            "created) VALUES ('old1', 'fieldshift', '{}', '7', '[\"A\", \"B\"]', true, "
-            "'open', 0, CURRENT_TIMESTAMP)"))
+            "created) VALUES ('old1', 'fieldshift', :options, '7', '[\"A\", \"B\"]', true, "
+            "'open', 0, CURRENT_TIMESTAMP)"), {"options": options})
         from boardct.server.live import token_hash
         for seat in (0, 1):
             conn.execute(text(

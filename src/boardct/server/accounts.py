@@ -173,6 +173,9 @@ class Accounts:
         now = utcnow()
 
         def insert(session: Session) -> None:
+            # the account's expired sessions go now: the table holds only live ones
+            session.execute(delete(SessionRow).where(SessionRow.account == account.id,
+                                                     SessionRow.expires <= now))
             session.add(SessionRow(id_hash=token_hash(value), account=account.id, created=now,
                                    expires=now + dt.timedelta(days=self.session_days)))
             session.commit()
