@@ -6,6 +6,7 @@ the others told when one is taken)."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import warnings
 from collections.abc import Iterator
@@ -163,7 +164,39 @@ def test_signing_out_ends_the_session_everywhere(client):
     assert r.status_code == 200
     jar_free(client)
     r = client.get(f"{API}/account", headers=as_cookie(cookie))
+    assert r.status_code == 200 and r.json() == {"account": None}
+    r = client.get(f"{API}/account/games", headers=as_cookie(cookie))
     assert r.status_code == 401 and r.json()["error"]["code"] == "unauthorized"
+
+
+def test_a_session_ends_when_it_expires(client, db_url):
+    cookie = sign_up(client, "ann")
+    assert client.get(f"{API}/account", headers=as_cookie(cookie)).json()["account"]
+    engine = create_engine(db_url)
+    with engine.begin() as conn:  # 30 days later
+        conn.execute(text("UPDATE sessions SET expires = :past"),
+                     {"past": dt.datetime(2000, 1, 1, tzinfo=dt.UTC)})
+    engine.dispose()
+    assert client.get(f"{API}/account", headers=as_cookie(cookie)).json() == {"account": None}
+
+
+def test_an_account_holding_two_seats_picks_one(client):
+    ann = sign_up(client, "ann")
+    made = create(client, as_cookie(ann))
+    gid = made["game_id"]
+    r = client.post(f"{API}/invites/{made['seats'][1]['invite']}", json={},
+                    headers=as_cookie(ann))
+    assert r.status_code == 200
+    jar_free(client)
+    assert state(client, gid, as_cookie(ann))["seat"] == 0  # the first, unless told
+    r = client.get(f"{API}/games/{gid}?seat=1", headers=as_cookie(ann))
+    assert r.json()["seat"] == 1
+    own = as_cookie(ann) | {"Origin": "http://testserver"}
+    with client.websocket_connect(f"{API}/games/{gid}/ws", headers=own) as sock:
+        sock.send_json({"type": "hello", "v": 1, "token": None, "since": None, "seat": 1})
+        assert sock.receive_json()["seat"] == 1
+    r = client.get(f"{API}/games/{gid}?seat=x", headers=as_cookie(ann))
+    assert r.status_code == 400
 
 
 # -- a seat follows the account -----------------------------------------------------------------

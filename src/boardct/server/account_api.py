@@ -95,8 +95,10 @@ async def sign_out(request: Request) -> JSONResponse:
 
 @router.get("")
 async def who_am_i(request: Request) -> dict:
-    """The signed-in account {"account": {"id", "username", "email"}}; else `unauthorized`."""
-    return {"account": (await signed_in(request)).to_json()}
+    """The signed-in account {"account": {"id", "username", "email"}}, or {"account": null}
+    for a guest (the pages ask on every visit: a guest is no error)."""
+    found = (await identify(request)).account
+    return {"account": found.to_json() if found is not None else None}
 
 
 @router.post("/seats", openapi_extra=body_doc({"tokens": TOKENS}, {"tokens": ["<seat token>"]},

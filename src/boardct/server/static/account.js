@@ -1,7 +1,7 @@
 // The account page: sign in or sign up (the seats this browser holds as a guest move into the
 // account), then the account's games and its personal API tokens. The session is an HttpOnly
 // cookie the page never sees; the server accepts writes only from its own pages.
-import { call, allTokens, el, myGamesLine } from "./app.js";
+import { call, allTokens, el, myGamesLine, currentAccount } from "./app.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -90,12 +90,7 @@ async function newToken(ev) {
 }
 
 async function show() {
-  let me = null;
-  try {
-    me = (await call("GET", "/account")).account;
-  } catch (e) {
-    me = null;
-  }
+  const me = await currentAccount();
   $("signed-out").hidden = !!me;
   $("signed-in").hidden = !me;
   document.body.dataset.account = me ? me.username : "";

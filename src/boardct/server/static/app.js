@@ -224,7 +224,7 @@ export async function importRenderer(game) {
  * HttpOnly: only the server can tell). */
 export async function currentAccount() {
   try {
-    return (await call("GET", "/account")).account;
+    return (await call("GET", "/account")).account || null;
   } catch (e) {
     return null;
   }
