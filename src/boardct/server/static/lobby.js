@@ -147,7 +147,9 @@ function showCreated(res) {
       continue;
     }
     const link = el("input", { readonly: true, value: `${origin}/play/${res.game_id}?invite=${seat.invite}`, "aria-label": `invite link for seat ${seat.seat + 1}`, class: "invite-link", "data-seat": seat.seat });
-    items.push(el("li", { class: "links" }, el("div", {}, `Seat ${seat.seat + 1}${seat.name ? " (" + seat.name + ")" : ""}: send this invite link, or `,
+    const own = seat.seat === res.creatorSeat;
+    const how = own ? " — your seat: its invite link opens it on another device, or " : ": send this invite link, or ";
+    items.push(el("li", { class: "links" }, el("div", {}, `Seat ${seat.seat + 1}${seat.name ? " (" + seat.name + ")" : ""}${how}`,
       el("button", { type: "button", class: "play-here", "data-seat": seat.seat, onclick: () => {
         // signed in, my own seat is my account's: no token to keep in this browser
         if (!(account && seat.seat === res.creatorSeat)) rememberToken(res.game_id, seat.token);
