@@ -139,13 +139,14 @@ def test_a_games_route_is_not_found_for_a_game_of_another_id(fake_game, db_path)
     with make_client(db_path) as client:
         api = Api(client)
         other = api.create("fieldshift")
-        gid, token = other["game_id"], other["seats"][0]["token"]
+        # seat 1's creation token (seat 0 is the creator's, taken at creation)
+        gid, token = other["game_id"], other["seats"][1]["token"]
         r = api.post(f"/games/{gid}/probe", {"text": "24"}, token)
         assert r.status_code == 404, r.text
         assert r.json()["error"] == {"code": "not_found", "rule": None,
                                      "message": "FieldShift has no probes"}
         seats = api.state(gid)["seats"]
-        assert api.state(gid)["version"] == 0 and not seats[0]["claimed"]
+        assert api.state(gid)["version"] == 0 and not seats[1]["claimed"]
         r = api.post("/games/nosuchgame/probe", {}, token)
         assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
 

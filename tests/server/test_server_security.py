@@ -144,7 +144,9 @@ def test_invites_claim_once_and_revoke_the_creation_token(api, game):
 
 
 def test_lobby_lists_public_games_with_a_free_seat(api):
-    made = api.create("fieldshift", public=True)
+    # listed, with seat 1 open to anyone (the lobby offers only the seats the creator opens)
+    made = api.create("fieldshift", public=True, seats=[{"kind": "human", "name": "Ann"},
+                                                        {"kind": "human", "open": True}])
     gid = made["game_id"]
     listed = {g["game_id"]: g for g in api.get("/lobby").json()["open"]}
     assert listed[gid]["status"] == "open"

@@ -7,9 +7,15 @@ import asyncio
 
 from conftest import Api
 
+# The lobby offers only the seats the creator opened (the creator's own, seat 0 by default,
+# is theirs from creation): seat 1 is open here.
+OPEN_1 = [{"kind": "human", "name": "Ann"}, {"kind": "human", "open": True}]
+ALL_OPEN = {"seats": [{"kind": "human", "open": True}, {"kind": "human", "open": True}],
+            "creator_seat": None}
+
 
 def _public(api: Api, game: str = "fff", **extra) -> dict:
-    return api.create(game, public=True, **extra)
+    return api.create(game, **({"public": True, "seats": OPEN_1} | extra))
 
 
 def test_a_visitor_takes_a_free_seat_of_a_public_game(api: Api):
@@ -34,7 +40,7 @@ def test_a_visitor_takes_a_free_seat_of_a_public_game(api: Api):
 
 
 def test_the_game_leaves_the_lobby_once_every_seat_is_taken(api: Api):
-    gid = _public(api)["game_id"]
+    gid = _public(api, **ALL_OPEN)["game_id"]
     for seat in (0, 1):
         assert api.post(f"/games/{gid}/seats/{seat}/take", {"name": f"P{seat}"}
                         ).status_code == 200
@@ -53,8 +59,8 @@ def test_a_private_game_s_seats_go_by_invite_only(api: Api):
 
 
 def test_bad_seat_requests_are_clear_json_errors(api: Api):
-    made = _public(api, seats=[{"kind": "human", "name": "Ann"},
-                               {"kind": "agent", "agent": "random"}])
+    made = _public(api, seats=[{"kind": "human", "name": "Ann", "open": True},
+                               {"kind": "agent", "agent": "random"}], creator_seat=None)
     gid = made["game_id"]
     cases = [
         (api.post(f"/games/{gid}/seats/1/take", {}), 403, "forbidden"),  # an agent's seat

@@ -26,6 +26,9 @@ def test_create_a_game_invite_and_find_it_again(server, pages):
     page.select_option("#game", "fieldshift")
     # options come with their help texts from the catalog
     assert page.locator("#opt-ruleset").count() == 1
+    # listed in the lobby (a game is private unless its creator lists it), seat 2 open to all
+    page.check("#public")
+    page.check("#seat-1-open")
     assert page.locator("#options .help").count() >= 1
     page.select_option("#opt-ruleset", "stdex")
     page.fill("#seat-0-name", "Ann")
@@ -85,8 +88,10 @@ def test_a_game_against_an_agent_from_the_lobby(server, pages):
 def test_a_visitor_joins_an_open_public_game_from_the_lobby(server, pages):
     """Issue 19: "list open public games ..., join one": a Join button per free seat takes it
     without the invite; the browser keeps the token and the game page plays that seat."""
-    made = server.create("fieldshift", [{"kind": "human", "name": "Ann"},
-                                        {"kind": "human", "name": ""}])
+    # no creator's seat, both open to the lobby (the lobby offers only the seats opened)
+    made = server.create("fieldshift", [{"kind": "human", "name": "Ann", "open": True},
+                                        {"kind": "human", "name": "", "open": True}],
+                         creator_seat=None)
     gid = made["game_id"]
     page = pages.new()
     page.goto(server.url("/"))

@@ -1,8 +1,9 @@
 """The REST API, prefix /api/v1 (docs/server.md; OpenAPI at /docs).
 
-Every request acts for the seat its `Authorization: Bearer <token>` holds, or for a spectator
-(no token). Bodies are read bounded and parsed by core.inputs.parse_json; every refusal is
-the JSON error of `ServiceError`, never a 500 or an HTML page.
+Every request acts for the seat its `Authorization: Bearer <token>` holds, for the seat of the
+signed-in account (session cookie or personal API token: server/auth.py), or for a spectator.
+Bodies are read bounded and parsed by core.inputs.parse_json; every refusal is the JSON error
+of `ServiceError`, never a 500 or an HTML page.
 """
 
 from __future__ import annotations
@@ -83,7 +84,18 @@ def bearer(request: Request) -> str | None:
 
 
 async def caller(request: Request, game_id: str) -> tuple[Live, int | None]:
-    return await service_of(request).authorize(game_id, bearer(request))
+    """The game and the seat the request acts for (None: a spectator): server/auth.py."""
+    from boardct.server.auth import seat_caller
+
+    return await seat_caller(request, game_id)
+
+
+async def account_id(request: Request) -> int | None:
+    """The id of the account the request acts for (None: a guest)."""
+    from boardct.server.auth import identify
+
+    who = await identify(request)
+    return who.account.id if who.account is not None else None
 
 
 def field(body: dict, name: str, kind: type | tuple[type, ...], default: Any = None,
@@ -149,15 +161,18 @@ async def get_catalog() -> list[dict]:
     {"game": STR, "options": {"type": "object"}, "seats": {"type": "array", "items": {
         "type": "object", "properties": {"kind": {"enum": ["human", "agent"]}, "name": STR,
                                          "agent": STR}}},
-     "public": BOOL, "move_time": NUM, "on_timeout": {"enum": ["loss", "default"]},
-     "turn_deadline": NUM},
+     "public": BOOL, "creator_seat": {"type": ["integer", "null"]}, "move_time": NUM,
+     "on_timeout": {"enum": ["loss", "default"]}, "turn_deadline": NUM},
     {"game": "<a game id from GET /catalog>", "options": {}, "seats": [
-        {"kind": "human", "name": "Ann"}, {"kind": "agent", "agent": "mcts:time=1"}],
+        {"kind": "human", "name": "Ann"}, {"kind": "human", "open": True}],
      "public": True}, ("game",)))
 async def create_game(request: Request) -> dict:
-    """Create a game: body {"game", "options", "seats": [{"kind": "human", "name"} |
-    {"kind": "agent", "agent": "mcts:time=1"}], "public", "move_time", "on_timeout",
-    "turn_deadline"}. Answers each human seat's token and invite code (only now)."""
+    """Create a game: body {"game", "options", "seats": [{"kind": "human", "name", "open"} |
+    {"kind": "agent", "agent": "mcts:time=1"}], "public", "creator_seat", "move_time",
+    "on_timeout", "turn_deadline"}. Answers each human seat's token and invite code (only
+    now). The game is private unless `public`; the lobby then offers only the seats marked
+    `open`. `creator_seat` (default: the first person's seat; null: none) is the creator's
+    from now on, and the signed-in creator's account's."""
     body = await read_object(request)
     game = field(body, "game", str, required=True)
     options = field(body, "options", dict, {})
@@ -169,6 +184,14 @@ async def create_game(request: Request) -> dict:
             n = 2
         seats = [{"kind": "human"} for _ in range(n)]
     public = field(body, "public", bool, False)
+    if "creator_seat" in body:
+        creator_seat = body["creator_seat"]
+        if creator_seat is not None and (not isinstance(creator_seat, int)
+                                         or isinstance(creator_seat, bool)):
+            raise ServiceError("bad_request", "creator_seat: a seat number or null")
+    else:
+        creator_seat = next((i for i, s in enumerate(seats) if isinstance(s, dict)
+                             and s.get("kind", "human") == "human"), None)
     move_time = field(body, "move_time", (int, float), None)
     turn_deadline = field(body, "turn_deadline", (int, float), None)
     on_timeout = field(body, "on_timeout", str, None)
@@ -181,7 +204,8 @@ async def create_game(request: Request) -> dict:
         game, options, seats, public=public,
         move_time=float(move_time) if move_time is not None else None,
         on_timeout=on_timeout,
-        turn_deadline=float(turn_deadline) if turn_deadline is not None else None)
+        turn_deadline=float(turn_deadline) if turn_deadline is not None else None,
+        creator_seat=creator_seat, account=await account_id(request))
     made["spectate"] = f"/play/{made['game_id']}"
     return made
 
@@ -199,7 +223,7 @@ async def get_schema(game: str) -> dict:
 
 @router.get("/lobby")
 async def lobby(request: Request) -> dict:
-    """Public games with a person's seat still free."""
+    """Public games with a seat their creator opened to anyone still free."""
     return {"open": [messages.summary(g) for g in await service_of(request).lobby()]}
 
 
@@ -220,19 +244,21 @@ async def claim(code: str, request: Request) -> dict:
     """Take the seat of an invite (once): {"game_id", "seat", "token"}."""
     body = await read_object(request)
     name = field(body, "name", str, None)
-    return await service_of(request).claim(code, name)
+    return await service_of(request).claim(code, name, await account_id(request))
 
 
 @router.post("/games/{game_id}/seats/{seat}/take",
              openapi_extra=body_doc({"name": STR}, {"name": "Ann"}))
 async def take_seat(game_id: str, seat: str, request: Request) -> dict:
-    """Take a free person's seat of a public game from the lobby (no invite needed):
-    {"game_id", "seat", "token"}. The seat's invite and creation token are void after."""
+    """Take a free seat its creator opened, of a public game, from the lobby (no invite
+    needed): {"game_id", "seat", "token"}. The seat's invite and creation token are void
+    after; signed in, the seat is the account's. The other players are told."""
     body = await read_object(request)
     name = field(body, "name", str, None)
     if not seat.isdigit() or len(seat) > 6:
         raise ServiceError("bad_request", "seat: a seat number, 0 for the first")
-    return await service_of(request).take_seat(game_id, int(seat), name)
+    return await service_of(request).take_seat(game_id, int(seat), name,
+                                               await account_id(request))
 
 
 # -- one game ----------------------------------------------------------------------------------

@@ -34,7 +34,8 @@ from boardct.server.service import ServiceError
 log = logging.getLogger("boardct.server")
 
 HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
-              405: "bad_request", 409: "conflict", 413: "too_large", 422: "bad_request"}
+              405: "bad_request", 409: "conflict", 413: "too_large", 422: "bad_request",
+              429: "too_many_requests"}
 
 
 def error(status: int, code: str, message: str, rule: str | None = None) -> JSONResponse:
@@ -88,11 +89,14 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
                on_startup: Iterable[Callable[[FastAPI], Awaitable[None]]] = ()) -> FastAPI:
     """The server app for `config` (default: `ServerConfig()`, the database from
     BOARDCT_DB or ./boardct.db)."""
-    from boardct.server import api, ws
+    from boardct.server import account_api, api, ws
     from boardct.server import extras as server_extras
+    from boardct.server.accounts import Accounts
     from boardct.server.agents import AgentRunner
+    from boardct.server.auth import CrossOriginGuard
     from boardct.server.db import make_engine, migrate
     from boardct.server.hub import Hub
+    from boardct.server.quotas import QuotaExceeded, Quotas
     from boardct.server.service import GameService
 
     config = config or ServerConfig()
@@ -109,6 +113,7 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
         service = GameService(engine, agents=agents, hub=hub)
         app.state.engine, app.state.hub, app.state.agents = engine, hub, agents
         app.state.service = service
+        app.state.accounts = Accounts(service, config)  # sign-in, sessions, API tokens
         for ext in games.values():
             ext.bind(service)
         for start in startups:
@@ -134,8 +139,10 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
                                 for ext in games.values()])
     app.state.config = config
     app.state.game_servers = games
+    app.state.quotas = Quotas(config)
     app.include_router(api.router)
     app.include_router(ws.router)
+    app.include_router(account_api.router)
     app.include_router(server_extras.router)  # srvx: chat, offers
     for ext in games.values():
         app.include_router(ext.router)
@@ -149,6 +156,12 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
     @app.exception_handler(ServiceError)
     async def _service_error(_request: Request, exc: ServiceError) -> JSONResponse:
         return error(exc.status, exc.code, exc.message, exc.rule)
+
+    @app.exception_handler(QuotaExceeded)
+    async def _quota(_request: Request, exc: QuotaExceeded) -> JSONResponse:
+        resp = error(429, "too_many_requests", str(exc))
+        resp.headers["Retry-After"] = str(exc.retry_after)
+        return resp
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -168,6 +181,8 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
         return error(500, "internal", "the server failed; the game is unchanged")
 
     app.add_middleware(BodyLimit, limit=config.max_body)
+    # no write from another site's page, whatever credential it carries (server/auth.py)
+    app.add_middleware(CrossOriginGuard, trusted=tuple(config.trusted_origins))
     return app
 
 

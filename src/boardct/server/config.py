@@ -34,3 +34,17 @@ class ServerConfig:
     # 60-100 ms, a pause every move in flight waits for. For the process `boardct serve`
     # runs; off for apps made in a test process, whose objects are not the server's.
     freeze_gc: bool = False
+    # Rate limits (server/quotas.py): rule name -> a `limits` string such as "10 per minute";
+    # the rules left out keep their defaults (quotas.DEFAULT_QUOTAS)
+    quotas: dict[str, str] = field(default_factory=dict)
+    # Accounts (server/accounts.py, docs/server.md): how long a browser session lasts, whether
+    # its cookie is Secure (None: when the request came over HTTPS, as the scheme uvicorn sees
+    # it, from the proxy's X-Forwarded-Proto when it trusts the proxy), the other origins
+    # (scheme://host[:port]) a cookie-authenticated write may come from besides the server's
+    # own, and the Argon2 cost of a password hash (the defaults are pwdlib's recommended ones;
+    # tests lower them).
+    session_days: int = 30
+    secure_cookies: bool | None = None
+    trusted_origins: tuple[str, ...] = ()
+    argon2_time_cost: int = 3
+    argon2_memory_kib: int = 65536

@@ -39,7 +39,7 @@ from typing import Any, TypeVar
 from fastapi import APIRouter, Request
 
 from boardct.core.game import Game
-from boardct.server.api import bearer, body_doc, field, read_object, service_of
+from boardct.server.api import body_doc, field, read_object, service_of
 from boardct.server.live import Live, ServiceError, iso
 from boardct.server.messages import StatePart
 
@@ -91,7 +91,9 @@ class ServerExtension:
         live = await service.get(game_id)
         if live.game.id != self.game.id:
             raise ServiceError("not_found", f"{live.game.title} has no {what}")
-        return await service.authorize(game_id, bearer(request))
+        from boardct.server.auth import seat_caller
+
+        return await seat_caller(request, game_id)
 
     async def submit(self, live: Live, seat: int | None, text: str,
                      move_id: str | None = None) -> dict:

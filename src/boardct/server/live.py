@@ -71,6 +71,8 @@ class Seat:
     claimed: bool
     token_hash: str | None = None
     invite_hash: str | None = None
+    account: int | None = None  # the account the seat belongs to (None: a guest's token)
+    open: bool = False  # offered to anyone in the lobby by the game's creator
 
 
 @dataclass

@@ -51,8 +51,8 @@ def summary(live: Live, seat: int | None = None) -> dict:
         "game": live.game.id,
         "title": live.game.title,
         "names": seat_names(live),
-        "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name, "claimed": s.claimed}
-                  for s in live.seats],
+        "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name, "claimed": s.claimed,
+                   "open": s.open} for s in live.seats],
         "version": live.seen_version(seat),
         "status": live.status,
         "result_text": live.result["text"] if live.result else None,

@@ -52,6 +52,12 @@ class SeatRow(Base):
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
     invite_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
     claimed: Mapped[bool] = mapped_column(default=False)
+    # the account the seat belongs to (None: a guest's seat, held by its token only)
+    account: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True,
+                                                index=True)
+    # the creator offers this seat to anyone in the lobby (a listed game's other seats go by
+    # invite only)
+    open: Mapped[bool] = mapped_column(default=False)
 
 
 class ActionRow(Base):
@@ -67,3 +73,43 @@ class ActionRow(Base):
     text: Mapped[str] = mapped_column(Text)
     move_id: Mapped[str | None] = mapped_column(String(100), nullable=True)
     at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class AccountRow(Base):
+    """A player's account: the username (shown as typed; `username_key`, its case-folded
+    form, is unique), the Argon2 hash of the password (never the password), an optional
+    e-mail address."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    username: Mapped[str] = mapped_column(String(32))
+    username_key: Mapped[str] = mapped_column(String(32), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(255))
+    email: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class SessionRow(Base):
+    """A signed-in browser: the SHA-256 of its session cookie (never the cookie itself)."""
+
+    __tablename__ = "sessions"
+
+    id_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    expires: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ApiTokenRow(Base):
+    """A personal API token of an account, for scripts and bots: named, stored as its SHA-256
+    only, revocable (`revoked` set: refused from then on)."""
+
+    __tablename__ = "api_tokens"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    account: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    name: Mapped[str] = mapped_column(String(60))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    revoked: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

@@ -134,10 +134,14 @@ class GameService:
     async def create(self, game_id: str, options: dict[str, Any], seats: list[dict[str, Any]],
                      public: bool = False, move_time: float | None = None,
                      on_timeout: str | None = None, turn_deadline: float | None = None,
-                     names_rotated_from: str | None = None) -> dict:
-        """A new game. `seats`: [{"kind": "human", "name": "Ann"} | {"kind": "agent",
-        "agent": "mcts:time=1"}]. Returns {"game_id", "seats": [{"seat", "kind", "name",
-        "token"?, "invite"?}]}: the only time tokens and invite codes are seen in clear."""
+                     names_rotated_from: str | None = None, creator_seat: int | None = None,
+                     account: int | None = None) -> dict:
+        """A new game. `seats`: [{"kind": "human", "name": "Ann", "open": false} |
+        {"kind": "agent", "agent": "mcts:time=1"}]; `open`: the lobby offers the seat to
+        anyone (in a public game). `creator_seat`: the creator's own seat, theirs from now on
+        (taken at creation, so never offered), and `account`'s if the creator is signed in.
+        Returns {"game_id", "seats": [{"seat", "kind", "name", "token"?, "invite"?}]}: the
+        only time tokens and invite codes are seen in clear."""
         try:
             game = registry.get(game_id)
         except BoardctError as exc:
@@ -155,6 +159,13 @@ class GameService:
         made: list[Seat] = []
         for i, spec in enumerate(seats):
             made.append(self._seat_from_json(i, spec))
+        if creator_seat is not None:
+            if (not isinstance(creator_seat, int) or isinstance(creator_seat, bool)
+                    or not 0 <= creator_seat < len(made) or made[creator_seat].kind != "human"):
+                raise ServiceError("bad_request", "creator_seat: the number of a person's "
+                                                  "seat (0 for the first), or null")
+            mine = made[creator_seat]
+            mine.claimed, mine.open, mine.account = True, False, account
         names = tuple(s.name or (s.agent or "") for s in made)
         seed = fresh_seed()
         created = utcnow().replace(microsecond=0)
@@ -187,7 +198,9 @@ class GameService:
             for s in made:
                 session.add(SeatRow(game=gid, seat=s.seat, kind=s.kind, agent=s.agent,
                                     name=s.name, token_hash=s.token_hash,
-                                    invite_hash=s.invite_hash, claimed=s.kind == "agent"))
+                                    invite_hash=s.invite_hash,
+                                    claimed=s.kind == "agent" or s.claimed,
+                                    account=s.account, open=s.open))
             session.commit()
 
         await self.db(insert)
@@ -206,7 +219,10 @@ class GameService:
             raise ServiceError("bad_request", f"seats[{i}].name: printable text of at most "
                                               f"{MAX_NAME} characters")
         if kind == "human":
-            return Seat(i, "human", None, name.strip(), False)
+            offered = spec.get("open", False)
+            if not isinstance(offered, bool):
+                raise ServiceError("bad_request", f"seats[{i}].open: true or false")
+            return Seat(i, "human", None, name.strip(), False, open=offered)
         if kind != "agent":
             raise ServiceError("bad_request", f"seats[{i}].kind: \"human\" or \"agent\", not "
                                               f"{shown(str(kind))}")
@@ -273,8 +289,8 @@ class GameService:
         setup = Setup(int(row.seed), dict(row.options), tuple(row.names),
                       iso(row.created) or "")
         state = game.initial_state(setup)
-        seats = [Seat(s.seat, s.kind, s.agent, s.name, s.claimed, s.token_hash, s.invite_hash)
-                 for s in seat_rows]
+        seats = [Seat(s.seat, s.kind, s.agent, s.name, s.claimed, s.token_hash, s.invite_hash,
+                      s.account, s.open) for s in seat_rows]
         live = Live(row.id, game, setup, row.public, row.created, seats, state, 0,
                     rematch=row.rematch, deadline_at=row.deadline_at, move_time=row.move_time,
                     on_timeout=row.on_timeout, turn_deadline=row.turn_deadline)
@@ -330,6 +346,7 @@ class GameService:
                 mine = live.seats[s.seat]
                 mine.claimed, mine.name = s.claimed, s.name
                 mine.token_hash, mine.invite_hash = s.token_hash, s.invite_hash
+                mine.account, mine.open = s.account, s.open
 
     async def _reload_seats(self, live: Live) -> None:
         def read(session: Session) -> list[SeatRow]:
@@ -357,18 +374,26 @@ class GameService:
         return len(ids)
 
     # -- seats ---------------------------------------------------------------------------------
-    async def authorize(self, game_id: str, token: str | None) -> tuple[Live, int | None]:
+    async def authorize(self, game_id: str, token: str | None, account: int | None = None,
+                        choice: int | None = None) -> tuple[Live, int | None]:
         """The game and the seat `token` holds in it (None: a spectator). The first use of a
         seat's creation token takes the seat (its invite is then void), so the lobby no longer
-        offers it."""
+        offers it. Without a token, a signed-in `account` acts for its seat in the game (of
+        several: `choice`, else the first; none: a spectator)."""
         live = await self.get(game_id)
-        try:
-            seat = self.seat_of(live, token)
-        except ServiceError:
-            # the seat may have been claimed through another server process: read the seats
-            # again before refusing
-            await self._reload_seats(live)
-            seat = self.seat_of(live, token)
+        if not token and account is not None:
+            seat = self.account_seat(live, account, choice)
+            if seat is None:  # it may have come into the account through another process
+                await self._reload_seats(live)
+                seat = self.account_seat(live, account, choice)
+        else:
+            try:
+                seat = self.seat_of(live, token)
+            except ServiceError:
+                # the seat may have been claimed through another server process: read the
+                # seats again before refusing
+                await self._reload_seats(live)
+                seat = self.seat_of(live, token)
         if seat is not None and not live.seats[seat].claimed:
             mine = live.seats[seat]
 
@@ -382,6 +407,17 @@ class GameService:
             await self.db(take)
             mine.claimed, mine.invite_hash = True, None
         return live, seat
+
+    @staticmethod
+    def account_seat(live: Live, account: int, choice: int | None = None) -> int | None:
+        """The seat of `live` that `account` holds (`choice` among several; None: none). A
+        `choice` the account does not hold is `forbidden`."""
+        held = [s.seat for s in live.seats if s.account == account]
+        if choice is not None:
+            if choice not in held:
+                raise ServiceError("forbidden", f"seat {choice} of this game is not yours")
+            return choice
+        return held[0] if held else None
 
     @staticmethod
     def _set_status(session: Session, game_id: str) -> None:
@@ -406,9 +442,10 @@ class GameService:
                 return s.seat
         raise ServiceError("unauthorized", "not a seat token of this game")
 
-    async def claim(self, code: str, name: str | None) -> dict:
+    async def claim(self, code: str, name: str | None, account: int | None = None) -> dict:
         """Take the seat an invite code names: a new token for it, the creation token revoked,
-        the invite used up. Returns {"game_id", "seat", "token"}."""
+        the invite used up; the seat is `account`'s (None: the guest's, by its token).
+        Returns {"game_id", "seat", "token"}."""
         if not isinstance(code, str) or not 1 <= len(code) <= 200:
             raise ServiceError("not_found", "no such invite")
         if name is not None and (not isinstance(name, str) or len(name) > MAX_NAME
@@ -423,7 +460,7 @@ class GameService:
             if row is None:
                 return None
             values: dict[str, Any] = {"token_hash": token_hash(token), "invite_hash": None,
-                                      "claimed": True}
+                                      "claimed": True, "account": account, "open": False}
             if name and name.strip():
                 values["name"] = name.strip()
             # an UPDATE's result is a cursor result (its row count)
@@ -446,15 +483,36 @@ class GameService:
             async with live.lock:
                 await self._catch_up(live)
             await self.after_change(live, resync=True)
+            self.tell_seat_taken(live, seat, "invite")
         return {"game_id": gid, "seat": seat, "token": token}
 
-    async def take_seat(self, game_id: str, seat: Any, name: str | None) -> dict:
+    def tell_seat_taken(self, live: Live, seat: int, how: str) -> None:
+        """Tell every client of the game that `seat` was taken (`how`: "lobby", "invite"),
+        after the fresh state messages of `after_change` (the game's notify lock keeps the
+        order). The other players see who joined, and how."""
+        if self.hub is None:
+            return
+        hub = self.hub
+        message = {"type": "seat_taken", "seat": seat, "name": live.seats[seat].name,
+                   "how": how}
+
+        async def tell() -> None:
+            async with live.notify_lock:
+                await hub.send_to(live.id, lambda _viewer: message)
+
+        task = asyncio.get_running_loop().create_task(tell())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def take_seat(self, game_id: str, seat: Any, name: str | None,
+                        account: int | None = None) -> dict:
         """Take a free person's seat of a PUBLIC game from the lobby, without its invite: a
         new token for it, the seat's invite and creation token void (as after a claim).
-        Refused: a private game (its seats go by invite only), an agent's seat, a seat already
-        taken, a game over. Two people racing for one seat: the update is guarded by the
-        seat still being unclaimed, so one wins and the other is told it is taken. Returns
-        {"game_id", "seat", "token"}."""
+        Refused: a private game (its seats go by invite only), a seat its creator did not
+        open, an agent's seat, a seat already taken, a game over. The seat is `account`'s
+        (None: the guest's, by its token); the other players are told it was taken. Two
+        people racing for one seat: the update is guarded by the seat still being unclaimed,
+        so one wins and the other is told it is taken. Returns {"game_id", "seat", "token"}."""
         if name is not None and (not isinstance(name, str) or len(name) > MAX_NAME
                                  or not name.isprintable()):
             raise ServiceError("bad_request", f"name: printable text of at most {MAX_NAME} "
@@ -464,15 +522,16 @@ class GameService:
         live = await self.get(game_id)  # not_found for an unknown game
         if not 0 <= seat < len(live.seats):
             raise ServiceError("not_found", f"no seat {seat} in this game")
-        return await self._take_free_seat(live, seat, name, public_only=True)
+        return await self._take_free_seat(live, seat, name, public_only=True, account=account)
 
     async def _take_free_seat(self, live: Live, seat: int, name: str | None,
-                              public_only: bool) -> dict:
+                              public_only: bool, account: int | None = None) -> dict:
         """A new token for `seat` of `live` if it is a person's seat nobody has taken (its
         invite and creation token void, as after a claim). The update is guarded by the seat
         still being unclaimed, in the database: two takers racing, in one process or two,
         one wins and the other is told it is taken. `public_only`: refuse a private game (the
-        lobby's Join); a rematch seat is taken by the player who held the seat before it."""
+        lobby's Join, which also needs the seat open); a rematch seat is taken by the player
+        who held the seat before it."""
         token = new_token()
 
         def take(session: Session) -> str | None:
@@ -484,8 +543,10 @@ class GameService:
             row = session.get(SeatRow, (live.id, seat))
             if row is None or row.kind != "human":
                 return "agent"
+            if public_only and not row.open:
+                return "taken" if row.claimed else "closed"
             values: dict[str, Any] = {"token_hash": token_hash(token), "invite_hash": None,
-                                      "claimed": True}
+                                      "claimed": True, "account": account, "open": False}
             if name and name.strip():
                 values["name"] = name.strip()
             # an UPDATE's result is a cursor result (its row count)
@@ -509,9 +570,14 @@ class GameService:
             raise ServiceError("forbidden", f"seat {seat} is played by the server")
         if problem == "taken":
             raise ServiceError("conflict", f"seat {seat} is already taken")
+        if problem == "closed":
+            raise ServiceError("forbidden", f"seat {seat} is not open to the lobby: its player "
+                                            "is invited by the game's creator")
         async with live.lock:
             await self._catch_up(live)  # the seats too
         await self.after_change(live, resync=True)
+        if public_only:
+            self.tell_seat_taken(live, seat, "lobby")
         return {"game_id": live.id, "seat": seat, "token": token}
 
     # -- moves ---------------------------------------------------------------------------------
@@ -728,15 +794,21 @@ class GameService:
         return state_message(live, seat, self.state_extras, self.state_parts)
 
     async def lobby(self) -> list[Live]:
+        """The public games with a seat their creator opened to anyone still free."""
+
         def read(session: Session) -> list[str]:
-            return list(session.scalars(select(GameRow.id).where(GameRow.public.is_(True),
-                                                                 GameRow.status == STATUS_OPEN)
-                                        .order_by(GameRow.created.desc()).limit(200)))
+            return list(session.scalars(
+                select(GameRow.id).join(SeatRow, SeatRow.game == GameRow.id)
+                .where(GameRow.public.is_(True), GameRow.status == STATUS_OPEN,
+                       SeatRow.kind == "human", SeatRow.open.is_(True),
+                       SeatRow.claimed.is_(False))
+                .group_by(GameRow.id, GameRow.created)
+                .order_by(GameRow.created.desc()).limit(200)))
 
         out = []
         for gid in await self.db(read):
             live = await self.get(gid)
-            if live.status == STATUS_OPEN:
+            if live.status == STATUS_OPEN and any(s.open and not s.claimed for s in live.seats):
                 out.append(live)
         return out
 
@@ -786,6 +858,7 @@ class GameService:
                     seats.append({"kind": old.kind, "name": old.name, "agent": old.agent})
                 made = await self.create(live.game.id, dict(live.setup.options), seats,
                                          public=False, move_time=live.move_time,
+                                         creator_seat=None,
                                          on_timeout=live.on_timeout,
                                          turn_deadline=live.turn_deadline)
                 new_id = made["game_id"]
@@ -803,7 +876,8 @@ class GameService:
                 live.rematch = await self.db(link)
         new = await self.get(live.rematch)
         try:
-            return await self._take_free_seat(new, (seat + 1) % n, None, public_only=False)
+            return await self._take_free_seat(new, (seat + 1) % n, None, public_only=False,
+                                              account=live.seats[seat].account)
         except ServiceError as exc:
             if exc.code == "conflict":
                 raise ServiceError("conflict", "your seat in the rematch was already taken"

@@ -1,6 +1,7 @@
 """The browser pages of `boardct serve`: the lobby `/`, the game page `/play/{game_id}`, the
-replay page `/replay/{game_id}`, the static files under `/static/`, and each game's own page
-files under `/static/games/<game id>/`.
+replay page `/replay/{game_id}`, the account page `/account` (sign in, my games, API tokens),
+the static files under `/static/`, and each game's own page files under
+`/static/games/<game id>/`.
 
 The pages are plain HTML, CSS and ES modules shipped as package data: no build step, nothing
 loaded from another host. They know games only through the JSON API (protocol.md) and through
@@ -134,6 +135,10 @@ def add_web_pages(app: FastAPI) -> None:
     @app.get("/", include_in_schema=False)
     def lobby_page() -> Response:
         return _page("index.html")
+
+    @app.get("/account", include_in_schema=False)
+    def account_page() -> Response:
+        return _page("account.html")
 
     @app.get("/play/{game_id}", include_in_schema=False)
     def play_page(game_id: str) -> Response:

@@ -91,7 +91,7 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
     try:
         if token is not None and not isinstance(token, str):
             raise ServiceError("unauthorized", "token: a seat token or null")
-        live, seat = await service.authorize(game_id, token)
+        live, seat = await _authorize(ws, service, game_id, token, hello.get("seat"))
     except ServiceError as exc:
         await _close_with(ws, exc.code, exc.message)
         return
@@ -114,6 +114,26 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
         pass
     finally:
         hub.remove(client)
+
+
+async def _authorize(ws: WebSocket, service: GameService, game_id: str, token: str | None,
+                     choice: Any) -> tuple[Live, int | None]:
+    """The seat of the hello's token: a seat token, or a personal API token (the account's
+    seat); without one, the account of the browser's session cookie (server/auth.py), whose
+    seat among several is the hello's `seat`."""
+    from boardct.server.accounts import is_api_token
+    from boardct.server.auth import accounts_of, seat_choice, socket_account
+
+    account = None
+    if token and is_api_token(token):
+        account = await accounts_of(ws).by_api_token(token)
+        if account is None:
+            raise ServiceError("unauthorized", "this API token is unknown or revoked")
+        token = None
+    elif not token:
+        account = await socket_account(ws)
+    return await service.authorize(game_id, token, account.id if account else None,
+                                   seat_choice(choice))
 
 
 def _catch_up(service: GameService, live: Live, seat: int | None, since: Any) -> list[dict]:

@@ -171,6 +171,9 @@ export class GameSocket {
       case "chat":
         this.emit("chat", msg);
         break;
+      case "seat_taken":
+        this.emit("seatTaken", msg);
+        break;
       case "error":
         this.emit("error", msg);
         break;
@@ -213,6 +216,25 @@ export async function importRenderer(game) {
   } catch (e) {
     return {};
   }
+}
+
+// ---- accounts --------------------------------------------------------------------------------
+
+/** The signed-in account {id, username, email}, or null for a guest (the session cookie is
+ * HttpOnly: only the server can tell). */
+export async function currentAccount() {
+  try {
+    return (await call("GET", "/account")).account || null;
+  } catch (e) {
+    return null;
+  }
+}
+
+/** A line of "My games": the game, its players, where it stands, and the seat that is mine. */
+export function myGamesLine(g) {
+  const names = (g.names || []).join(" vs ");
+  return el("li", { "data-game": g.game_id }, el("a", { href: `/play/${encodeURIComponent(g.game_id)}` }, `${g.title}: ${names}`),
+    ` — ${g.status}${g.result_text ? ": " + g.result_text : ""}`, g.seat !== undefined ? ` (you: seat ${g.seat + 1})` : "");
 }
 
 // ---- small DOM helpers shared by the pages ------------------------------------------------

@@ -1,9 +1,10 @@
 // The lobby: create a game (options with their help texts, each seat a person or an agent),
 // copy the invite links, list open public games and the games this browser holds a seat in.
-import { call, rememberToken, allTokens, el } from "./app.js";
+import { call, rememberToken, allTokens, el, currentAccount, myGamesLine } from "./app.js";
 
 const $ = (id) => document.getElementById(id);
 let catalog = [];
+let account = null; // the signed-in account, or null for a guest
 const LAST_GAME = "boardct:lobby-game";
 
 function remembered(key) {
@@ -50,10 +51,26 @@ function seatRow(i, kind) {
     el("option", { value: "agent", selected: kind === "agent" }, "an agent"));
   const name = el("input", { id: `seat-${i}-name`, "aria-label": `seat ${i + 1} name`, placeholder: `Player ${i + 1}`, maxlength: 40 });
   const agent = el("input", { id: `seat-${i}-agent`, "aria-label": `seat ${i + 1} agent`, value: "mcts:time=1", maxlength: 100, list: "agent-specs" });
-  const sync = () => { agent.hidden = kindSel.value !== "agent"; name.hidden = kindSel.value === "agent"; };
+  // The creator's own seat (theirs at creation, never offered), and the seats the lobby may
+  // offer to anyone.
+  const mine = el("input", { type: "radio", name: "my-seat", id: `seat-${i}-mine`, value: String(i), checked: i === 0 });
+  const open = el("input", { type: "checkbox", id: `seat-${i}-open`, class: "seat-open" });
+  const mineLabel = el("label", { class: "seat-mine" }, mine, " my seat");
+  const openLabel = el("label", { class: "seat-open-label" }, open, " open to the lobby");
+  const sync = () => {
+    const person = kindSel.value !== "agent";
+    agent.hidden = person;
+    name.hidden = !person;
+    mineLabel.hidden = !person;
+    openLabel.hidden = !person || mine.checked;
+    if (!person) mine.checked = false;
+  };
   kindSel.addEventListener("change", sync);
+  mine.addEventListener("change", () => document.querySelectorAll("#seat-rows .seat-row").forEach((r) => r.dispatchEvent(new Event("sync"))));
+  const row = el("div", { class: "seat-row" }, el("span", {}, `Seat ${i + 1}:`), kindSel, name, agent, mineLabel, openLabel);
+  row.addEventListener("sync", sync);
   sync();
-  return el("div", { class: "seat-row" }, el("span", {}, `Seat ${i + 1}:`), kindSel, name, agent);
+  return row;
 }
 
 function showGame() {
@@ -90,12 +107,21 @@ async function create(ev) {
     if (String(v) !== String(opt.default)) options[opt.name] = v;
   }
   const seats = [];
-  for (const row of document.querySelectorAll("#seat-rows .seat-row")) {
-    const [kindSel, name, agent] = row.querySelectorAll("select, input");
-    seats.push(kindSel.value === "agent" ? { kind: "agent", agent: agent.value.trim() } : { kind: "human", name: name.value.trim() || null });
-  }
+  let creatorSeat = null;
+  document.querySelectorAll("#seat-rows .seat-row").forEach((row, i) => {
+    const kindSel = row.querySelector("select");
+    const [name, agent] = row.querySelectorAll("input:not([type])");
+    const mine = row.querySelector('input[name="my-seat"]').checked;
+    if (kindSel.value === "agent") {
+      seats.push({ kind: "agent", agent: agent.value.trim() });
+      return;
+    }
+    if (mine) creatorSeat = i;
+    seats.push({ kind: "human", name: name.value.trim() || null, open: !mine && row.querySelector(".seat-open").checked });
+  });
   try {
-    const res = await call("POST", "/games", { game: g.id, options, seats, public: $("public").checked });
+    const res = await call("POST", "/games", { game: g.id, options, seats, public: $("public").checked, creator_seat: creatorSeat });
+    res.creatorSeat = creatorSeat;
     showCreated(res);
     loadMine();
     loadOpen();
@@ -121,9 +147,12 @@ function showCreated(res) {
       continue;
     }
     const link = el("input", { readonly: true, value: `${origin}/play/${res.game_id}?invite=${seat.invite}`, "aria-label": `invite link for seat ${seat.seat + 1}`, class: "invite-link", "data-seat": seat.seat });
-    items.push(el("li", { class: "links" }, el("div", {}, `Seat ${seat.seat + 1}${seat.name ? " (" + seat.name + ")" : ""}: send this invite link, or `,
+    const own = seat.seat === res.creatorSeat;
+    const how = own ? " — your seat: its invite link opens it on another device, or " : ": send this invite link, or ";
+    items.push(el("li", { class: "links" }, el("div", {}, `Seat ${seat.seat + 1}${seat.name ? " (" + seat.name + ")" : ""}${how}`,
       el("button", { type: "button", class: "play-here", "data-seat": seat.seat, onclick: () => {
-        rememberToken(res.game_id, seat.token);
+        // signed in, my own seat is my account's: no token to keep in this browser
+        if (!(account && seat.seat === res.creatorSeat)) rememberToken(res.game_id, seat.token);
         location.href = `/play/${res.game_id}`;
       } }, `play seat ${seat.seat + 1} here`)), link, copyButton(link)));
   }
@@ -138,9 +167,10 @@ function summaryLine(g, extra) {
   return el("li", {}, el("a", { href: `/play/${encodeURIComponent(g.game_id)}` }, `${g.title}: ${names}`), ` — ${g.status}${g.result_text ? ": " + g.result_text : ""}`, extra || "");
 }
 
-/** An open public game: a "Join" button per free person's seat takes it (no invite needed). */
+/** An open public game: a "Join" button per seat its creator opened, still free, takes it (no
+ * invite needed). */
 function openLine(g) {
-  const free = (g.seats || []).filter((s) => s.kind === "human" && !s.claimed);
+  const free = (g.seats || []).filter((s) => s.kind === "human" && s.open && !s.claimed);
   const buttons = free.map((s) => el("button", { type: "button", class: "join-seat",
     "data-game": g.game_id, "data-seat": String(s.seat), onclick: () => takeSeat(g.game_id, s.seat),
     "aria-label": `Join ${g.title} as seat ${s.seat + 1}${s.name ? " (" + s.name + ")" : ""}` },
@@ -150,11 +180,11 @@ function openLine(g) {
 
 async function takeSeat(gameId, seat) {
   notice("");
-  const name = $("join-name").value.trim() || localStorage.getItem("boardct:name") || "Guest";
+  const name = $("join-name").value.trim() || localStorage.getItem("boardct:name") || (account && account.username) || "Guest";
   localStorage.setItem("boardct:name", name);
   try {
     const res = await call("POST", `/games/${encodeURIComponent(gameId)}/seats/${seat}/take`, { name });
-    rememberToken(res.game_id, res.token);
+    if (!account) rememberToken(res.game_id, res.token); // signed in: the seat is the account's
     location.href = `/play/${encodeURIComponent(res.game_id)}`;
   } catch (e) {
     notice(`Could not take the seat: ${e.message}`);
@@ -172,16 +202,19 @@ async function loadOpen() {
   }
 }
 
+/** My games: the account's seats (signed in) and the seats this browser holds as a guest. */
 async function loadMine() {
   const tokens = allTokens();
-  if (!tokens.length) {
-    $("mine").replaceChildren(el("li", {}, "None yet: games you create or join appear here."));
-    return;
-  }
   try {
-    const res = await call("POST", "/mine", { tokens });
-    const list = res.games || [];
-    $("mine").replaceChildren(...(list.length ? list.map((g) => summaryLine(g, g.seat !== undefined ? ` (you: seat ${g.seat + 1})` : "")) : [el("li", {}, "None.")]));
+    const list = account ? (await call("GET", "/account/games")).games || [] : [];
+    const seen = new Set(list.map((g) => `${g.game_id}:${g.seat}`));
+    if (tokens.length) {
+      for (const g of (await call("POST", "/mine", { tokens })).games || []) {
+        if (!seen.has(`${g.game_id}:${g.seat}`)) list.push(g);
+      }
+    }
+    const none = account ? "None yet: games you create or join appear here." : "None yet: games you create or join appear here. As a guest, a seat lives in this browser: sign in to play it from any device.";
+    $("mine").replaceChildren(...(list.length ? list.map(myGamesLine) : [el("li", {}, none)]));
   } catch (e) {
     $("mine").replaceChildren(el("li", {}, `Could not load: ${e.message}`));
   }
@@ -203,11 +236,11 @@ async function join(ev) {
     notice("That is not an invite link or code: paste the whole link you were sent.");
     return;
   }
-  const name = $("join-name").value.trim() || "Guest";
+  const name = $("join-name").value.trim() || (account && account.username) || "Guest";
   localStorage.setItem("boardct:name", name);
   try {
     const res = await call("POST", `/invites/${encodeURIComponent(code)}`, { name });
-    rememberToken(res.game_id, res.token);
+    if (!account) rememberToken(res.game_id, res.token); // signed in: the seat is the account's
     location.href = `/play/${encodeURIComponent(res.game_id)}`;
   } catch (e) {
     notice(`Could not take the seat: ${e.message}`);
@@ -215,6 +248,11 @@ async function join(ev) {
 }
 
 async function main() {
+  account = await currentAccount();
+  if (account) {
+    $("account-link").textContent = `${account.username} · my account`;
+    document.body.dataset.account = account.username;
+  }
   $("join-name").value = localStorage.getItem("boardct:name") || "";
   $("join").addEventListener("submit", join);
   try {

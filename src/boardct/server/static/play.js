@@ -5,13 +5,14 @@
 // at /static/games/<game id>/renderer.js; without one the view is shown as JSON. Which board
 // elements a legal action involves comes with the legal list (`targets`, from the engine): the
 // page makes those clickable and never reads the game's notation.
-import { call, tokenFor, rememberToken, forgetToken, GameSocket, el, sideBadge, sideName, newId, ApiError, importRenderer } from "./app.js";
+import { call, tokenFor, rememberToken, forgetToken, GameSocket, el, sideBadge, sideName, newId, ApiError, importRenderer, currentAccount } from "./app.js";
 
 const $ = (id) => document.getElementById(id);
 const parts = location.pathname.split("/").filter(Boolean);
 const gameId = decodeURIComponent(parts[parts.length - 1] || "");
 
 let token = tokenFor(gameId);
+let account = null; // the signed-in account: its seat here needs no token in this browser
 let state = null;
 let renderer = null;
 let rendererFor = null;
@@ -52,8 +53,14 @@ async function claimInvite(code) {
       localStorage.setItem("boardct:name", name);
       try {
         const res = await call("POST", `/invites/${encodeURIComponent(code)}`, { name });
-        rememberToken(res.game_id, res.token);
-        token = res.token;
+        if (account) {
+          // the seat is now the account's: the cookie plays it, on every device
+          forgetToken(res.game_id);
+          token = null;
+        } else {
+          rememberToken(res.game_id, res.token);
+          token = res.token;
+        }
         form.hidden = true;
         notice("");
         resolve();
@@ -73,6 +80,47 @@ async function claimInvite(code) {
     // The invite code is single-use: take it out of the address bar and history.
     history.replaceState(null, "", location.pathname);
   });
+}
+
+// ---- where the seat lives ------------------------------------------------------------------
+/** A personal link carried in the address's fragment (#seat=TOKEN: never sent to a server,
+ * nor in a Referer) puts the seat in this browser too; it is then taken out of the address. */
+function takeCarriedSeat() {
+  const m = /^#seat=([A-Za-z0-9_-]{16,200})$/.exec(location.hash || "");
+  if (!m) return;
+  rememberToken(gameId, m[1]);
+  token = m[1];
+  history.replaceState(null, "", location.pathname + location.search);
+}
+
+/** Tell the player where their seat lives: in their account (any device where they are
+ * signed in), or, for a guest, in this browser only, with a personal link to carry it. */
+function seatHome(st) {
+  const box = $("seat-home");
+  if (st.seat === null || st.seat === undefined) {
+    box.hidden = true;
+    return;
+  }
+  if (!token && account) {
+    box.replaceChildren(el("p", {}, `Signed in as ${account.username}: this seat follows your account. Open this game on any device where you are signed in.`));
+    box.dataset.home = "account";
+  } else if (token) {
+    const link = el("input", { readonly: true, id: "carry-link", value: `${location.origin}/play/${encodeURIComponent(gameId)}#seat=${token}`, "aria-label": "personal link to this seat" });
+    const copy = el("button", { type: "button", onclick: async () => {
+      link.select();
+      try { await navigator.clipboard.writeText(link.value); } catch (e) { /* selected: copy by hand */ }
+    } }, "Copy");
+    box.replaceChildren(
+      el("p", {}, "Your seat lives in this browser only: clearing it, or another device, and you can only watch."),
+      el("p", {}, "To play it on another device, open this personal link there (keep it to yourself: whoever opens it plays your seat): "),
+      el("div", { class: "links" }, link, copy),
+      el("p", {}, "Or ", el("a", { href: `/account?next=${encodeURIComponent(location.pathname)}`, id: "carry-signin" }, "sign in or sign up"), " to keep this seat in an account, on every device."));
+    box.dataset.home = "browser";
+  } else {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
 }
 
 // ---- moves ---------------------------------------------------------------------------------
@@ -410,6 +458,7 @@ async function show(st) {
   document.body.dataset.myTurn = st.my_turn ? "1" : "0";
   document.body.dataset.over = st.over ? "1" : "0";
   document.body.dataset.mySeat = st.seat === null || st.seat === undefined ? "" : String(st.seat);
+  seatHome(st);
 }
 
 /**
@@ -459,6 +508,21 @@ async function main() {
     act({ type: "resign" }, `/games/${encodeURIComponent(gameId)}/resign`, {});
   });
 
+  takeCarriedSeat();
+  account = await currentAccount();
+  if (account && token) {
+    // A seat this browser held as a guest and the account now holds (moved at sign-in): the
+    // cookie plays it from here on. A seat the account does not hold keeps its token.
+    try {
+      const mine = await call("GET", `/games/${encodeURIComponent(gameId)}`);
+      if (mine.seat !== null && mine.seat !== undefined) {
+        forgetToken(gameId);
+        token = null;
+      }
+    } catch (e) {
+      // not found or refused: the token decides below
+    }
+  }
   const params = new URLSearchParams(location.search);
   const invite = params.get("invite");
   if (invite) await claimInvite(invite);
@@ -480,6 +544,7 @@ async function main() {
     state: (m) => show(m),
     update: (m) => show(m.state),
     chat: (m) => { if (chatAdd(m)) chatView(); },
+    seatTaken: (m) => notice(`${m.name || "Someone"} took seat ${m.seat + 1}${m.how === "lobby" ? " from the lobby" : " with an invite"}.`, "info"),
     ack: () => { $("sending").hidden = true; },
     reject: (m) => { $("sending").hidden = true; showRejection(m); },
     error: (m) => notice(`${m.message || m.code}`),
