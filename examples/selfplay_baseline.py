@@ -2,10 +2,10 @@
 PettingZoo environment, evaluated against `random` on the Gymnasium environment (docs/rl.md).
 
     pip install "boardct[rl]"
-    python examples/selfplay_baseline.py --game shift --episodes 2000 --save shift.npz
-    python examples/selfplay_baseline.py --game fff --cpu 180          # stop after 3 CPU minutes
+    python examples/selfplay_baseline.py --game shift --mix 0.5 --episodes 3200 --save shift.npz
+    python examples/selfplay_baseline.py --game hills --mix 0.5 --cpu 180  # 3 CPU minutes at most
     python examples/selfplay_baseline.py --evaluate shift.npz --eval-games 400
-    python examples/selfplay_baseline.py --game hills --opponent random  # not self-play
+    python examples/selfplay_baseline.py --game fff --opponent random      # not self-play
 
 The policy is a small network (one hidden layer of tanh units; `--hidden 0` makes it linear)
 from a player's observation tensor to one logit per action id, illegal ids masked out of the
@@ -17,7 +17,12 @@ than usual *for that seat* its episode ended. The baseline is kept per seat beca
 of a game need not be even: at Shift's default cards the second seat wins nine random games
 in ten (docs/rl.md, "Seat balance"), and with one baseline for both seats every choice of the
 second seat would look good and every choice of the first bad, whatever was played, which
-teaches nothing. The reward is the player's return (1 win, 0 loss); a draw counts
+teaches nothing. And a seat that never wins has nothing to learn from, however it is judged:
+with `--mix P`, a share P of the episodes puts the policy in one seat (drawn) and uniformly
+random legal ids in the others, an opponent the weaker seat can beat (in FFF, random *step*
+ids end turns at once and never capture, so that mix gives draws only: train FFF against the
+`random` agent, which picks among whole turns, with `--opponent random`). The reward is the
+player's return (1 win, 0 loss); a draw counts
 `--draw-reward` (0 by default, so that the learner plays to win rather than to stall to the
 turn limit).
 
