@@ -29,6 +29,7 @@ from pathlib import Path
 
 from boardct.arena.runner import run_local, self_play
 from boardct.core import registry
+from boardct.core.errors import BoardctError
 from boardct.core.outcome import Termination
 
 
@@ -101,6 +102,11 @@ def main(argv: list[str] | None = None) -> int:
         if gid not in options or not eq:
             ap.error(f"--option {text!r}: want GAME:NAME=VALUE for one of {', '.join(ids)}")
         options[gid][name] = value
+    for gid in ids:  # an unknown game, option or value fails before any game is played
+        try:
+            registry.get(gid).resolve_options(options[gid])
+        except BoardctError as e:
+            ap.error(str(e))
     rows = []
     for gid in ids:
         row = seat_balance(gid, args.agent, args.games, args.seed, options[gid])

@@ -46,6 +46,8 @@ import numpy as np
 
 from boardct.adapters.gymnasium import BoardctEnv
 from boardct.adapters.pettingzoo import env as aec_env
+from boardct.agents import make as make_agent
+from boardct.core.errors import BoardctError
 
 
 class Policy:
@@ -328,7 +330,18 @@ def main(argv: list[str] | None = None) -> dict:
                     help="evaluate a saved policy instead of training one")
     ap.add_argument("--json", type=Path, help="write the figures as JSON here")
     args = ap.parse_args(argv)
+    if any("=" not in o for o in args.option):
+        ap.error("--option wants NAME=VALUE")
     options = dict(o.split("=", 1) for o in args.option)
+    try:  # an unknown game, option or value, or a file that is no saved policy: say so now
+        if args.evaluate:
+            Policy.load(args.evaluate)
+        else:
+            BoardctEnv(args.game, opponent="random", **options)
+            if args.opponent != "self":
+                make_agent(args.opponent)
+    except (BoardctError, OSError, ValueError, KeyError) as e:
+        ap.error(str(e))
     if args.evaluate:
         policy, meta = Policy.load(args.evaluate)
         game, options = meta["game"], meta["options"]

@@ -106,3 +106,18 @@ def test_the_command_line_trains_then_evaluates_the_saved_policy(tmp_path):
     data = json.loads(figures.read_text())
     assert data["game"] == "shift" and data["episodes"] == 4
     assert data["learner"]["games"] == 6
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--game", "chess"], "unknown game 'chess'"),
+    (["--game", "shift", "--option", "turn_limit=many"], "turn_limit"),
+    (["--game", "shift", "--option", "turn_limit"], "NAME=VALUE"),
+    (["--game", "shift", "--opponent", "nobody"], "unknown agent 'nobody'"),
+    (["--evaluate", "no-such-policy.npz"], "no-such-policy.npz"),
+])
+def test_bad_arguments_are_refused_with_a_message_before_any_training(baseline, args, message,
+                                                                      capsys):
+    with pytest.raises(SystemExit) as stop:
+        baseline.main([*args, "--episodes", "1", "--eval-games", "2"])
+    assert stop.value.code == 2
+    assert message in capsys.readouterr().err
