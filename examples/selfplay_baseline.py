@@ -20,8 +20,9 @@ second seat would look good and every choice of the first bad, whatever was play
 teaches nothing. And a seat that never wins has nothing to learn from, however it is judged:
 with `--mix P`, a share P of the episodes puts the policy in one seat (drawn) and uniformly
 random legal ids in the others, an opponent the weaker seat can beat (in FFF, random *step*
-ids end turns at once and never capture, so that mix gives draws only: train FFF against the
-`random` agent, which picks among whole turns, with `--opponent random`). The reward is the
+ids end turns at once and never capture, so that mix gives draws only; against the `random`
+agent, which picks among whole turns, `--opponent random` learns more, though in 3 CPU
+minutes not enough to beat it: docs/rl.md). The reward is the
 player's return (1 win, 0 loss); a draw counts
 `--draw-reward` (0 by default, so that the learner plays to win rather than to stall to the
 turn limit).
