@@ -14,12 +14,14 @@ and left out; the server serves every game all the same (that game without its o
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import gc
 import importlib
 import importlib.util
 import logging
 from collections.abc import Awaitable, Callable, Iterable
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -29,12 +31,15 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from boardct.core import registry
 from boardct.server.config import ServerConfig
 from boardct.server.ext import ServerExtension
+from boardct.server.quotas import QuotaExceeded, Quotas
 from boardct.server.service import ServiceError
 
 log = logging.getLogger("boardct.server")
 
 HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
-              405: "bad_request", 409: "conflict", 413: "too_large", 422: "bad_request"}
+              405: "bad_request", 409: "conflict", 413: "too_large", 422: "bad_request",
+              429: "too_many_requests"}
+SWEEP_EVERY = 60.0  # seconds between two looks for idle games to drop from memory
 
 
 def error(status: int, code: str, message: str, rule: str | None = None) -> JSONResponse:
@@ -107,7 +112,17 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
         hub = Hub()
         agents = AgentRunner(config.agent_workers)
         service = GameService(engine, agents=agents, hub=hub)
+        service.max_cached = config.max_games_in_memory
+        service.game_idle = config.game_idle
         app.state.engine, app.state.hub, app.state.agents = engine, hub, agents
+        quotas: Quotas = app.state.quotas
+
+        async def _open_games(game_id: str, _version: int) -> None:
+            live = service.cached(game_id)
+            if live is not None:
+                quotas.open_games.changed(game_id, live.over)
+
+        service.listeners.append(_open_games)
         app.state.service = service
         for ext in games.values():
             ext.bind(service)
@@ -119,9 +134,11 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
         if config.freeze_gc:
             gc.collect()  # garbage of the start-up is not kept
             gc.freeze()
+        sweeper = asyncio.get_running_loop().create_task(_sweep(service))
         try:
             yield
         finally:
+            sweeper.cancel()
             await extras.stop()  # srvx
             agents.close()
             service.close()
@@ -133,6 +150,7 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
                                  "description": f"{ext.game.title}: the game's own routes"}
                                 for ext in games.values()])
     app.state.config = config
+    app.state.quotas = Quotas(config)
     app.state.game_servers = games
     app.include_router(api.router)
     app.include_router(ws.router)
@@ -149,6 +167,11 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
     @app.exception_handler(ServiceError)
     async def _service_error(_request: Request, exc: ServiceError) -> JSONResponse:
         return error(exc.status, exc.code, exc.message, exc.rule)
+
+    @app.exception_handler(QuotaExceeded)
+    async def _quota(_request: Request, exc: QuotaExceeded) -> JSONResponse:
+        return JSONResponse(exc.to_json(), status_code=429,
+                            headers={"Retry-After": str(exc.retry_after)})
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -168,7 +191,24 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
         return error(500, "internal", "the server failed; the game is unchanged")
 
     app.add_middleware(BodyLimit, limit=config.max_body)
+    if config.trusted_proxies:
+        # outermost: the client address every route and quota sees is the one the trusted
+        # proxy gave (X-Forwarded-For), and the scheme (X-Forwarded-Proto) too
+        from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
+
+        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=list(config.trusted_proxies))
     return app
+
+
+async def _sweep(service: Any) -> None:
+    """Now and then, drop the games nobody has used for a while from memory (they come back
+    from the database when asked for): memory stays bounded by what is in use."""
+    while True:
+        await asyncio.sleep(SWEEP_EVERY)
+        try:
+            service.drop_idle()
+        except Exception:  # the sweep never stops the server
+            log.exception("dropping idle games")
 
 
 ENV_AGENT_WORKERS = "BOARDCT_AGENT_WORKERS"
