@@ -33,7 +33,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, Engine, Table, insert, select, update
+from sqlalchemy import CursorResult, Engine, Table, bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -694,23 +694,22 @@ class GameService:
         status = STATUS_OVER if trial.is_over else live.status
         now = utcnow()
 
-        # the mapped classes' tables (declarative types `__table__` as any FROM clause)
-        games, actions = cast(Table, GameRow.__table__), cast(Table, ActionRow.__table__)
-
         def write(session: Session) -> bool:
-            # Core statements on the tables, not the ORM's unit of work: this runs once a
-            # move, and the ORM's bookkeeping was most of its CPU time (held under the GIL
-            # the event loop needs)
+            # Core statements made once (`_MOVE_SQL`), on the session's connection, not the
+            # ORM's unit of work: this runs once a move, and building the statements and the
+            # ORM's bookkeeping were most of its CPU time (held under the GIL the event loop
+            # needs)
             conn = session.connection()
-            done = conn.execute(update(games)
-                                .where(games.c.id == live.id, games.c.version == expected)
-                                .values(version=expected + 1, status=status, result=result))
+            bump, append = _move_sql()
+            done = conn.execute(bump, {"gid": live.id, "expected": expected,
+                                       "new": expected + 1, "status": status,
+                                       "result": result})
             if done.rowcount != 1:
                 session.rollback()
                 return False
             try:
-                conn.execute(insert(actions).values(game=live.id, seq=expected + 1, seat=seat,
-                                                    text=entry, move_id=move_id, at=now))
+                conn.execute(append, {"game": live.id, "seq": expected + 1, "seat": seat,
+                                      "text": entry, "move_id": move_id, "at": now})
                 session.commit()
             except IntegrityError:  # the same move id or seq committed by another process
                 session.rollback()
@@ -868,6 +867,26 @@ class GameService:
                 raise ServiceError("conflict", "your seat in the rematch was already taken"
                                    ) from None
             raise
+
+
+_MOVE_SQL: list[Any] = []
+
+
+def _move_sql() -> tuple[Any, Any]:
+    """The two statements of a move, built once: the compare-and-set of the game's version
+    (with its status and result) and the INSERT of the log entry."""
+    if not _MOVE_SQL:
+        # the mapped classes' tables (declarative types `__table__` as any FROM clause)
+        games, actions = cast(Table, GameRow.__table__), cast(Table, ActionRow.__table__)
+        _MOVE_SQL.append(update(games)
+                         .where(games.c.id == bindparam("gid"),
+                                games.c.version == bindparam("expected"))
+                         .values(version=bindparam("new"), status=bindparam("status"),
+                                 result=bindparam("result")))
+        _MOVE_SQL.append(insert(actions).values(
+            game=bindparam("game"), seq=bindparam("seq"), seat=bindparam("seat"),
+            text=bindparam("text"), move_id=bindparam("move_id"), at=bindparam("at")))
+    return _MOVE_SQL[0], _MOVE_SQL[1]
 
 
 async def table_entry(service: GameService, game_id: str, seat: int, entry: str) -> dict:
