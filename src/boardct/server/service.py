@@ -33,7 +33,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, Engine, Table, bindparam, insert, select, update
+from sqlalchemy import Connection, CursorResult, Engine, Table, bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -124,6 +124,16 @@ class GameService:
         def run() -> Any:
             with Session(self.engine, expire_on_commit=False) as session:
                 return fn(session)
+
+        return await asyncio.get_running_loop().run_in_executor(self._executor, run)
+
+    async def db_conn(self, fn: Callable[[Connection], Any]) -> Any:
+        """Run `fn(connection)` in the database thread, without an ORM session (the move's
+        write: Core statements only)."""
+
+        def run() -> Any:
+            with self.engine.connect() as conn:
+                return fn(conn)
 
         return await asyncio.get_running_loop().run_in_executor(self._executor, run)
 
@@ -694,29 +704,27 @@ class GameService:
         status = STATUS_OVER if trial.is_over else live.status
         now = utcnow()
 
-        def write(session: Session) -> bool:
-            # Core statements made once (`_MOVE_SQL`), on the session's connection, not the
-            # ORM's unit of work: this runs once a move, and building the statements and the
-            # ORM's bookkeeping were most of its CPU time (held under the GIL the event loop
-            # needs)
-            conn = session.connection()
+        def write(conn: Connection) -> bool:
+            # Core statements made once (`_MOVE_SQL`) on a connection, no ORM session: this
+            # runs once a move, and building the statements and the ORM's bookkeeping were
+            # most of its CPU time (held under the GIL the event loop needs)
             bump, append = _move_sql()
             done = conn.execute(bump, {"gid": live.id, "expected": expected,
                                        "new": expected + 1, "status": status,
                                        "result": result})
             if done.rowcount != 1:
-                session.rollback()
+                conn.rollback()
                 return False
             try:
                 conn.execute(append, {"game": live.id, "seq": expected + 1, "seat": seat,
                                       "text": entry, "move_id": move_id, "at": now})
-                session.commit()
+                conn.commit()
             except IntegrityError:  # the same move id or seq committed by another process
-                session.rollback()
+                conn.rollback()
                 return False
             return True
 
-        if not await self.db(write):
+        if not await self.db_conn(write):
             await self._catch_up(live)
             again = self._again(live, move_id, seat)
             if again is not None:
