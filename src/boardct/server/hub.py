@@ -40,7 +40,9 @@ class Client:
         text = message if isinstance(message, str) else encode(message)
         async with self.lock:  # one message at a time on a connection
             try:
-                await asyncio.wait_for(self.websocket.send_text(text), SEND_TIMEOUT)
+                # asyncio.timeout, not wait_for: no task made for each message
+                async with asyncio.timeout(SEND_TIMEOUT):
+                    await self.websocket.send_text(text)
                 return True
             except Exception:  # closed or stuck: the client resyncs on reconnect
                 return False
@@ -106,7 +108,7 @@ class Hub:
             state = service.update_state(live, seat)
             texts = [encode(update_message(live, e, seat, state)) for e in mine]
             sends += [self._send_all(c, texts) for c in mine_clients]
-        await asyncio.gather(*sends)
+        await _all(sends)
 
     async def send_to(self, game_id: str, message_for: Any) -> None:
         """Send each client of `game_id` the message `message_for(seat)` (None: nothing), for
@@ -121,7 +123,7 @@ class Hub:
             text = texts[c.seat]
             if text is not None:
                 sends.append(self._send_all(c, [text]))
-        await asyncio.gather(*sends)
+        await _all(sends)
 
     async def _send_all(self, client: Client, msgs: list[dict] | list[str]) -> None:
         for m in msgs:
@@ -130,3 +132,12 @@ class Hub:
                 with contextlib.suppress(Exception):  # already gone
                     await client.websocket.close(code=1011)
                 return
+
+
+async def _all(sends: list[Any]) -> None:
+    """Run the sends at once (a slow connection does not hold up the others); one alone is
+    awaited as it is (gather would make a task of it)."""
+    if len(sends) == 1:
+        await sends[0]
+    elif sends:
+        await asyncio.gather(*sends)

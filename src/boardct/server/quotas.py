@@ -32,7 +32,7 @@ from limits.strategies import SlidingWindowCounterRateLimiter
 # per client address; "signup"/"signin" per client address (accounts).
 RULES: dict[str, str] = {
     "create": "20/minute;200/day",
-    "move": "60/10 seconds;600/hour",
+    "move": "20/second;600/minute;6000/hour",
     "chat": "10/10 seconds;200/hour",
     "socket": "60/minute;600/hour",
     "signup": "5/hour;20/day",

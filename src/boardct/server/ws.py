@@ -164,7 +164,8 @@ async def _serve(service: GameService, live: Live, client: Client, limit: int,
     ws = client.websocket
     while True:
         try:
-            msg = await asyncio.wait_for(receive_message(ws, limit), idle if idle > 0 else None)
+            async with asyncio.timeout(idle if idle > 0 else None):  # no task a message
+                msg = await receive_message(ws, limit)
         except TimeoutError:
             await _close_with(ws, "idle", f"nothing heard for {idle:g} s: closed (send a "
                                           "ping now and then to stay)", 1001)
