@@ -40,6 +40,7 @@ HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "n
               405: "bad_request", 409: "conflict", 413: "too_large", 422: "bad_request",
               429: "too_many_requests"}
 SWEEP_EVERY = 60.0  # seconds between two looks for idle games to drop from memory
+GC_YOUNG = 20_000  # allocations between two young collections in a server process
 
 
 def error(status: int, code: str, message: str, rule: str | None = None) -> JSONResponse:
@@ -131,14 +132,21 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
         await service.resume_agents()
         # srvx: deadlines, worker fan-out (LISTEN/NOTIFY), offers, chat (server/extras.py)
         extras = await server_extras.start(app, service, config.db_url)
+        thresholds = gc.get_threshold()
         if config.freeze_gc:
             gc.collect()  # garbage of the start-up is not kept
             gc.freeze()
+            # A move makes thousands of short-lived objects (views, messages): at the default
+            # threshold (700) several young collections ran each move, each also walking the
+            # survivors; with thousands of games held that was 15-25% of a move's CPU
+            gen0, gen1, gen2 = thresholds
+            gc.set_threshold(max(gen0, GC_YOUNG), max(gen1, 20), max(gen2, 20))
         sweeper = asyncio.get_running_loop().create_task(_sweep(service))
         try:
             yield
         finally:
             sweeper.cancel()
+            gc.set_threshold(*thresholds)
             await extras.stop()  # srvx
             agents.close()
             service.close()

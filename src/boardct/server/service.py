@@ -30,7 +30,7 @@ import logging
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, cast
 
 from sqlalchemy import Connection, CursorResult, Engine, Table, bindparam, insert, select, update
@@ -342,7 +342,8 @@ class GameService:
         self._replay_into(live, actions)
         return live
 
-    def _replay_into(self, live: Live, actions: list[ActionRow]) -> None:
+    def _replay_into(self, live: Live, actions: Sequence[Any]) -> None:
+        """Apply log rows (with `seq`, `seat`, `text`, `move_id`: ActionRows or plain rows)."""
         for a in actions:
             if a.seq != live.version + 1:
                 raise RuntimeError(f"game {live.id}: log entry {a.seq} after {live.version}")
@@ -373,10 +374,14 @@ class GameService:
         since = live.version
 
         def read(session: Session):
-            seats = session.scalars(select(SeatRow).where(SeatRow.game == live.id)
-                                    .order_by(SeatRow.seat)).all()
-            actions = session.scalars(select(ActionRow).where(ActionRow.game == live.id,
-                                                              ActionRow.seq > since)
+            # plain rows, not ORM objects: with several workers this runs in every other
+            # process after each move
+            seats = session.execute(select(SeatRow.seat, SeatRow.claimed, SeatRow.name,
+                                           SeatRow.token_hash, SeatRow.invite_hash)
+                                    .where(SeatRow.game == live.id)).all()
+            actions = session.execute(select(ActionRow.seq, ActionRow.seat, ActionRow.text,
+                                             ActionRow.move_id)
+                                      .where(ActionRow.game == live.id, ActionRow.seq > since)
                                       .order_by(ActionRow.seq)).all()
             return list(seats), list(actions)
 
@@ -385,7 +390,7 @@ class GameService:
         self._replay_into(live, actions)
 
     @staticmethod
-    def _set_seats(live: Live, rows: list[SeatRow]) -> None:
+    def _set_seats(live: Live, rows: Sequence[Any]) -> None:
         for s in rows:
             if s.seat < len(live.seats):
                 mine = live.seats[s.seat]
