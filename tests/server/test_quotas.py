@@ -325,6 +325,32 @@ def test_the_client_is_the_one_a_trusted_proxy_names(serve, sqlite_url):
     assert made(plain.base_url, "203.0.113.6") == [429, 429, 429]
 
 
+def test_a_quota_the_server_cannot_read_is_refused_at_start_up():
+    from click.testing import CliRunner
+
+    from boardct.cli.main import cli
+
+    result = CliRunner().invoke(cli, ["serve", "--quota", "create=lots"])
+    assert result.exit_code != 0 and "quota create" in result.output
+    result = CliRunner().invoke(cli, ["serve", "--quota", "nonsense"])
+    assert result.exit_code != 0 and "RULE=LIMITS" in result.output
+
+
+def test_the_rules_read_as_limits_says_and_none_switches_one_off():
+    from boardct.server.quotas import QuotaExceeded, Quotas
+
+    quotas = Quotas(ServerConfig(db_url="sqlite://", quotas={"create": "2/minute",
+                                                             "move": "none"}))
+    quotas.hit("create", "a")
+    quotas.hit("create", "a")
+    with pytest.raises(QuotaExceeded) as over:
+        quotas.hit("create", "a")
+    assert 1 <= over.value.retry_after <= 60
+    quotas.hit("create", "b")  # another client counts alone
+    for _ in range(1000):
+        quotas.hit("move", "g:0")  # switched off
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="reads /proc")
 def test_rss_is_readable_here():
     """The memory bound above is checked where /proc is (Linux): make sure it is read."""
