@@ -59,8 +59,8 @@ class QuotaExceeded(Exception):
         self.retry_after = retry_after
 
     def to_json(self) -> dict:
-        return {"error": {"code": "too_many_requests", "message": str(self),
-                          "rule": None, "retry_after": self.retry_after}}
+        """The JSON error every refusal has (the seconds to wait go in `Retry-After`)."""
+        return {"error": {"code": "too_many_requests", "message": str(self), "rule": None}}
 
 
 def parse_rules(overrides: Mapping[str, str] | None = None) -> dict[str, list[RateLimitItem]]:
