@@ -3,6 +3,9 @@ over websockets on 127.0.0.1; prints moves/s and the p50/p99 acknowledgement lat
 
     PYTHONPATH=src python benchmarks/bench_server.py --games 50 200 500 --seconds 20
     PYTHONPATH=src python benchmarks/bench_server.py --db postgresql+psycopg://u@h:p/db
+    PYTHONPATH=src python benchmarks/bench_server.py --suite --pg postgresql+psycopg://u@h/db \
+        --out benchmarks/results/server.json   # 200, 1,000, 2,000 games on SQLite (one
+                                                # process) and PostgreSQL (two workers)
 
 Each game has two seats, each a client of its own on its own websocket (protocol.md, version 1):
 it says hello with its seat token, and whenever an update says it is to move, it sends a random
@@ -18,8 +21,14 @@ free port (a fresh SQLite file in a temporary folder unless `--db` is given) so 
 and the server do not share an event loop, and stops it at the end. On Linux it also prints
 the server's CPU time a move (from /proc), which does not depend on how busy the machine is.
 
+An update carries what changed of the seat's state (docs/server.md): each client merges it
+into the state it has, as the pages do. The server is started with its quotas on creation
+and sockets switched off (every bench client is one address, 127.0.0.1); the move quota
+stays on (a seat moves every two seconds or so at the default think time).
+
 This is a benchmark, not a test: nothing here asserts a figure. The target on the 2-core
-development machine is 200 games with p99 below 50 ms on SQLite.
+development machine: server CPU at most 0.7 ms a move, and 1,000 games with p99 below 50 ms on
+SQLite in one process, the clients beside it.
 """
 
 from __future__ import annotations
@@ -28,6 +37,7 @@ import argparse
 import asyncio
 import json
 import os
+import platform
 import random
 import socket
 import statistics
@@ -80,13 +90,35 @@ def process_cpu(pid: int | None) -> float | None:
         return None
 
 
-def start_server(db: str, port: int, workers: int, folder: Path) -> subprocess.Popen:
+try:  # the clients parse every update: the fast parser where installed (the server extra)
+    import orjson
+
+    loads = orjson.loads
+
+    def dumps(doc: object) -> str:
+        return orjson.dumps(doc).decode()
+except ImportError:  # pragma: no cover
+    loads, dumps = json.loads, json.dumps
+
+# every bench client comes from 127.0.0.1: the per-address quotas on creating games and
+# opening sockets would stop the benchmark, not measure it
+UNLIMITED = ["--quota", "create=none", "--quota", "socket=none", "--max-open-games", "0",
+             "--max-sockets", "0"]
+
+
+def start_server(db: str, port: int, workers: int, folder: Path,
+                 src: Path = SRC) -> subprocess.Popen:
+    """`boardct serve` from the sources in `src` (another revision's for a before/after:
+    `--server-src`), with the quotas above switched off where that server has them."""
     env = dict(os.environ)
-    env["PYTHONPATH"] = str(SRC) + os.pathsep + env.get("PYTHONPATH", "")
+    env["PYTHONPATH"] = str(src) + os.pathsep + env.get("PYTHONPATH", "")
+    helptext = subprocess.run([sys.executable, "-m", "boardct", "serve", "--help"], env=env,
+                              capture_output=True, text=True).stdout
+    unlimited = UNLIMITED if "--quota" in helptext else []
     log = (folder / "serve.log").open("wb")
     proc = subprocess.Popen(
         [sys.executable, "-m", "boardct", "serve", "--host", "127.0.0.1", "--port", str(port),
-         "--db", db, "--workers", str(workers)],
+         "--db", db, "--workers", str(workers), *unlimited],
         cwd=folder, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     import httpx
 
@@ -127,14 +159,14 @@ async def seat_client(ws_base: str, game_id: str, token: str, rng: random.Random
     url = f"{ws_base}/api/v1/games/{game_id}/ws"
     async with websockets.connect(url, max_size=2**22, open_timeout=120,
                                   ping_interval=None) as ws:
-        await ws.send(json.dumps({"type": "hello", "v": 1, "token": token, "since": None}))
+        await ws.send(dumps({"type": "hello", "v": 1, "token": token, "since": None}))
         # Connected once the server has welcomed the seat and sent its state: the round's
         # clock starts when every seat is in, so the storm of 2 x N hellos (each the first
         # use of a seat token, a database write) is not counted as play.
         last_state: dict | None = None
         version = -1
         while last_state is None:
-            msg = json.loads(await asyncio.wait_for(ws.recv(), 120))
+            msg = loads(await asyncio.wait_for(ws.recv(), 120))
             if msg.get("type") == "error":
                 raise RuntimeError(f"refused: {msg}")
             if msg.get("type") == "state":
@@ -160,8 +192,8 @@ async def seat_client(ws_base: str, game_id: str, token: str, rng: random.Random
             move_id = uuid.uuid4().hex
             text = rng.choice(state["legal"])["text"]
             pending[move_id] = time.perf_counter()
-            await ws.send(json.dumps({"type": "move", "id": move_id, "text": text,
-                                      "version": state["version"]}))
+            await ws.send(dumps({"type": "move", "id": move_id, "text": text,
+                                 "version": state["version"]}))
 
         await maybe_move(last_state)
         while time.monotonic() < stop_at:
@@ -170,7 +202,7 @@ async def seat_client(ws_base: str, game_id: str, token: str, rng: random.Random
                                              timeout=max(0.05, stop_at - time.monotonic()))
             except TimeoutError:
                 break
-            msg = json.loads(raw)
+            msg = loads(raw)
             kind = msg.get("type")
             if kind == "ack":
                 sent = pending.pop(msg.get("id"), None)
@@ -183,9 +215,11 @@ async def seat_client(ws_base: str, game_id: str, token: str, rng: random.Random
                 if len(stats.errors) < 5:
                     stats.errors.append(f"reject: {msg}"[:200])
                 last_state = None
-                await ws.send(json.dumps({"type": "state"}))  # resync
+                await ws.send(dumps({"type": "state"}))  # resync
             elif kind in ("state", "update"):
-                state = msg if kind == "state" else msg.get("state") or {}
+                # an update carries what changed: merged into the state the client has
+                state = msg if kind == "state" else {**(last_state or {}),
+                                                     **(msg.get("state") or {})}
                 if state.get("version", -1) >= version:
                     version = state.get("version", -1)
                     last_state = state
@@ -264,24 +298,68 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--url", default=None,
                     help="use a running server at this base URL instead of starting one")
     ap.add_argument("--json", action="store_true", help="one JSON line per round")
+    ap.add_argument("--suite", action="store_true",
+                    help="the issue's set: --games 200 1000 2000 on SQLite (one process), then "
+                         "on PostgreSQL (--pg) with two workers")
+    ap.add_argument("--pg", default=os.environ.get("BOARDCT_BENCH_PG"),
+                    help="PostgreSQL URL for --suite (default $BOARDCT_BENCH_PG; none: the "
+                         "PostgreSQL half is left out)")
+    ap.add_argument("--only", choices=["sqlite", "postgresql"], default=None,
+                    help="with --suite: only this half")
+    ap.add_argument("--out", default=None, help="also write every round (JSON) to this file")
+    ap.add_argument("--server-src", default=str(SRC),
+                    help="run the server from this src folder (another revision's, for a "
+                         "before/after: git archive REV src | tar -x -C /tmp/rev)")
     args = ap.parse_args(argv)
+    if args.suite:
+        games = args.games if args.games != [50, 200, 500] else [200, 1000, 2000]
+        plans = [("sqlite", None, 1, games)]
+        if args.pg:
+            plans.append(("postgresql", args.pg, 2, games))
+        plans = [p for p in plans if args.only in (None, p[0])]
+    else:
+        plans = [("sqlite" if not args.db or args.db.startswith("sqlite") else "postgresql",
+                  args.db, args.workers, args.games)]
+    rounds: list[dict] = []
+    for name, db_url, workers, games_list in plans:
+        rounds += serve_and_run(args, name, db_url, workers, games_list)
+    if args.out:
+        doc = {"benchmark": "bench_server.py", "think_s": args.think, "seconds": args.seconds,
+               "server_src": args.server_src,
+               "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
+                           "load_average_at_end": os.getloadavg()[0]
+                           if hasattr(os, "getloadavg") else None},
+               "rounds": rounds}
+        Path(args.out).write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+def serve_and_run(args: argparse.Namespace, name: str, db_url: str | None, workers: int,
+                  games_list: list[int]) -> list[dict]:
+    """Start a server on `db_url` (None: a fresh SQLite file) with `workers` processes (or
+    use --url) and run one round for each number of games."""
+    out = []
     with tempfile.TemporaryDirectory(prefix="boardct-bench-") as tmp:
         folder = Path(tmp)
         proc = None
         if args.url:
             base = args.url.rstrip("/")
         else:
-            db = args.db or f"sqlite:///{(folder / 'bench.db').as_posix()}"
+            db = db_url or f"sqlite:///{(folder / 'bench.db').as_posix()}"
             port = free_port()
-            proc = start_server(db, port, args.workers, folder)
+            proc = start_server(db, port, workers, folder, Path(args.server_src))
             base = f"http://127.0.0.1:{port}"
         ws_base = "ws" + base[4:]
         try:
-            print(f"server {base}, db {args.db or 'sqlite (temporary file)'}, "
+            print(f"server {base}, db {name}, {workers} worker(s), "
                   f"{args.seconds:g} s a round, think time {args.think:g} s", flush=True)
-            for games in args.games:
+            for games in games_list:
                 res = asyncio.run(run_round(base, ws_base, games, args.seconds, args.seed,
                                             args.think, proc.pid if proc else None))
+                res |= {"db": name, "workers": workers, "server_src": args.server_src,
+                        "load_average": os.getloadavg()[0] if hasattr(os, "getloadavg")
+                        else None}
+                out.append(res)
                 if args.json:
                     print(json.dumps(res), flush=True)
                 else:
@@ -294,8 +372,7 @@ def main(argv: list[str] | None = None) -> int:
                         print(f"      server CPU {res['server_cpu_s']:.1f} s = "
                               f"{res['server_cpu_ms_per_move']:.2f} ms a move; clients "
                               f"{res['client_cpu_s']:.1f} s; load average "
-                              f"{os.getloadavg()[0]:.1f}" if hasattr(os, "getloadavg")
-                              else "", flush=True)
+                              f"{res['load_average']:.1f}", flush=True)
                     for e in res["errors"]:
                         print("   error:", e)
         finally:
@@ -305,7 +382,7 @@ def main(argv: list[str] | None = None) -> int:
                     proc.wait(timeout=20)
                 except subprocess.TimeoutExpired:
                     proc.kill()
-    return 0
+    return out
 
 
 if __name__ == "__main__":

@@ -82,8 +82,10 @@ class Api:
         self.client.portal.call(wait)
 
 
-def make_client(db_path, agent_workers: int = 0) -> TestClient:
-    config = ServerConfig(db_url=f"sqlite:///{db_path}", agent_workers=agent_workers)
+def make_client(db_path, agent_workers: int = 0, **settings) -> TestClient:
+    """The app on a SQLite file; `settings`: other ServerConfig fields (quotas...)."""
+    config = ServerConfig(db_url=f"sqlite:///{db_path}", agent_workers=agent_workers,
+                          **settings)
     return TestClient(create_app(config))
 
 

@@ -50,7 +50,8 @@ class Seat:
         if msg.get("type") == "state":
             self.state = msg
         elif msg.get("type") == "update" and isinstance(msg.get("state"), dict):
-            self.state = msg["state"]
+            # an update carries what changed: merged into the state this seat has
+            self.state = {**(self.state or {}), **msg["state"]}
         return msg
 
     def wait_for(self, pred: Any, timeout: float = WAIT) -> dict:

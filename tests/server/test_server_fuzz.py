@@ -33,7 +33,11 @@ ids = st.just("GAME") | st.text(min_size=1, max_size=40).filter(
 def world(tmp_path_factory):
     from conftest import make_client
 
-    with make_client(tmp_path_factory.mktemp("fuzz") / "fuzz.db") as client:
+    # The junk creates games as it likes (any valid body to POST /games): with the quota on
+    # creating them and the cap on a client's unfinished games (tests/server/test_quotas.py)
+    # the fixtures' own games would be refused once it had made 20 in a minute
+    with make_client(tmp_path_factory.mktemp("fuzz") / "fuzz.db", quotas={"create": "none"},
+                     max_open_games=0) as client:
         api = Api(client)
         made = api.create("fieldshift")
         yield api, made["game_id"], made["seats"][0]["token"]

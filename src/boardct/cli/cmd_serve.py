@@ -69,7 +69,25 @@ def check_workers(db_url: str, workers: int) -> int:
               help="Server processes (several only with PostgreSQL).")
 @click.option("--agent-workers", default=1, show_default=True, type=click.IntRange(0, 64),
               help="Processes that play the computer's seats.")
-def command(host: str, port: int, db_url: str | None, workers: int, agent_workers: int) -> None:
+@click.option("--quota", "quotas", multiple=True, metavar="RULE=LIMITS",
+              help="Change a quota, e.g. create=5/minute or move=none (docs/server.md; "
+                   "repeatable).")
+@click.option("--max-open-games", type=click.IntRange(0), default=None,
+              help="Unfinished games one client may have made (0: no cap; default 20).")
+@click.option("--max-sockets", type=click.IntRange(0), default=None,
+              help="Websockets open at once from one client (0: no cap; default 32).")
+@click.option("--idle-timeout", type=click.FloatRange(0), default=None,
+              help="Seconds a silent websocket is kept (0: for ever; default 120).")
+@click.option("--trusted-proxy", "trusted_proxies", multiple=True, metavar="ADDRESS",
+              help="A reverse proxy whose X-Forwarded-For is believed (an address or a "
+                   "network; repeatable). Without one the client is the connection's peer.")
+@click.option("--max-games-in-memory", type=click.IntRange(1), default=None,
+              help="Games held in memory at most (default 2000; the rest stay in the "
+                   "database until asked for).")
+def command(host: str, port: int, db_url: str | None, workers: int, agent_workers: int,
+            quotas: tuple[str, ...], max_open_games: int | None, max_sockets: int | None,
+            idle_timeout: float | None, trusted_proxies: tuple[str, ...],
+            max_games_in_memory: int | None) -> None:
     """Serve games over HTTP and websockets: create games, invite players, play from
     browsers or scripts; agents play their seats. API: /docs."""
     try:
@@ -88,6 +106,8 @@ def command(host: str, port: int, db_url: str | None, workers: int, agent_worker
         config.db_url = db_url
     elif not os.environ.get(ENV_DB):
         config.db_url = default_database()
+    limits_env = limit_settings(config, quotas, max_open_games, max_sockets, idle_timeout,
+                                trusted_proxies, max_games_in_memory)
     from boardct.server.config import ENV_SQLITE_SYNC
     from boardct.server.db import SYNC_MODES
 
@@ -113,7 +133,11 @@ def command(host: str, port: int, db_url: str | None, workers: int, agent_worker
     # srvx: no per-message deflate: compressing every update cost about 15% of the server's
     # CPU in bench_server.py (zlib), the largest single item after the socket writes; the
     # messages are a few KB and a deployment's reverse proxy may compress instead
-    ws_opts: dict[str, Any] = {"ws_max_size": ws_max, "ws_per_message_deflate": False}
+    ws_opts: dict[str, Any] = {"ws_max_size": ws_max, "ws_per_message_deflate": False,
+                               # the app reads proxy headers, from the trusted proxies only
+                               # (ServerConfig.trusted_proxies), not uvicorn (which would
+                               # believe any local process)
+                               "proxy_headers": False}
     if config.workers > 1:
         # several processes: uvicorn imports the app in each; the settings travel in the
         # environment (PostgreSQL only, see check_workers)
@@ -121,10 +145,47 @@ def command(host: str, port: int, db_url: str | None, workers: int, agent_worker
 
         os.environ[ENV_DB] = config.db_url
         os.environ[ENV_AGENT_WORKERS] = str(agent_workers)
+        os.environ.update(limits_env)
         uvicorn.run("boardct.server.app:app_from_env", factory=True, host=host, port=port,
                     workers=config.workers, log_level="info", **ws_opts)
         return
     uvicorn.run(create_app(config), host=host, port=port, log_level="info", **ws_opts)
+
+
+def limit_settings(config: Any, quotas: tuple[str, ...], max_open_games: int | None,
+                   max_sockets: int | None, idle_timeout: float | None,
+                   trusted_proxies: tuple[str, ...], max_games_in_memory: int | None
+                   ) -> dict[str, str]:
+    """Put the limits given on the command line into `config`; returns them as the
+    environment variables the processes of `--workers N` read them from."""
+    from boardct.server import config as cfg
+    from boardct.server.quotas import parse_overrides, parse_rules
+
+    env: dict[str, str] = {}
+    if quotas:
+        try:
+            given = parse_overrides(" ".join(quotas))
+            parse_rules(config.quotas | given)
+        except ValueError as exc:
+            raise BoardctError(f"--quota: {exc}") from None
+        config.quotas = config.quotas | given
+        env[cfg.ENV_QUOTAS] = " ".join(f"{k}={v}" for k, v in config.quotas.items())
+    if max_open_games is not None:
+        config.max_open_games = max_open_games
+        env[cfg.ENV_MAX_OPEN_GAMES] = str(max_open_games)
+    if max_sockets is not None:
+        config.max_sockets = max_sockets
+        env[cfg.ENV_MAX_SOCKETS] = str(max_sockets)
+    if idle_timeout is not None:
+        config.idle_timeout = idle_timeout
+        env[cfg.ENV_IDLE_TIMEOUT] = repr(idle_timeout)
+    if trusted_proxies:
+        config.trusted_proxies = list(trusted_proxies)
+        env[cfg.ENV_TRUSTED_PROXIES] = ",".join(trusted_proxies)
+    if max_games_in_memory is not None:
+        config.max_games_in_memory = max_games_in_memory
+        env[cfg.ENV_MAX_GAMES_IN_MEMORY] = str(max_games_in_memory)
+    return env
 
 
 def safe_url(url: str) -> str:

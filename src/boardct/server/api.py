@@ -19,6 +19,7 @@ from boardct.core.errors import BoardctError
 from boardct.core.inputs import InputError, parse_json
 from boardct.core.view import view_schema
 from boardct.server import messages
+from boardct.server.quotas import Quotas, client_address
 from boardct.server.service import END_KINDS, GameService, Live, ServiceError, seen_lines
 
 router = APIRouter(prefix="/api/v1")
@@ -39,6 +40,10 @@ STR, INT, BOOL, NUM = ({"type": "string"}, {"type": "integer"}, {"type": "boolea
 
 def service_of(request: Request) -> GameService:
     return request.app.state.service
+
+
+def quotas_of(request: Request) -> Quotas:
+    return request.app.state.quotas
 
 
 async def read_json(request: Request) -> Any:
@@ -173,6 +178,13 @@ async def create_game(request: Request) -> dict:
     now). The game is private unless `public`; the lobby then offers only the seats marked
     `open`. `creator_seat` (default: the first person's seat; null: none) is the creator's
     from now on, and the signed-in creator's account's."""
+    quotas = quotas_of(request)
+    account = await account_id(request)
+    # an account's games count against the account wherever it plays from; a guest's
+    # against the address it comes from
+    who = f"account:{account}" if account is not None else client_address(request)
+    quotas.hit("create", who)
+    quotas.open_games.check(who)
     body = await read_object(request)
     game = field(body, "game", str, required=True)
     options = field(body, "options", dict, {})
@@ -205,7 +217,8 @@ async def create_game(request: Request) -> dict:
         move_time=float(move_time) if move_time is not None else None,
         on_timeout=on_timeout,
         turn_deadline=float(turn_deadline) if turn_deadline is not None else None,
-        creator_seat=creator_seat, account=await account_id(request))
+        creator_seat=creator_seat, account=account)
+    quotas.open_games.add(who, made["game_id"])
     made["spectate"] = f"/play/{made['game_id']}"
     return made
 
@@ -283,6 +296,8 @@ async def move(game_id: str, request: Request) -> dict:
     """Play an action in the game's notation: body {"text", "move_id"?, "version"?}."""
     body = await read_object(request)
     live, seat = await caller(request, game_id)
+    if seat is not None:
+        quotas_of(request).hit("move", f"{live.id}:{seat}")
     text = field(body, "text", str, required=True)
     move_id = field(body, "move_id", str, None)
     version = field(body, "version", int, None)
@@ -297,6 +312,7 @@ async def resign(game_id: str, request: Request) -> dict:
     live, seat = await caller(request, game_id)
     if seat is None:
         raise ServiceError("forbidden", "a spectator cannot resign: send a seat token")
+    quotas_of(request).hit("move", f"{live.id}:{seat}")
     return await service_of(request).end(live.id, END_KINDS[0], seat,
                                          move_id=field(body, "move_id", str, None))
 

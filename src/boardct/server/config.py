@@ -9,6 +9,42 @@ DEFAULT_DB = "sqlite:///boardct.db"  # ./boardct.db, relative to the working fol
 ENV_DB = "BOARDCT_DB"
 ENV_SQLITE_SYNC = "BOARDCT_SQLITE_SYNC"  # NORMAL (default) or FULL: see db.make_engine
 MAX_BODY = 64 * 1024  # bytes of one request body or websocket frame
+# the limits (docs/server.md, "Quotas and limits"); each also from the environment, for the
+# processes of `boardct serve --workers N`
+ENV_QUOTAS = "BOARDCT_QUOTAS"  # "create=5/minute move=none": over quotas.RULES
+ENV_QUOTA_STORAGE = "BOARDCT_QUOTA_STORAGE"  # memory:// (default) or redis://host:port
+ENV_MAX_OPEN_GAMES = "BOARDCT_MAX_OPEN_GAMES"
+ENV_MAX_SOCKETS = "BOARDCT_MAX_SOCKETS"
+ENV_IDLE_TIMEOUT = "BOARDCT_IDLE_TIMEOUT"
+ENV_TRUSTED_PROXIES = "BOARDCT_TRUSTED_PROXIES"  # addresses or networks, comma-separated
+ENV_MAX_GAMES_IN_MEMORY = "BOARDCT_MAX_GAMES_IN_MEMORY"
+MAX_OPEN_GAMES = 20  # unfinished games one guest (client address) may have made
+MAX_SOCKETS = 32  # websockets open at once from one client address
+IDLE_TIMEOUT = 120.0  # seconds a websocket may say nothing (the pages ping every 30 s)
+MAX_GAMES_IN_MEMORY = 2000  # games held in memory; the idlest unwatched ones leave beyond it
+GAME_IDLE = 600.0  # seconds after which an unwatched game leaves memory
+
+
+def _env_int(name: str, default: int) -> int:
+    value = os.environ.get(name, "").strip()
+    return int(value) if value.isdigit() else default
+
+
+def _env_float(name: str, default: float) -> float:
+    try:
+        return float(os.environ.get(name, "").strip() or default)
+    except ValueError:
+        return default
+
+
+def _env_quotas() -> dict[str, str]:
+    from boardct.server.quotas import parse_overrides
+
+    return parse_overrides(os.environ.get(ENV_QUOTAS, ""))
+
+
+def _env_list(name: str) -> list[str]:
+    return [x for x in os.environ.get(name, "").replace(",", " ").split() if x]
 
 
 @dataclass
@@ -34,9 +70,23 @@ class ServerConfig:
     # 60-100 ms, a pause every move in flight waits for. For the process `boardct serve`
     # runs; off for apps made in a test process, whose objects are not the server's.
     freeze_gc: bool = False
-    # Rate limits (server/quotas.py): rule name -> a `limits` string such as "10 per minute";
-    # the rules left out keep their defaults (quotas.DEFAULT_QUOTAS)
-    quotas: dict[str, str] = field(default_factory=dict)
+    # quotas.RULES changed or switched off ("none"), by rule name: {"create": "5/minute"}
+    quotas: dict[str, str] = field(default_factory=_env_quotas)
+    quota_storage: str = field(
+        default_factory=lambda: os.environ.get(ENV_QUOTA_STORAGE) or "memory://")
+    max_open_games: int = field(
+        default_factory=lambda: _env_int(ENV_MAX_OPEN_GAMES, MAX_OPEN_GAMES))  # 0: no cap
+    max_sockets: int = field(
+        default_factory=lambda: _env_int(ENV_MAX_SOCKETS, MAX_SOCKETS))  # 0: no cap
+    idle_timeout: float = field(
+        default_factory=lambda: _env_float(ENV_IDLE_TIMEOUT, IDLE_TIMEOUT))
+    # the reverse proxies whose X-Forwarded-For / X-Forwarded-Proto are believed (addresses
+    # or networks such as 10.0.0.0/8; "*": any); from anyone else they are ignored and the
+    # client is the connection's peer
+    trusted_proxies: list[str] = field(default_factory=lambda: _env_list(ENV_TRUSTED_PROXIES))
+    max_games_in_memory: int = field(
+        default_factory=lambda: _env_int(ENV_MAX_GAMES_IN_MEMORY, MAX_GAMES_IN_MEMORY))
+    game_idle: float = GAME_IDLE
     # Accounts (server/accounts.py, docs/server.md): how long a browser session lasts, whether
     # its cookie is Secure (None: when the request came over HTTPS, as the scheme uvicorn sees
     # it, from the proxy's X-Forwarded-Proto when it trusts the proxy), the other origins

@@ -48,6 +48,8 @@ class Extras:
         self.service.state_extras.append(self._social_extra)
         for kind in ("chat", "offer", "answer"):
             self.service.ws_handlers[kind] = self._ws_handler
+        # a game loaded again (after a restart, or after it left memory) shows its offers
+        self.service.on_load.append(self.load_social)
 
     async def start(self) -> None:
         await self.notifier.start()
@@ -213,6 +215,8 @@ class Extras:
         kind = msg["type"]
         mid = msg.get("id")
         if kind == "chat":
+            if client.seat is not None:
+                client.websocket.app.state.quotas.hit("chat", f"{live.id}:{client.seat}")
             await self.chat(live.id, client.seat, msg.get("text"), msg.get("to", "all"))
         elif kind == "offer":
             out = await self.offer(live.id, client.seat, msg.get("kind"))
@@ -243,7 +247,9 @@ async def get_chat(game_id: str, request: Request) -> dict:
 async def post_chat(game_id: str, request: Request) -> dict:
     """Say something: `{"text": "...", "to": "all" | "team"}` (team: the seats on the
     sender's side, `State.teammates`)."""
-    _live, seat = await caller(request, game_id)
+    live, seat = await caller(request, game_id)
+    if seat is not None:
+        request.app.state.quotas.hit("chat", f"{live.id}:{seat}")
     body = await read_object(request)
     return await extras_of(request).chat(game_id, seat, body.get("text"), body.get("to", "all"))
 

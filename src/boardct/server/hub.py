@@ -1,8 +1,12 @@
 """Websocket subscribers per game, and the broadcast of updates to them.
 
-Each connection acts for one seat or a spectator; an update is built for each seat once per
-broadcast (messages.py) and sent to every connection of that seat. A connection that cannot
-take a message (gone, or too slow) is dropped; the client resyncs when it reconnects.
+Each connection acts for one seat or a spectator; an update is built and turned into JSON
+text once per broadcast for each seat that has connections (messages.py), and that text is
+sent to every connection of the seat. A connection that cannot take a message (gone, or too
+slow) is dropped; the client resyncs when it reconnects.
+
+The hub also counts the connections open from each client address (`Hub.opened`), for the
+cap on sockets per client.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from boardct.server.messages import update_message
+from boardct.server.messages import encode, update_message
 
 if TYPE_CHECKING:  # pragma: no cover
     from boardct.server.service import GameService, Live
@@ -31,10 +35,14 @@ class Client:
     websocket: Any
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
-    async def send(self, message: dict) -> bool:
+    async def send(self, message: dict | str) -> bool:
+        """Send a message (or its JSON text, already encoded); False: the client is gone."""
+        text = message if isinstance(message, str) else encode(message)
         async with self.lock:  # one message at a time on a connection
             try:
-                await asyncio.wait_for(self.websocket.send_json(message), SEND_TIMEOUT)
+                # asyncio.timeout, not wait_for: no task made for each message
+                async with asyncio.timeout(SEND_TIMEOUT):
+                    await self.websocket.send_text(text)
                 return True
             except Exception:  # closed or stuck: the client resyncs on reconnect
                 return False
@@ -45,6 +53,23 @@ class Hub:
 
     def __init__(self) -> None:
         self.games: dict[str, set[Client]] = {}
+        self.sockets: dict[str, int] = {}  # client address -> websockets open from it
+
+    def opened(self, address: str, cap: int) -> bool:
+        """Count a websocket opened from `address`; False (not counted) when `cap` (0: no
+        cap) are open from it already. Each one counted is given back by `closed`."""
+        n = self.sockets.get(address, 0)
+        if cap and n >= cap:
+            return False
+        self.sockets[address] = n + 1
+        return True
+
+    def closed(self, address: str) -> None:
+        n = self.sockets.get(address, 0) - 1
+        if n > 0:
+            self.sockets[address] = n
+        else:
+            self.sockets.pop(address, None)
 
     def add(self, client: Client) -> None:
         self.games.setdefault(client.game_id, set()).add(client)
@@ -70,33 +95,49 @@ class Hub:
             return
         # a client hears only of the entries its seat may know of (not another seat's sealed
         # order: even an update with nothing in it would tell that one was handed in)
-        states: dict[int | None, dict] = {}
-        sends = []
+        by_seat: dict[int | None, list[Client]] = {}
         for c in clients:
-            mine = [e for e in entries if e.known_to(c.seat)]
+            by_seat.setdefault(c.seat, []).append(c)
+        sends = []
+        for seat, mine_clients in by_seat.items():
+            mine = [e for e in entries if e.known_to(seat)]
             if not mine:
                 continue
-            if c.seat not in states:
-                states[c.seat] = service.state_message(live, c.seat)
-            msgs = [update_message(live, e, c.seat, states[c.seat]) for e in mine]
-            sends.append(self._send_all(c, msgs))
-        await asyncio.gather(*sends)
+            # what changed of the seat's state, built once and encoded once for all of its
+            # connections; each entry's own events with it
+            state = service.update_state(live, seat)
+            texts = [encode(update_message(live, e, seat, state)) for e in mine]
+            sends += [self._send_all(c, texts) for c in mine_clients]
+        await _all(sends)
 
     async def send_to(self, game_id: str, message_for: Any) -> None:
         """Send each client of `game_id` the message `message_for(seat)` (None: nothing), for
         other modules' messages (chat, offers)."""
         clients = list(self.games.get(game_id, ()))
         sends = []
+        texts: dict[int | None, str | None] = {}  # built and encoded once a seat
         for c in clients:
-            msg = message_for(c.seat)
-            if msg is not None:
-                sends.append(self._send_all(c, [msg]))
-        await asyncio.gather(*sends)
+            if c.seat not in texts:
+                msg = message_for(c.seat)
+                texts[c.seat] = None if msg is None else encode(msg)
+            text = texts[c.seat]
+            if text is not None:
+                sends.append(self._send_all(c, [text]))
+        await _all(sends)
 
-    async def _send_all(self, client: Client, msgs: list[dict]) -> None:
+    async def _send_all(self, client: Client, msgs: list[dict] | list[str]) -> None:
         for m in msgs:
             if not await client.send(m):
                 self.remove(client)
                 with contextlib.suppress(Exception):  # already gone
                     await client.websocket.close(code=1011)
                 return
+
+
+async def _all(sends: list[Any]) -> None:
+    """Run the sends at once (a slow connection does not hold up the others); one alone is
+    awaited as it is (gather would make a task of it)."""
+    if len(sends) == 1:
+        await sends[0]
+    elif sends:
+        await asyncio.gather(*sends)

@@ -37,6 +37,21 @@ class ServiceError(Exception):
         return {"error": {"code": self.code, "message": self.message, "rule": self.rule}}
 
 
+LINE_BREAKS = frozenset("\n\r\t")
+
+
+def unprintable(text: str, lines: bool = False) -> bool:
+    """Whether `text` holds a character no stored or shown text of the server may: NUL and
+    the other control characters, unpaired surrogates, format characters (str.isprintable's
+    refusals, but the plain space). `lines`: line breaks and tabs are allowed (a move or an
+    option value of several lines). SQLite would store them and PostgreSQL refuse them (NUL)
+    with an error of its own: the server refuses them first, as a bad request."""
+    if text.isprintable():
+        return False
+    return any(not ch.isprintable() and ch != " " and not (lines and ch in LINE_BREAKS)
+               for ch in text)
+
+
 def token_hash(token: str) -> str:
     """What the database keeps of a seat token or invite code: its SHA-256, never the token."""
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()

@@ -28,10 +28,12 @@ import asyncio
 import concurrent.futures
 import logging
 import secrets
-from collections.abc import Awaitable, Callable
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, Engine, Table, insert, select, update
+from sqlalchemy import Connection, CursorResult, Engine, Table, bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -56,9 +58,10 @@ from boardct.server.live import (
     result_json,
     seen_lines,
     token_hash,
+    unprintable,
     utcnow,
 )
-from boardct.server.messages import StatePart, state_message
+from boardct.server.messages import StatePart, state_message, update_state
 from boardct.server.models import ActionRow, GameRow, SeatRow
 
 log = logging.getLogger("boardct.server")
@@ -69,7 +72,8 @@ MAX_MOVE_ID = 100
 # and other server modules: "server:..."); a client may not use them
 SERVER_MOVE_IDS = ("agent:", "server:")
 DB_THREADS = 16  # database calls at once, besides SQLite (db.POOL_SIZE matches it)
-MAX_CACHED = 5000  # games kept in memory (finished, unwatched ones are dropped beyond it)
+MAX_CACHED = 2000  # games kept in memory (the least recently used unwatched ones leave beyond)
+GAME_IDLE = 600.0  # seconds unused after which an unwatched game leaves memory (`drop_idle`)
 END_KINDS = ("resign", "timeout")
 
 Listener = Callable[[str, int], Awaitable[None]]
@@ -87,13 +91,18 @@ class GameService:
         self.hub = hub
         self.listeners: list[Listener] = []
         self.max_cached = MAX_CACHED
+        self.game_idle = GAME_IDLE
         # functions (live, seat) -> dict of fields added to every state message for that
         # seat (offers, chat, deadlines); each must use only what that seat may know
         self.state_extras: list[Callable[[Live, int | None], dict[str, Any]]] = []
         # game id -> that game's own parts of its state messages (its server module's
         # `state_part`s, server/ext.py), under the message's `parts`; the same rule holds
         self.state_parts: dict[str, list[StatePart]] = {}
-        self._live: dict[str, Live] = {}
+        # the games in memory, least recently used first, and when each was last used
+        self._live: OrderedDict[str, Live] = OrderedDict()
+        self._used: dict[str, float] = {}
+        # called with each game loaded from the database (other modules' per-game data)
+        self.on_load: list[Callable[[Live], Awaitable[None]]] = []
         # websocket message types other modules answer ("offer", "answer", "chat"):
         # type -> async handler(service, live, client, message); raise ServiceError to refuse
         self.ws_handlers: dict[str, Callable[..., Awaitable[None]]] = {}
@@ -115,6 +124,16 @@ class GameService:
         def run() -> Any:
             with Session(self.engine, expire_on_commit=False) as session:
                 return fn(session)
+
+        return await asyncio.get_running_loop().run_in_executor(self._executor, run)
+
+    async def db_conn(self, fn: Callable[[Connection], Any]) -> Any:
+        """Run `fn(connection)` in the database thread, without an ORM session (the move's
+        write: Core statements only)."""
+
+        def run() -> Any:
+            with self.engine.connect() as conn:
+                return fn(conn)
 
         return await asyncio.get_running_loop().run_in_executor(self._executor, run)
 
@@ -148,6 +167,11 @@ class GameService:
             raise ServiceError("bad_request", str(exc)) from None
         if not isinstance(options, dict):
             raise ServiceError("bad_request", "options: an object of NAME: value")
+        for name, value in options.items():
+            if unprintable(name) or len(name) > MAX_NAME or (
+                    isinstance(value, str) and unprintable(value, lines=True)):
+                raise ServiceError("bad_request", f"options: {shown(name[:40])}: printable "
+                                                  "text only")
         try:
             game.check_remote_options(options)
             resolved = game.resolve_options(options)
@@ -204,7 +228,7 @@ class GameService:
             session.commit()
 
         await self.db(insert)
-        self._live[gid] = live
+        self._keep(live)
         await self.after_change(live)
         return {"game_id": gid, "seats": out_seats}
 
@@ -215,7 +239,7 @@ class GameService:
                                               "\"agent\": \"random\"}")
         kind = spec.get("kind", "human")
         name = spec.get("name") or ""
-        if not isinstance(name, str) or len(name) > MAX_NAME or not name.isprintable():
+        if not isinstance(name, str) or len(name) > MAX_NAME or unprintable(name):
             raise ServiceError("bad_request", f"seats[{i}].name: printable text of at most "
                                               f"{MAX_NAME} characters")
         if kind == "human":
@@ -238,37 +262,74 @@ class GameService:
 
     # -- loading -------------------------------------------------------------------------------
     async def get(self, game_id: str) -> Live:
-        """The live game, rebuilt from the database on first access (after a restart: its
-        setup and every log entry replayed). Unknown: `not_found`."""
+        """The live game, rebuilt from the database on first access (after a restart, or
+        after it left memory: its setup and every log entry replayed). Unknown: `not_found`."""
         live = self._live.get(game_id)
         if live is not None:
+            self._live.move_to_end(game_id)
+            self._used[game_id] = time.monotonic()
             return live
-        if not isinstance(game_id, str) or not 1 <= len(game_id) <= 32:
+        if not isinstance(game_id, str) or not 1 <= len(game_id) <= 32 \
+                or unprintable(game_id):
             raise ServiceError("not_found", "no such game")
         async with self._load_lock:
             cached = self._live.get(game_id)
             if cached is not None:
                 return cached
             live = await self._load(game_id)
-            self._live[game_id] = live
-            self._evict()
+            self._keep(live)
+        for hook in list(self.on_load):
+            try:
+                await hook(live)
+            except Exception:  # another module's data; the game itself is loaded
+                log.exception("after loading game %s", game_id)
         await self.after_change(live, notify=False)  # an agent to move after a restart
         return live
 
+    def _keep(self, live: Live) -> None:
+        """Hold `live` in memory (the most recently used), within `max_cached`."""
+        self._live[live.id] = live
+        self._live.move_to_end(live.id)
+        self._used[live.id] = time.monotonic()
+        self._evict()
+
+    def _droppable(self, live: Live) -> bool:
+        """Whether `live` may leave memory now: nobody watches it in this process and no
+        move, load or broadcast of it is under way (its log is in the database: it comes back
+        as it was when asked for)."""
+        watched = self.hub is not None and self.hub.count(live.id)
+        return not watched and not live.lock.locked() and not live.notify_lock.locked()
+
+    def _drop(self, game_id: str) -> None:
+        del self._live[game_id]
+        self._used.pop(game_id, None)
+
     def _evict(self) -> None:
-        """Keep at most `max_cached` games in memory: finished games nobody watches go first,
-        oldest loaded first (they are loaded again from the database when asked for)."""
+        """Keep at most `max_cached` games in memory: the least recently used games nobody
+        watches leave first, finished or not (memory is bounded whatever the number of
+        games; one is loaded again from the database when asked for)."""
         excess = len(self._live) - self.max_cached
         if excess <= 0:
             return
         for gid in list(self._live):
-            live = self._live[gid]
-            watched = self.hub is not None and self.hub.count(gid)
-            if live.over and not watched and not live.lock.locked():
-                del self._live[gid]
+            if self._droppable(self._live[gid]):
+                self._drop(gid)
                 excess -= 1
                 if excess <= 0:
                     return
+
+    def drop_idle(self) -> int:
+        """Drop from memory every unwatched game unused for `game_idle` seconds (the app
+        calls it now and then). Returns how many left."""
+        now = time.monotonic()
+        gone = 0
+        for gid in list(self._live):
+            if now - self._used.get(gid, now) < self.game_idle:
+                break  # least recently used first: the rest were used later
+            if self._droppable(self._live[gid]):
+                self._drop(gid)
+                gone += 1
+        return gone
 
     async def _load(self, game_id: str) -> Live:
         def read(session: Session):
@@ -297,7 +358,8 @@ class GameService:
         self._replay_into(live, actions)
         return live
 
-    def _replay_into(self, live: Live, actions: list[ActionRow]) -> None:
+    def _replay_into(self, live: Live, actions: Sequence[Any]) -> None:
+        """Apply log rows (with `seq`, `seat`, `text`, `move_id`: ActionRows or plain rows)."""
         for a in actions:
             if a.seq != live.version + 1:
                 raise RuntimeError(f"game {live.id}: log entry {a.seq} after {live.version}")
@@ -328,10 +390,14 @@ class GameService:
         since = live.version
 
         def read(session: Session):
-            seats = session.scalars(select(SeatRow).where(SeatRow.game == live.id)
-                                    .order_by(SeatRow.seat)).all()
-            actions = session.scalars(select(ActionRow).where(ActionRow.game == live.id,
-                                                              ActionRow.seq > since)
+            # plain rows, not ORM objects: with several workers this runs in every other
+            # process after each move
+            seats = session.execute(select(SeatRow.seat, SeatRow.claimed, SeatRow.name,
+                                           SeatRow.token_hash, SeatRow.invite_hash)
+                                    .where(SeatRow.game == live.id)).all()
+            actions = session.execute(select(ActionRow.seq, ActionRow.seat, ActionRow.text,
+                                             ActionRow.move_id)
+                                      .where(ActionRow.game == live.id, ActionRow.seq > since)
                                       .order_by(ActionRow.seq)).all()
             return list(seats), list(actions)
 
@@ -340,7 +406,7 @@ class GameService:
         self._replay_into(live, actions)
 
     @staticmethod
-    def _set_seats(live: Live, rows: list[SeatRow]) -> None:
+    def _set_seats(live: Live, rows: Sequence[Any]) -> None:
         for s in rows:
             if s.seat < len(live.seats):
                 mine = live.seats[s.seat]
@@ -596,6 +662,9 @@ class GameService:
             raise ServiceError("bad_request", "text: the action in the game's notation")
         if len(text) > MAX_MOVE_TEXT:
             raise ServiceError("too_large", f"text: longer than {MAX_MOVE_TEXT:,} characters")
+        if unprintable(text, lines=True):
+            raise ServiceError("bad_request", "text: printable characters only (no NUL or "
+                                              "other control characters)")
         self._check_move_id(move_id)
         if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
             raise ServiceError("bad_request", "version: a whole number")
@@ -666,8 +735,9 @@ class GameService:
 
     def _check_move_id(self, move_id: Any) -> None:
         if move_id is not None and (not isinstance(move_id, str) or not move_id
-                                    or len(move_id) > MAX_MOVE_ID):
-            raise ServiceError("bad_request", f"move_id: text of 1-{MAX_MOVE_ID} characters")
+                                    or len(move_id) > MAX_MOVE_ID or unprintable(move_id)):
+            raise ServiceError("bad_request", f"move_id: printable text of 1-{MAX_MOVE_ID} "
+                                              "characters")
 
     def _again(self, live: Live, move_id: str | None, seat: int | None) -> dict | None:
         """The original acknowledgement of `seat`'s move `move_id` if it was applied. The id
@@ -705,30 +775,27 @@ class GameService:
         status = STATUS_OVER if trial.is_over else live.status
         now = utcnow()
 
-        # the mapped classes' tables (declarative types `__table__` as any FROM clause)
-        games, actions = cast(Table, GameRow.__table__), cast(Table, ActionRow.__table__)
-
-        def write(session: Session) -> bool:
-            # Core statements on the tables, not the ORM's unit of work: this runs once a
-            # move, and the ORM's bookkeeping was most of its CPU time (held under the GIL
-            # the event loop needs)
-            conn = session.connection()
-            done = conn.execute(update(games)
-                                .where(games.c.id == live.id, games.c.version == expected)
-                                .values(version=expected + 1, status=status, result=result))
+        def write(conn: Connection) -> bool:
+            # Core statements made once (`_MOVE_SQL`) on a connection, no ORM session: this
+            # runs once a move, and building the statements and the ORM's bookkeeping were
+            # most of its CPU time (held under the GIL the event loop needs)
+            bump, append = _move_sql()
+            done = conn.execute(bump, {"gid": live.id, "expected": expected,
+                                       "new": expected + 1, "status": status,
+                                       "result": result})
             if done.rowcount != 1:
-                session.rollback()
+                conn.rollback()
                 return False
             try:
-                conn.execute(insert(actions).values(game=live.id, seq=expected + 1, seat=seat,
-                                                    text=entry, move_id=move_id, at=now))
-                session.commit()
+                conn.execute(append, {"game": live.id, "seq": expected + 1, "seat": seat,
+                                      "text": entry, "move_id": move_id, "at": now})
+                conn.commit()
             except IntegrityError:  # the same move id or seq committed by another process
-                session.rollback()
+                conn.rollback()
                 return False
             return True
 
-        if not await self.db(write):
+        if not await self.db_conn(write):
             await self._catch_up(live)
             again = self._again(live, move_id, seat)
             if again is not None:
@@ -792,6 +859,10 @@ class GameService:
         """The state message for `seat` (messages.state_message with this service's extras
         and the games' parts)."""
         return state_message(live, seat, self.state_extras, self.state_parts)
+
+    def update_state(self, live: Live, seat: int | None) -> dict:
+        """What an update carries of `seat`'s state (messages.update_state)."""
+        return update_state(live, seat, self.state_extras, self.state_parts)
 
     async def lobby(self) -> list[Live]:
         """The public games with a seat their creator opened to anyone still free."""
@@ -883,6 +954,26 @@ class GameService:
                 raise ServiceError("conflict", "your seat in the rematch was already taken"
                                    ) from None
             raise
+
+
+_MOVE_SQL: list[Any] = []
+
+
+def _move_sql() -> tuple[Any, Any]:
+    """The two statements of a move, built once: the compare-and-set of the game's version
+    (with its status and result) and the INSERT of the log entry."""
+    if not _MOVE_SQL:
+        # the mapped classes' tables (declarative types `__table__` as any FROM clause)
+        games, actions = cast(Table, GameRow.__table__), cast(Table, ActionRow.__table__)
+        _MOVE_SQL.append(update(games)
+                         .where(games.c.id == bindparam("gid"),
+                                games.c.version == bindparam("expected"))
+                         .values(version=bindparam("new"), status=bindparam("status"),
+                                 result=bindparam("result")))
+        _MOVE_SQL.append(insert(actions).values(
+            game=bindparam("game"), seq=bindparam("seq"), seat=bindparam("seat"),
+            text=bindparam("text"), move_id=bindparam("move_id"), at=bindparam("at")))
+    return _MOVE_SQL[0], _MOVE_SQL[1]
 
 
 async def table_entry(service: GameService, game_id: str, seat: int, entry: str) -> dict:

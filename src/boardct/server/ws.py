@@ -6,6 +6,12 @@ full `state`. Moves carry the client's id: `ack` (with the new version) or `reje
 ruling, reason); resending an applied id gets its original ack. Frames are at most 64 KiB;
 a frame that is too large, not JSON or not a known message gets an `error` message and the
 connection stays, until too many bad frames in a row close it (policy violation).
+
+Limits (docs/server.md): a client address opens sockets within the `socket` quota and holds
+at most `ServerConfig.max_sockets` at once (over either: an `error` `too_many_requests`, then
+closed with 1013, try again later); a socket that says nothing for `idle_timeout` seconds
+(the pages send a `ping` every 30) is closed with 1001; moves count against the seat's `move`
+quota (over it: a `reject` with code `too_many_requests` and `retry_after`).
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from boardct.core.inputs import InputError, parse_json
 from boardct.server.hub import Client
 from boardct.server.messages import PROTOCOL, update_message
+from boardct.server.quotas import QuotaExceeded, Quotas, client_address
 from boardct.server.service import END_KINDS, GameService, Live, ServiceError
 
 router = APIRouter(prefix="/api/v1")
@@ -67,8 +74,28 @@ def reject(msg_id: Any, exc: ServiceError) -> dict:
 @router.websocket("/games/{game_id}/ws")
 async def game_socket(ws: WebSocket, game_id: str) -> None:
     service: GameService = ws.app.state.service
-    limit: int = ws.app.state.config.max_body
+    config = ws.app.state.config
+    limit: int = config.max_body
+    quotas: Quotas = ws.app.state.quotas
+    address = client_address(ws)
     await ws.accept()
+    try:
+        quotas.hit("socket", address)
+    except QuotaExceeded as exc:
+        await _close_with(ws, "too_many_requests", str(exc), 1013, exc.retry_after)
+        return
+    if not service.hub.opened(address, config.max_sockets):
+        await _close_with(ws, "too_many_requests", f"at most {config.max_sockets} connections "
+                          "from one client at once", 1013)
+        return
+    try:
+        await _game_socket(ws, service, game_id, limit, quotas, config.idle_timeout)
+    finally:
+        service.hub.closed(address)
+
+
+async def _game_socket(ws: WebSocket, service: GameService, game_id: str, limit: int,
+                       quotas: Quotas, idle: float) -> None:
     try:
         hello = await asyncio.wait_for(receive_message(ws, limit), HELLO_TIMEOUT)
     except (BadFrame, TimeoutError) as exc:
@@ -109,7 +136,7 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
             await client.send(msg)
         hub.add(client)
     try:
-        await _serve(service, live, client, limit)
+        await _serve(service, live, client, limit, quotas, idle)
     except WebSocketDisconnect:
         pass
     finally:
@@ -145,18 +172,24 @@ def _catch_up(service: GameService, live: Live, seat: int | None, since: Any) ->
               and 0 <= since <= now and now - since <= CATCH_UP)
     if recent and since == now:
         return []
-    state = service.state_message(live, seat)
     if not recent:
-        return [state]
+        return [service.state_message(live, seat)]
+    state = service.update_state(live, seat)
     return [update_message(live, e, seat, state) for e in live.known_entries(seat, since)]
 
 
-async def _serve(service: GameService, live: Live, client: Client, limit: int) -> None:
+async def _serve(service: GameService, live: Live, client: Client, limit: int,
+                 quotas: Quotas, idle: float) -> None:
     bad = 0
     ws = client.websocket
     while True:
         try:
-            msg = await receive_message(ws, limit)
+            async with asyncio.timeout(idle if idle > 0 else None):  # no task a message
+                msg = await receive_message(ws, limit)
+        except TimeoutError:
+            await _close_with(ws, "idle", f"nothing heard for {idle:g} s: closed (send a "
+                                          "ping now and then to stay)", 1001)
+            return
         except BadFrame as exc:
             bad += 1
             if bad >= MAX_BAD_FRAMES:
@@ -179,6 +212,8 @@ async def _serve(service: GameService, live: Live, client: Client, limit: int) -
                     raise ServiceError("bad_request", "text: the action in the game's notation")
                 if msg_id is not None and not isinstance(msg_id, str):
                     raise ServiceError("bad_request", "id: a text")
+                if client.seat is not None:
+                    quotas.hit("move", f"{live.id}:{client.seat}")
                 ack = await service.submit(live.id, client.seat, text, move_id=msg_id,
                                            version=version)
                 await client.send({"type": "ack", "id": msg_id, "version": ack["version"],
@@ -188,10 +223,13 @@ async def _serve(service: GameService, live: Live, client: Client, limit: int) -
                     raise ServiceError("forbidden", "a spectator cannot resign")
                 if msg_id is not None and not isinstance(msg_id, str):
                     raise ServiceError("bad_request", "id: a text")
+                quotas.hit("move", f"{live.id}:{client.seat}")
                 ack = await service.end(live.id, END_KINDS[0], client.seat, move_id=msg_id)
                 await client.send({"type": "ack", "id": msg_id, "version": ack["version"],
                                    "events": ack["events"]})
             elif kind == "state":
+                # the game as held now (it may have left memory and come back meanwhile)
+                live = await service.get(live.id)
                 await client.send(service.state_message(live, client.seat))
             elif kind in service.ws_handlers:
                 await service.ws_handlers[kind](service, live, client, msg)
@@ -204,11 +242,22 @@ async def _serve(service: GameService, live: Live, client: Client, limit: int) -
                 await client.send(reject(msg_id, exc))
             else:
                 await client.send({"type": "error", "code": exc.code, "message": exc.message})
+        except QuotaExceeded as exc:
+            over = {"code": "too_many_requests", "message": str(exc),
+                    "retry_after": exc.retry_after}
+            if kind in ("move", "resign") or msg_id is not None:
+                await client.send({"type": "reject", "id": msg_id, "rule": None} | over)
+            else:
+                await client.send({"type": "error"} | over)
 
 
-async def _close_with(ws: WebSocket, code: str, message: str) -> None:
+async def _close_with(ws: WebSocket, code: str, message: str, close_code: int = 1008,
+                      retry_after: int | None = None) -> None:
+    msg: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if retry_after is not None:
+        msg["retry_after"] = retry_after
     try:
-        await ws.send_json({"type": "error", "code": code, "message": message})
-        await ws.close(code=1008)
+        await ws.send_json(msg)
+        await ws.close(code=close_code)
     except Exception:  # already gone
         pass

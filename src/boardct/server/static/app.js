@@ -89,6 +89,7 @@ export class GameSocket {
     this.closed = false;
     this.ready = false;
     this.timer = null;
+    this.heartbeat = null; // a ping every 30 s: the server closes a socket silent for long
   }
 
   url() {
@@ -127,6 +128,7 @@ export class GameSocket {
     };
     ws.onclose = () => {
       this.ready = false;
+      clearInterval(this.heartbeat);
       if (this.ws === ws) this.ws = null;
       if (!this.closed) this.retry();
     };
@@ -148,6 +150,8 @@ export class GameSocket {
         this.delay = 500;
         this.emit("status", "live");
         this.emit("welcome", msg);
+        clearInterval(this.heartbeat);
+        this.heartbeat = setInterval(() => this.send({ type: "ping" }), 30000);
         for (const m of this.pending.values()) this.ws.send(JSON.stringify(m));
         break;
       case "state":
@@ -197,6 +201,7 @@ export class GameSocket {
   close() {
     this.closed = true;
     clearTimeout(this.timer);
+    clearInterval(this.heartbeat);
     if (this.ws) this.ws.close();
   }
 }

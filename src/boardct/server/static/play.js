@@ -542,7 +542,18 @@ async function main() {
   socket = new GameSocket(gameId, token, {
     status: (s) => { $("conn").textContent = s === "live" ? "● live" : `○ ${s}…`; $("conn").className = `conn ${s}`; },
     state: (m) => show(m),
-    update: (m) => show(m.state),
+    update: (m) => {
+      // An update carries what changed of this seat's state (the board, whose turn, the
+      // legal actions...), not what the page has already (the game, the names, the log): it
+      // is merged into the state drawn, its own entry added to the log.
+      if (!state) {
+        socket.send({ type: "state" });
+        return;
+      }
+      const entry = { version: m.version, seat: m.seat, events: m.events || [] };
+      const log = (state.log || []).filter((e) => e.version < m.version).concat([entry]).slice(-100);
+      show(Object.assign({}, state, m.state, { log }));
+    },
     chat: (m) => { if (chatAdd(m)) chatView(); },
     seatTaken: (m) => notice(`${m.name || "Someone"} took seat ${m.seat + 1}${m.how === "lobby" ? " from the lobby" : " with an invite"}.`, "info"),
     ack: () => { $("sending").hidden = true; },
