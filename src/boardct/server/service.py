@@ -393,7 +393,8 @@ class GameService:
             # plain rows, not ORM objects: with several workers this runs in every other
             # process after each move
             seats = session.execute(select(SeatRow.seat, SeatRow.claimed, SeatRow.name,
-                                           SeatRow.token_hash, SeatRow.invite_hash)
+                                           SeatRow.token_hash, SeatRow.invite_hash,
+                                           SeatRow.account, SeatRow.open)
                                     .where(SeatRow.game == live.id)).all()
             actions = session.execute(select(ActionRow.seq, ActionRow.seat, ActionRow.text,
                                              ActionRow.move_id)
