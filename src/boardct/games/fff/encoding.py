@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from itertools import compress
 
+from boardct.core.encoding import dense
 from boardct.games.fff.pieces import COLOURS, FACING_INDEX, SQUARE_INDEX
 
 PLANES = 44
@@ -109,10 +110,16 @@ def _code_planes(player: int) -> list[tuple[tuple[int, ...], tuple[int, ...]] | 
 
 def fast_observation(state, player: int) -> list[float]:
     """`observation(state.view(player), player)`, value for value, from the state's fields."""
+    return dense(fast_entries(state, player), OBS_LEN)
+
+
+def fast_entries(state, player: int) -> dict[int, float]:
+    """The entries of `fast_observation` that may be nonzero (position -> value), written
+    into a dict so that an adapter copies these few rather than the whole tensor."""
     from boardct.games.fff.pieces import FIELDS
     from boardct.games.fff.steps import PHASE_SELECTED
 
-    out = [0.0] * OBS_LEN
+    out: dict[int, float] = {}
     t = state.part
     main, ghost = t.placed() if t is not None else (state.main, state.ghost)
     planes = _CODE_PLANES[player] if _CODE_PLANES else _code_planes(player)
@@ -122,7 +129,7 @@ def fast_observation(state, player: int) -> list[float]:
             for k in ones:
                 out[k + sq] = 1.0
             for k in halves:
-                out[k + sq] += 0.5
+                out[k + sq] = out.get(k + sq, 0.0) + 0.5
     s = PLANES * 64
     if t is not None:
         out[42 * 64 + t.sq] = 1.0

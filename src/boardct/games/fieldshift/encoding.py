@@ -13,7 +13,7 @@ is written from the observer's side: "own" is the observing player, "other" the 
 
 from __future__ import annotations
 
-from boardct.core.encoding import check_id, flag, one_hot, scaled
+from boardct.core.encoding import check_id, dense, flag, one_hot, scaled
 from boardct.core.errors import IllegalAction
 from boardct.games.fieldshift.notation import TWO
 from boardct.games.fieldshift.tables import RULESETS, VITALITY
@@ -120,9 +120,15 @@ _VIT, _FIVE, _SKILL3, _RANK19, _CRATE = (_table(VITALITY, 64), _table(5, 64), _t
 
 def fast_observation(state, player: int) -> list[float]:
     """`observation(state.view(player), player)`, value for value, from the state's fields."""
+    return dense(fast_entries(state, player), SIZE)
+
+
+def fast_entries(state, player: int) -> dict[int, float]:
+    """The entries of `fast_observation` that may be nonzero (position -> value): written
+    into a dict, so that an adapter copies these few rather than the whole tensor."""
     from boardct.games.fieldshift import state as S
 
-    out = [0.0] * SIZE
+    out: dict[int, float] = {}
     loc, vit, skl, stamp, pv = state.loc, state.vit, state.skl, state.stamp, state.pv
     rank = [0] * 20
     on_field = sorted((i for i in range(20) if loc[i] >= 0), key=lambda i: (loc[i], stamp[i]))

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 from boardct.core.encoding import (
     check_id,
+    dense,
     flag,
+    history_entries,
     history_planes,
     history_planes_of,
     one_hot,
@@ -153,7 +155,7 @@ _SEIZE = {n: scaled(n, 3) for n in range(8)}
 _BOARDS: dict[tuple, tuple] = {}  # the board's part of the tensor, per what is face up
 
 
-def _board(state, me: int) -> tuple[list[float], list[float]]:
+def _board(state, me: int) -> tuple[dict[int, float], list[float]]:
     """The hexes' tile and star fields (squads left 0) and the last four global values (tiles
     and stars still face down), as `observation` makes them: they change only when a tile is
     turned or a star used, so they are made once per such board and observer. Made from the
@@ -165,7 +167,7 @@ def _board(state, me: int) -> tuple[list[float], list[float]]:
     found = _BOARDS.get(key)
     if found is not None and found[0] is tiles and found[1] is info:
         return found[2], found[3]
-    block = [0.0] * _SQUADS_AT
+    block: dict[int, float] = {}
     for h in range(N_HEXES):
         at = _HEX_AT[h]
         if not rev[h]:
@@ -198,9 +200,15 @@ def _board(state, me: int) -> tuple[list[float], list[float]]:
 
 def fast_observation(state, player: int) -> list[float]:
     """`observation(state.view(player), player)`, value for value, from the state's fields."""
+    return dense(fast_entries(state, player), SIZE)
+
+
+def fast_entries(state, player: int) -> dict[int, float]:
+    """The entries of `fast_observation` that may be nonzero (position -> value), written
+    into a dict so that an adapter copies these few rather than the whole tensor."""
     me = player
     block, tail = _board(state, me)
-    out = block + [0.0] * (SIZE - _SQUADS_AT)  # a fresh list: the cached block stays as it is
+    out = block.copy()  # a fresh dict: the cached block stays as it is
     units, pos, imp, st = state.units, state.pos, state.imp, state.st
     status_of = _STATUS_OF[0] if _STATUS_OF else _status_index()
     at = _SQUADS_AT
@@ -251,7 +259,7 @@ def fast_observation(state, player: int) -> list[float]:
     discard = state.discard
     for c in range(4):
         out[g + 22 + c] = scaled(discard.count(c), mix[c])
-    out[g + 26:g + 30] = tail
+    out[g + 26], out[g + 27], out[g + 28], out[g + 29] = tail
     out[g + 30] = flag(state.out is not None)
     return out
 
@@ -261,6 +269,13 @@ def fast_information_state(state, player: int) -> list[float]:
     reading only the last `HISTORY` actions."""
     return history_planes_of(state, player, _known_id, NUM_ACTIONS, HISTORY,
                              fast_observation(state, player))
+
+
+def fast_information_entries(state, player: int) -> dict[int, float]:
+    """The entries of `fast_information_state` that may be nonzero: the observation's, then
+    the history planes' ones (position -> value)."""
+    return history_entries(state, player, _known_id, NUM_ACTIONS, HISTORY, SIZE,
+                           fast_entries(state, player))
 
 
 def _known_id(who: int, action: object) -> int | None:

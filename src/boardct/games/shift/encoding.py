@@ -11,7 +11,7 @@ flipped are (the last `FLIPS` of them).
 
 from __future__ import annotations
 
-from boardct.core.encoding import check_id, flag, one_hot, scaled, signed
+from boardct.core.encoding import check_id, dense, flag, one_hot, scaled, signed
 from boardct.core.errors import IllegalAction
 from boardct.games.shift.actions import GUARD, PHASE_NAMES, TOKENS
 from boardct.games.shift.cardformat import ATTACK_TYPES, LEVELS, RING
@@ -122,8 +122,14 @@ def _printed(card) -> list[float]:
 
 def fast_observation(state, player: int) -> list[float]:
     """`observation(state.view(player), player)`, value for value, from the state's fields."""
+    return dense(fast_entries(state, player), SIZE)
+
+
+def fast_entries(state, player: int) -> dict[int, float]:
+    """The entries of `fast_observation` that may be nonzero (position -> value), written
+    into a dict so that an adapter copies these few rather than the whole tensor."""
     me = player
-    out = [0.0] * SIZE
+    out: dict[int, float] = {}
     out[state.phase] = 1.0
     n = len(PHASE_NAMES)
     out[n] = flag(me in state.current_players())
@@ -155,7 +161,7 @@ def fast_observation(state, player: int) -> list[float]:
         out[at + 11] = flag(state.skip_shift[p])
         out[at + 12] = flag(state.skip_turn[p])
         printed = _printed(state.cards[p])
-        out[at + 13:at + 13 + len(printed)] = printed
+        out.update(zip(range(at + 13, at + 13 + len(printed)), printed, strict=True))
         at += PLAYER_FIELDS
     recent: list[tuple[int, bool]] = []
     cell = state.flips
