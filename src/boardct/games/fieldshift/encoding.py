@@ -129,39 +129,44 @@ def fast_entries(state, player: int) -> dict[int, float]:
     from boardct.games.fieldshift import state as S
 
     out: dict[int, float] = {}
-    loc, vit, skl, stamp, pv = state.loc, state.vit, state.skl, state.stamp, state.pv
+    loc, vit, skl, pv, bleed = state.loc, state.vit, state.skl, state.pv, state.bleed
+    stamp = state.stamp
     rank = [0] * 20
-    on_field = sorted((i for i in range(20) if loc[i] >= 0), key=lambda i: (loc[i], stamp[i]))
-    last, k = None, 0
-    for i in on_field:
-        k = k + 1 if loc[i] == last else 0
-        last = loc[i]
+    last, k = -1, 0
+    for where, _, i in sorted([(loc[i], stamp[i], i) for i in range(20) if loc[i] >= 0]):
+        k = k + 1 if where == last else 0
+        last = where
         rank[i] = k
+    cap = S.BLEED_TURNS
     base = 0
-    bleed = state.bleed
     for p in (player, 1 - player):
         o = p * S.PV_SIZE
         sel, watch = pv[o + S.SEL], pv[o + S.WATCH]
         for i in range(p * 10, p * 10 + 10):
             where = loc[i]
             v = vit[i]
+            at = base + _VALUES_AT
             if where >= 0:
                 out[base + where] = 1.0
                 out[base + (_BLEEDING if v == 0 else _DEPLOYED) + 10] = 1.0
+                r = rank[i]
+                if r:
+                    out[at + 5] = _RANK19[r]
             else:
                 out[base + (_DEAD_ST if where == S.DEAD else _RESERVE_ST) + 10] = 1.0
-            at = base + _VALUES_AT
-            out[at] = _VIT[v] if v in _VIT else scaled(v, VITALITY)
+            if v:
+                out[at] = _VIT[v] if v in _VIT else scaled(v, VITALITY)
             v = bleed[i]  # state.bleed_timer(i), inlined
-            v = v if v < S.BLEED_TURNS else S.BLEED_TURNS
-            out[at + 1] = _FIVE[v] if v in _FIVE else scaled(v, 5)
+            if v:
+                v = v if v < cap else cap
+                out[at + 1] = _FIVE[v] if v in _FIVE else scaled(v, 5)
             v = skl[i]
-            out[at + 2] = _SKILL3[v] if v in _SKILL3 else scaled(v, 3)
+            if v:
+                out[at + 2] = _SKILL3[v] if v in _SKILL3 else scaled(v, 3)
             if watch == i:
                 out[at + 3] = 1.0
             if sel == i:
                 out[at + 4] = 1.0
-            out[at + 5] = _RANK19[rank[i]]
             base += OP_FIELDS
     for p in (player, 1 - player):
         o = p * S.PV_SIZE

@@ -232,33 +232,48 @@ def fast_entries(state, player: int) -> dict[int, float]:
     info = state.info
     limit = info.turn_limit or TURN_SCALE
     g = _GLOBAL_AT
-    out[g] = flag(state.out is None and state.cur == me)
-    out[g + 1] = flag(me == 1)
-    out[g + 2] = flag(info.first == me)
-    out[g + 3] = scaled(state.tdone[me], limit)
-    out[g + 4] = scaled(state.tdone[1 - me], limit)
-    out[g + 5] = flag(state.card_played)
+    over = state.out is not None
+    if not over and state.cur == me:
+        out[g] = 1.0
+    if me == 1:
+        out[g + 1] = 1.0
+    if info.first == me:
+        out[g + 2] = 1.0
+    tdone = state.tdone
+    if tdone[me]:
+        out[g + 3] = scaled(tdone[me], limit)
+    if tdone[1 - me]:
+        out[g + 4] = scaled(tdone[1 - me], limit)
+    if state.card_played:
+        out[g + 5] = 1.0
     if state.boosted >= 0:
         out[g + 6 + state.boosted % 3] = 1.0
+    seize = state.seize
     for j, side in enumerate((me, 1 - me)):
-        v = state.seize[side]
-        out[g + 9 + j] = _SEIZE[v] if v in _SEIZE else scaled(v, 3)
+        v = seize[side]
+        if v:
+            out[g + 9 + j] = _SEIZE[v] if v in _SEIZE else scaled(v, 3)
     hand = state.hand
-    values = [hand[me * 4 + c] for c in range(4)]  # the observer's own hand, by card word
-    values.append(sum(hand[me * 4:me * 4 + 4]))
-    values.append(sum(hand[(1 - me) * 4:(1 - me) * 4 + 4]))  # the other hand: its size only
+    mine, theirs = hand[me * 4:me * 4 + 4], hand[(1 - me) * 4:(1 - me) * 4 + 4]
     known = state.known
-    for side in (me, 1 - me):
-        b = side * 3
-        values.append(known[b + 1] + known[b + 2])
-        values.append(known[b + 2])
-    for j, v in enumerate(values):
-        out[g + 11 + j] = _HAND[v] if v in _HAND else scaled(v, HAND_SCALE)
+    b, c = me * 3, (1 - me) * 3
+    # the observer's own hand by card word, its size, the other hand's size only, and what
+    # everyone can infer about each hand
+    values = (*mine, sum(mine), sum(theirs), known[b + 1] + known[b + 2], known[b + 2],
+              known[c + 1] + known[c + 2], known[c + 2])
+    at = g + 11
+    for v in values:
+        if v:
+            out[at] = _HAND[v] if v in _HAND else scaled(v, HAND_SCALE)
+        at += 1
     mix = info.deck_mix
-    out[g + 21] = scaled(len(state.deck), sum(mix))
+    deck = state.deck
+    if deck:
+        out[g + 21] = scaled(len(deck), sum(mix))
     discard = state.discard
-    for c in range(4):
-        out[g + 22 + c] = scaled(discard.count(c), mix[c])
+    if discard:
+        for c in range(4):
+            out[g + 22 + c] = scaled(discard.count(c), mix[c])
     out[g + 26], out[g + 27], out[g + 28], out[g + 29] = tail
     out[g + 30] = flag(state.out is not None)
     return out

@@ -125,18 +125,41 @@ def fast_observation(state, player: int) -> list[float]:
     return dense(fast_entries(state, player), SIZE)
 
 
+def _printed_entries(card, at: int) -> dict[int, float]:
+    """`_printed(card)` as entries from position `at` (its nonzero values): made once per
+    card and place."""
+    key = (id(card), at)
+    cached = _CARD_ENTRIES.get(key)
+    if cached is not None and cached[0] is card:
+        return cached[1]
+    entries = {at + k: v for k, v in enumerate(_printed(card)) if v}
+    if len(_CARD_ENTRIES) > 512:
+        _CARD_ENTRIES.clear()
+    _CARD_ENTRIES[key] = (card, entries)
+    return entries
+
+
+_CARD_ENTRIES: dict[tuple[int, int], tuple[object, dict[int, float]]] = {}
+_PHASES = len(PHASE_NAMES)
+
+
 def fast_entries(state, player: int) -> dict[int, float]:
     """The entries of `fast_observation` that may be nonzero (position -> value), written
     into a dict so that an adapter copies these few rather than the whole tensor."""
     me = player
-    out: dict[int, float] = {}
-    out[state.phase] = 1.0
-    n = len(PHASE_NAMES)
-    out[n] = flag(me in state.current_players())
-    out[n + 1] = flag(state.mover == me)
-    out[n + 2] = flag(state.first == me)
-    out[n + 3] = flag(state.first == -1)
-    out[n + 4] = flag(state.toss_winner == me)
+    out: dict[int, float] = {state.phase: 1.0}
+    n = _PHASES
+    if me in state.current_players():
+        out[n] = 1.0
+    if state.mover == me:
+        out[n + 1] = 1.0
+    first = state.first
+    if first == me:
+        out[n + 2] = 1.0
+    elif first == -1:
+        out[n + 3] = 1.0
+    if state.toss_winner == me:
+        out[n + 4] = 1.0
     mod = state.attack_mod()
     if mod is not None:
         out[n + 5 + _ATTACK_AT[mod.type]] = 1.0
@@ -151,17 +174,22 @@ def fast_entries(state, player: int) -> dict[int, float]:
         v = state.guard(p)
         out[at + 6] = _STAT[v] if v in _STAT else scaled(v, STAT)
         v = state.tp[p]
-        out[at + 7] = _SIGNED[v] if v in _SIGNED else signed(v, STAT)
+        if v:
+            out[at + 7] = _SIGNED[v] if v in _SIGNED else signed(v, STAT)
         v = state.tg[p]
-        out[at + 8] = _SIGNED[v] if v in _SIGNED else signed(v, STAT)
+        if v:
+            out[at + 8] = _SIGNED[v] if v in _SIGNED else signed(v, STAT)
         v = state.lit[p]
-        out[at + 9] = _TOKENS[v] if v in _TOKENS else scaled(v, TOKENS)
+        if v:
+            out[at + 9] = _TOKENS[v] if v in _TOKENS else scaled(v, TOKENS)
         v = state.burnt[p]
-        out[at + 10] = _TOKENS[v] if v in _TOKENS else scaled(v, TOKENS)
-        out[at + 11] = flag(state.skip_shift[p])
-        out[at + 12] = flag(state.skip_turn[p])
-        printed = _printed(state.cards[p])
-        out.update(zip(range(at + 13, at + 13 + len(printed)), printed, strict=True))
+        if v:
+            out[at + 10] = _TOKENS[v] if v in _TOKENS else scaled(v, TOKENS)
+        if state.skip_shift[p]:
+            out[at + 11] = 1.0
+        if state.skip_turn[p]:
+            out[at + 12] = 1.0
+        out.update(_printed_entries(state.cards[p], at + 13))
         at += PLAYER_FIELDS
     recent: list[tuple[int, bool]] = []
     cell = state.flips
@@ -170,10 +198,12 @@ def fast_entries(state, player: int) -> dict[int, float]:
         recent.append((who, heads))
     at = _FLIPS_AT + 5 * (FLIPS - len(recent))
     for who, heads in reversed(recent):  # oldest first
-        out[at] = flag(heads)
-        out[at + 1] = flag(not heads)
-        out[at + 2] = flag(who == me)
-        out[at + 3] = flag(who == 1 - me)
-        out[at + 4] = flag(who == -1)
+        out[at if heads else at + 1] = 1.0
+        if who == me:
+            out[at + 2] = 1.0
+        elif who == -1:
+            out[at + 4] = 1.0
+        elif who == 1 - me:
+            out[at + 3] = 1.0
         at += 5
     return out
