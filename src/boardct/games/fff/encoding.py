@@ -115,7 +115,9 @@ def _piece_entries(player: int, code: int, sq: int) -> dict[int, float]:
     """The entries one piece (`code`) on `sq` puts in `player`'s observation: its planes' 1s,
     and 0.5 per field (1.0 for two fields of one colour)."""
     planes = _CODE_PLANES[player] if _CODE_PLANES else _code_planes(player)
-    ones, halves = planes[code]
+    found = planes[code]
+    assert found is not None, "code 0 is an empty square, never a piece"
+    ones, halves = found
     entries = dict.fromkeys((k + sq for k in ones), 1.0)
     for k in halves:
         entries[k + sq] = entries.get(k + sq, 0.0) + 0.5
