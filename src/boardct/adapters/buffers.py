@@ -10,6 +10,7 @@ OpenSpiel observer) observes through these two functions.
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from boardct.adapters.common import need
@@ -53,4 +54,33 @@ def write_mask(out: Any, legal: list[int]) -> Any:
     out.fill(0)
     if legal:
         out[legal] = 1
+    return out
+
+
+def write_rows(out: Any, rows: list[dict[int, float]]) -> Any:
+    """`out` (a 2-D float32 array, one flat tensor a row) made row i the tensor of
+    `rows[i]`: one zeroing and one scattered write for the whole batch (numpy reads every
+    dict's keys and values itself), rather than a few numpy calls per row."""
+    out.fill(0.0)
+    sizes = [len(r) for r in rows]
+    total = sum(sizes)
+    if total:
+        width = out.shape[1]
+        at = np.fromiter(chain.from_iterable(rows), np.intp, total)
+        at += np.repeat(np.arange(0, width * len(rows), width, dtype=np.intp), sizes)
+        out.reshape(-1)[at] = np.fromiter(chain.from_iterable(r.values() for r in rows),
+                                          np.float32, total)
+    return out
+
+
+def write_masks(out: Any, legal: list[list[int]]) -> Any:
+    """`out` (a 2-D int8 array, one mask a row) made 1 at row i's legal ids `legal[i]`."""
+    out.fill(0)
+    sizes = [len(ids) for ids in legal]
+    total = sum(sizes)
+    if total:
+        width = out.shape[1]
+        at = np.fromiter(chain.from_iterable(legal), np.intp, total)
+        at += np.repeat(np.arange(0, width * len(legal), width, dtype=np.intp), sizes)
+        out.reshape(-1)[at] = 1
     return out
