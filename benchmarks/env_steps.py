@@ -129,16 +129,18 @@ def vector(game, seconds: float, num_envs: int) -> float:
     state = {"infos": infos, "restarting": np.zeros(num_envs, np.bool_)}
 
     def one() -> int:
-        masks = state["infos"]["action_mask"]
-        # uniform among each game's legal ids: a random place in its row's legal ids
-        rows, ids = np.nonzero(masks)
-        counts = np.bincount(rows, minlength=num_envs)
-        starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
-        pick = starts + (rng.random(num_envs) * counts).astype(np.intp)
-        actions = np.where(counts > 0, ids[np.minimum(pick, len(ids) - 1)], 0)
-        _o, _r, ended, _t, infos = v.step(actions)
-        acted = num_envs - int(state["restarting"].sum())
-        state["infos"], state["restarting"] = infos, ended
+        acted = 0
+        for _ in range(20):  # steps between two reads of the clock
+            masks = state["infos"]["action_mask"]
+            # uniform among each game's legal ids: a random place in its row's legal ids
+            rows, ids = np.nonzero(masks)
+            counts = np.bincount(rows, minlength=num_envs)
+            starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+            pick = starts + (rng.random(num_envs) * counts).astype(np.intp)
+            actions = np.where(counts > 0, ids[np.minimum(pick, len(ids) - 1)], 0)
+            _o, _r, ended, _t, infos = v.step(actions)
+            acted += num_envs - int(state["restarting"].sum())
+            state["infos"], state["restarting"] = infos, ended
         return acted
     return _timed(one, seconds)
 

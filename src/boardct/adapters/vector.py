@@ -29,9 +29,10 @@ orders are hidden, so they follow in turn), and
 
 Autoreset (`autoreset_mode`): "next_step" (Gymnasium's default) returns the last observation
 of a game that ended with `terminations[i]` True (its mask all zero: nothing is legal), and
-the next `step` starts a new game there (its action ignored, whatever it is; reward 0); "same_step" starts it at once, the ended game's last
-observation in `infos["final_obs"][i]`. Each game's next seeds follow a stream started from
-its own seed, so a seeded run is reproducible.
+the next `step` starts a new game there (its action ignored, whatever it is; reward 0);
+"same_step" starts it at once, the ended game's last observation in `infos["final_obs"][i]`.
+Each game's next seeds follow a stream started from its own seed, so a seeded run is
+reproducible.
 
 Speed: the games' observations are written straight into one preallocated (N, ...) array
 from their entries (`boardct.adapters.buffers`), all N in one scattered write a step, and the

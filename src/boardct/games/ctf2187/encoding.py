@@ -307,6 +307,9 @@ def fast_observation(layout: Layout, state: Any, player: int) -> list[float]:
     return dense(fast_entries(layout, state, player), layout.size)
 
 
+_AT_LEAST_0 = (0).__le__  # a terrain plane's cell (-1: a code with no plane)
+
+
 def fast_entries(layout: Layout, state: Any, player: int) -> dict[int, float]:
     """The entries of `fast_observation` that may be nonzero (position -> value), written
     into a dict so that an adapter copies these few rather than the whole tensor."""
@@ -340,14 +343,12 @@ def fast_entries(layout: Layout, state: Any, player: int) -> dict[int, float]:
             n = x1 - x0 + 1
             if n <= 0:
                 continue
-            for y in range(y0, y1 + 1):
+            for y in range(y0, y1 + 1):  # a row of sectors in sight, written in C
                 a = (y - 1) * w + x0 - 1
-                for i in range(a, a + n):
-                    out[sight + i] = 1.0
-                    out[height + i] = elevation[i]
-                    t = where[i]
-                    if t >= 0:
-                        out[t] = 1.0
+                out.update(dict.fromkeys(range(sight + a, sight + a + n), 1.0))
+                out.update(zip(range(height + a, height + a + n), elevation[a:a + n],
+                               strict=True))
+                out.update(dict.fromkeys(filter(_AT_LEAST_0, where[a:a + n]), 1.0))
     elif mine:  # a map not of the layout's size: the view's way, put() clipping
         _visual_slow(layout, state, mine, out)
     at = cells * layout.planes
