@@ -1,11 +1,12 @@
 """Steps per CPU second of every game through every learners' interface, with observations.
 
-    PYTHONPATH=src python benchmarks/env_steps.py [--seconds 2] [--num-envs 16]
+    PYTHONPATH=src python benchmarks/env_steps.py [--seconds 2] [--rounds 8] [--num-envs 16]
                                                   [--games fieldshift,...] [--out FILE.md]
 
 Random legal play from each game's start at its default options, restarted when a game ends,
 each figure the actions carried out in `--seconds` of CPU time (time.process_time, so the
-figures hold on a shared machine) divided by that time:
+figures hold on a shared machine) divided by that time. The columns of a row take turns
+(`--rounds` slices each), so that a load that comes and goes weighs on all of them alike:
 
 - `raw`: the engine alone, `legal_ids` + `apply_id` (no observation);
 - `raw+obs`: the same, plus what any learner's interface must hand out at each action: the
@@ -36,6 +37,7 @@ import random
 import sys
 import time
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -45,16 +47,25 @@ from boardct.core import registry
 warnings.simplefilter("ignore")  # the libraries' style warnings are not figures
 
 
-def _timed(run_one, seconds: float) -> float:
-    """Run `run_one()` (returns the actions it carried out) until `seconds` of CPU."""
-    steps = 0
-    t0 = time.process_time()
-    while time.process_time() - t0 < seconds:
-        steps += run_one()
-    return steps / (time.process_time() - t0)
+Runner = Callable[[], int]  # plays a little (a game, or a few steps); the actions carried out
 
 
-def raw(game, seconds: float, observe: bool) -> float:
+def interleaved(runners: dict[str, Runner], seconds: float, rounds: int) -> dict[str, float]:
+    """Actions per CPU second of each runner, given `seconds` of CPU each in `rounds` turns
+    taken in rotation: on a machine whose load changes from one second to the next, every
+    column of a row then sees the same load (a column run after the others would not)."""
+    steps = dict.fromkeys(runners, 0)
+    spent = dict.fromkeys(runners, 0.0)
+    for _ in range(rounds):
+        for name, run_one in runners.items():
+            t0 = time.process_time()
+            while time.process_time() - t0 < seconds / rounds:
+                steps[name] += run_one()
+            spent[name] += time.process_time() - t0
+    return {name: steps[name] / spent[name] for name in runners}
+
+
+def raw(game, observe: bool) -> Runner:
     from boardct.adapters.buffers import write_entries, write_mask
 
     rng = random.Random(1)
@@ -78,10 +89,10 @@ def raw(game, seconds: float, observe: bool) -> float:
             st.apply_id(rng.choice(legal), p)
             n += 1
         return n
-    return _timed(one, seconds)
+    return one
 
 
-def pettingzoo_aec(game, seconds: float) -> float:
+def pettingzoo_aec(game) -> Runner:
     from boardct.adapters.pettingzoo import env
 
     e = env(game.id)
@@ -99,10 +110,10 @@ def pettingzoo_aec(game, seconds: float) -> float:
             e.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
             n += 1
         return n
-    return _timed(one, seconds)
+    return one
 
 
-def gymnasium_env(game, seconds: float) -> float:
+def gymnasium_env(game) -> Runner:
     from boardct.adapters.gymnasium import BoardctEnv
 
     e = BoardctEnv(game.id, opponent="random")
@@ -117,10 +128,10 @@ def gymnasium_env(game, seconds: float) -> float:
             _obs, _r, done, _t, info = e.step(action)
             n += 1
         return n
-    return _timed(one, seconds)
+    return one
 
 
-def vector(game, seconds: float, num_envs: int) -> float:
+def vector(game, num_envs: int) -> Runner:
     from boardct.adapters.vector import vector_env
 
     v = vector_env(game.id, num_envs, copy=False)
@@ -142,10 +153,10 @@ def vector(game, seconds: float, num_envs: int) -> float:
             acted += num_envs - int(state["restarting"].sum())
             state["infos"], state["restarting"] = infos, ended
         return acted
-    return _timed(one, seconds)
+    return one
 
 
-def _spiel_run(game, seconds: float) -> float:
+def _spiel_run(game) -> Runner:
     """Random legal play of a pyspiel game with the acting players' observations."""
     from open_spiel.python.observation import make_observation
 
@@ -175,22 +186,22 @@ def _spiel_run(game, seconds: float) -> float:
                 st.apply_action(rng.choice(st.legal_actions(p)))
                 n += 1
         return n
-    return _timed(one, seconds)
+    return one
 
 
-def openspiel_bridge(game, seconds: float) -> float:
+def openspiel_bridge(game) -> Runner:
     import pyspiel
 
     from boardct.adapters import openspiel
 
     openspiel.register([game])
-    return _spiel_run(pyspiel.load_game(f"boardct_{game.id}"), seconds)
+    return _spiel_run(pyspiel.load_game(f"boardct_{game.id}"))
 
 
-def openspiel_native(name: str, seconds: float) -> float:
+def openspiel_native(name: str) -> Runner:
     import pyspiel
 
-    return _spiel_run(pyspiel.load_game(name), seconds)
+    return _spiel_run(pyspiel.load_game(name))
 
 
 COLUMNS = ("raw", "raw+obs", "pettingzoo", "gymnasium", "vector", "openspiel")
@@ -219,6 +230,7 @@ def table(rows: dict[str, dict[str, float]], native: dict[str, float], num_envs:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seconds", type=float, default=2.0, help="CPU seconds per figure")
+    ap.add_argument("--rounds", type=int, default=8, help="turns each figure's time is cut in")
     ap.add_argument("--num-envs", type=int, default=16, help="games at once in the vector API")
     ap.add_argument("--games", default="", help="comma-separated game ids (default: all)")
     ap.add_argument("--out", default="", help="also write the table (Markdown) to this file, "
@@ -228,18 +240,18 @@ def main() -> None:
              else registry.all_games())
     rows: dict[str, dict[str, float]] = {}
     for game in games:
-        row = {"raw": raw(game, args.seconds, False), "raw+obs": raw(game, args.seconds, True),
-               "pettingzoo": pettingzoo_aec(game, args.seconds),
-               "gymnasium": gymnasium_env(game, args.seconds),
-               "vector": vector(game, args.seconds, args.num_envs),
-               "openspiel": openspiel_bridge(game, args.seconds)}
+        runners = {"raw": raw(game, False), "raw+obs": raw(game, True),
+                   "pettingzoo": pettingzoo_aec(game), "gymnasium": gymnasium_env(game),
+                   "vector": vector(game, args.num_envs), "openspiel": openspiel_bridge(game)}
+        row = interleaved(runners, args.seconds, args.rounds)
         rows[game.id] = row
         print(f"{game.id:11s} " + "  ".join(f"{k} {v:9,.0f}" for k, v in row.items()),
               flush=True)
-    native = {}
-    for name in ("chess", "breakthrough", "leduc_poker"):
-        native[name] = openspiel_native(name, args.seconds)
-        print(f"openspiel {name}: {native[name]:,.0f}", flush=True)
+    native = interleaved({name: openspiel_native(name)
+                          for name in ("chess", "breakthrough", "leduc_poker")},
+                         args.seconds, args.rounds)
+    for name, rate in native.items():
+        print(f"openspiel {name}: {rate:,.0f}", flush=True)
     text = table(rows, native, args.num_envs)
     print()
     print(text)
@@ -250,7 +262,8 @@ def main() -> None:
                        f"{platform.python_implementation()} {platform.python_version()}, "
                        f"{platform.machine()}\n\n{text}\n", encoding="utf-8")
         out.with_suffix(".json").write_text(json.dumps(
-            {"seconds": args.seconds, "num_envs": args.num_envs, "games": rows,
+            {"seconds": args.seconds, "rounds": args.rounds, "num_envs": args.num_envs,
+             "games": rows,
              "openspiel": native}, indent=1) + "\n", encoding="utf-8")
 
 
