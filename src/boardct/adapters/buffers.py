@@ -49,6 +49,24 @@ def write_entries(out: Any, entries: dict[int, float]) -> Any:
     return out
 
 
+def tensor_of(entries: dict[int, float], size: int) -> Any:
+    """A new flat float32 array of `size`, the tensor of these entries (for an observation
+    handed out to be kept: `np.zeros` gives it zeroed without a pass over it)."""
+    out = np.zeros(size, np.float32)
+    n = len(entries)
+    if n:
+        out[np.fromiter(entries, np.intp, n)] = np.fromiter(entries.values(), np.float32, n)
+    return out
+
+
+def mask_of(legal: list[int], size: int) -> Any:
+    """A new int8 mask of `size` ids, 1 at the legal ones."""
+    out = np.zeros(size, np.int8)
+    if legal:
+        out[legal] = 1
+    return out
+
+
 def write_mask(out: Any, legal: list[int]) -> Any:
     """`out` (a flat int8 array, one per action id) made 1 at the legal ids, 0 elsewhere."""
     out.fill(0)

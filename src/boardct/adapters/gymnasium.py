@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from boardct.adapters.buffers import entries_of, write_entries, write_mask
+from boardct.adapters.buffers import entries_of, mask_of, tensor_of
 from boardct.adapters.common import (
     OBS_HIGH,
     OBS_LOW,
@@ -104,8 +104,7 @@ class BoardctEnv(gym.Env):
         """A fresh array (a learner may keep it), written from the game's entries."""
         st = self.state
         assert st is not None
-        out = np.empty(self._size, np.float32)
-        return write_entries(out, entries_of(st, self.seat, self.kind)).reshape(self.shape)
+        return tensor_of(entries_of(st, self.seat, self.kind), self._size).reshape(self.shape)
 
     def _legal_now(self) -> list[int]:
         """The learner's legal ids now, worked out once per state reached (the mask handed out
@@ -118,7 +117,7 @@ class BoardctEnv(gym.Env):
         return self._legal
 
     def _info(self, **extra: Any) -> dict[str, Any]:
-        mask = write_mask(np.empty(self.spaces.num_distinct_actions, np.int8), self._legal_now())
+        mask = mask_of(self._legal_now(), self.spaces.num_distinct_actions)
         return {"action_mask": mask, "seat": self.seat, **extra}
 
     def action_masks(self) -> Any:

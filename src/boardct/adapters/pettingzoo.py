@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from boardct.adapters.buffers import check_kind, entries_of, write_entries, write_mask
+from boardct.adapters.buffers import check_kind, entries_of, mask_of, tensor_of
 from boardct.adapters.common import (
     OBS_HIGH,
     OBS_LOW,
@@ -116,6 +116,7 @@ class _Shared:
         for d in self.shape:
             self._size *= d
         self._actions = self.spaces.num_distinct_actions
+        self._flat = len(self.shape) == 1
         self.max_cycles = max_cycles
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)
@@ -167,10 +168,9 @@ class _Shared:
         st = self.state
         if st is None:
             raise BoardctError("call reset() before observing")
-        obs = write_entries(np.empty(self._size, np.float32), entries_of(st, player, self.kind))
-        return {"observation": obs.reshape(self.shape),
-                "action_mask": write_mask(np.empty(self._actions, np.int8),
-                                          self._legal_ids(player))}
+        obs = tensor_of(entries_of(st, player, self.kind), self._size)
+        return {"observation": obs if self._flat else obs.reshape(self.shape),
+                "action_mask": mask_of(self._legal_ids(player), self._actions)}
 
     def _legal_id(self, player: int, action: Any) -> int | None:
         """`action` as a legal id of `player`, or None; with `illegal_action="raise"` the
