@@ -148,7 +148,8 @@ def vector(game, num_envs: int) -> Runner:
             counts = np.bincount(rows, minlength=num_envs)
             starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
             pick = starts + (rng.random(num_envs) * counts).astype(np.intp)
-            actions = np.where(counts > 0, ids[np.minimum(pick, len(ids) - 1)], 0)
+            actions = (np.where(counts > 0, ids[np.minimum(pick, len(ids) - 1)], 0)
+                       if len(ids) else np.zeros(num_envs, np.intp))  # every game just ended
             _o, _r, ended, _t, infos = v.step(actions)
             acted += num_envs - int(state["restarting"].sum())
             state["infos"], state["restarting"] = infos, ended
