@@ -15,6 +15,7 @@ from adapter_toys import game_ids  # noqa: E402
 
 from boardct.adapters.buffers import write_entries, write_masks, write_rows  # noqa: E402
 from boardct.adapters.pettingzoo import env  # noqa: E402
+from boardct.core import registry  # noqa: E402
 
 
 def test_a_reused_buffer_keeps_nothing_of_the_last_tensor():
@@ -86,3 +87,22 @@ def test_openspiels_observer_rewrites_its_tensor_in_place_as_the_games(game_id):
                                  for p in range(game.num_players())])
         else:
             state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_a_state_put_in_from_outside_is_observed_with_its_own_mask():
+    """The environments keep the legal ids of the state they reached; a state assigned to
+    `env.state` (as the determinization tests do) is masked by its own."""
+    e = env("fieldshift")
+    e.reset(seed=2)
+    agent = e.agent_selection
+    first = e.observe(agent)["action_mask"].copy()
+    other = registry.get("fieldshift").new(seed=2, names=["", ""])
+    rng = random.Random(0)
+    while other.current_players() == e.state.current_players() or not other.current_players():
+        p = other.current_players()[0]
+        other.apply_id(rng.choice(other.legal_ids(p)), p)
+    e.state = other
+    mask = e.observe(agent)["action_mask"]
+    p = e.possible_agents.index(agent)
+    expected = other.legal_ids(p) if p in other.current_players() else []
+    assert np.flatnonzero(mask).tolist() == expected != np.flatnonzero(first).tolist()

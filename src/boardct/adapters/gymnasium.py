@@ -98,6 +98,7 @@ class BoardctEnv(gym.Env):
         self.agents: dict[int, Any] = {}
         self.seed_used: int | None = None
         self._legal: list[int] | None = None  # the learner's legal ids in the state now
+        self._legal_of: State | None = None  # the state they are of
 
     # -- the learner's view ----------
     def _obs(self) -> Any:
@@ -111,7 +112,8 @@ class BoardctEnv(gym.Env):
         and the check of the next action share them)."""
         st = self.state
         assert st is not None
-        if self._legal is None:
+        if self._legal is None or st is not self._legal_of:
+            self._legal_of = st
             self._legal = ([] if st.is_over or self.seat not in st.current_players()
                            else st.legal_ids(self.seat))
         return self._legal

@@ -131,6 +131,7 @@ class _Shared:
         self.state = None
         self.seed_used: int | None = None
         self._legal: dict[int, list[int]] = {}  # per player, the legal ids of the state now
+        self._legal_of: State | None = None  # the state they are of
         self._steps = 0
 
     def observation_space(self, agent: str) -> Any:
@@ -149,10 +150,13 @@ class _Shared:
     def _legal_ids(self, player: int) -> list[int]:
         """The legal ids of `player` now (none when it owes nothing), worked out once per
         state: the mask and the check of the action that follows share them."""
+        st = self.state
+        assert st is not None
+        if st is not self._legal_of:  # a state put in from outside: its own legal ids
+            self._legal.clear()
+            self._legal_of = st
         legal = self._legal.get(player)
         if legal is None:
-            st = self.state
-            assert st is not None
             legal = (st.legal_ids(player)
                      if not st.is_over and player in st.current_players() else [])
             self._legal[player] = legal
