@@ -325,7 +325,7 @@ def test_an_illegal_action_penalized_leaves_the_turn_with_the_agent():
     assert (e.agent_selection, reward, term, trunc) == (agent, -0.25, False, False)
     assert info["illegal_action"] is True and e.state.history() == []
     e.step(int(np.flatnonzero(mask)[0]))  # a legal one is played as ever
-    assert len(e.state.history()) == 1
+    assert len(e.state.history()) == 1 and e.infos[agent] == {}
 
 
 def test_an_illegal_order_in_the_parallel_env_ends_the_game_for_everyone(caplog):

@@ -278,6 +278,8 @@ class BoardctAECEnv(_Shared, AECEnv):
                 self.terminations = dict.fromkeys(self.agents, True)
                 self._after(agent)
         else:
+            if self.infos[agent]:
+                self.infos[agent] = {}  # an illegal action penalized before: that was then
             self._act(player, number)
             if st.is_over:
                 returns = st.returns()
