@@ -141,13 +141,31 @@ def _printed_entries(card, at: int) -> dict[int, float]:
 
 _CARD_ENTRIES: dict[tuple[int, int], tuple[object, dict[int, float]]] = {}
 _PHASES = len(PHASE_NAMES)
+_BASES: dict[tuple[int, int, int], tuple[object, object, dict[int, float]]] = {}
+
+
+def _base(cards, me: int) -> dict[int, float]:
+    """Both cards' printed entries as `me` sees them (own card first): what every observation
+    of a game starts from, made once per pair of cards and observer."""
+    own, other = cards[me], cards[1 - me]
+    key = (me, id(own), id(other))
+    found = _BASES.get(key)
+    if found is not None and found[0] is own and found[1] is other:
+        return found[2]
+    base = {**_printed_entries(own, _PLAYER_AT + 13),
+            **_printed_entries(other, _PLAYER_AT + PLAYER_FIELDS + 13)}
+    if len(_BASES) > 512:
+        _BASES.clear()
+    _BASES[key] = (own, other, base)
+    return base
 
 
 def fast_entries(state, player: int) -> dict[int, float]:
     """The entries of `fast_observation` that may be nonzero (position -> value), written
     into a dict so that an adapter copies these few rather than the whole tensor."""
     me = player
-    out: dict[int, float] = {state.phase: 1.0}
+    out = _base(state.cards, me).copy()  # a fresh dict: the cached one stays as it is
+    out[state.phase] = 1.0
     n = _PHASES
     if me in state.current_players():
         out[n] = 1.0
@@ -189,8 +207,7 @@ def fast_entries(state, player: int) -> dict[int, float]:
             out[at + 11] = 1.0
         if state.skip_turn[p]:
             out[at + 12] = 1.0
-        out.update(_printed_entries(state.cards[p], at + 13))
-        at += PLAYER_FIELDS
+        at += PLAYER_FIELDS  # the printed gears (at + 13 on) are in the base
     recent: list[tuple[int, bool]] = []
     cell = state.flips
     while cell is not None and len(recent) < FLIPS:
