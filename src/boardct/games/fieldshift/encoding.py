@@ -168,25 +168,32 @@ def fast_entries(state, player: int) -> dict[int, float]:
             if sel == i:
                 out[at + 4] = 1.0
             base += OP_FIELDS
+    crates, skcd, spcd, art = S.CRATES, S.SKCD, S.SPCD, S.ARTREADY  # FAC is CRATES + 1
     for p in (player, 1 - player):
         o = p * S.PV_SIZE
-        for f in range(4):  # crates, then the three facilities
-            v = pv[o + S.CRATES + f] if f == 0 else pv[o + S.FAC + f - 1]
-            out[base + f] = _CRATE[v] if v in _CRATE else scaled(v, CRATE_SCALE)
-        v = pv[o + S.SKCD]
-        out[base + 4] = _FIVE[v] if v in _FIVE else scaled(v, 5)
-        v = pv[o + S.SPCD]
-        out[base + 5] = _FIVE[v] if v in _FIVE else scaled(v, 5)
-        if pv[o + S.ARTREADY]:
+        for f in range(4):  # crates, then the three facilities, in a row in `pv`
+            v = pv[o + crates + f]
+            if v:
+                out[base + f] = _CRATE[v] if v in _CRATE else scaled(v, CRATE_SCALE)
+        v = pv[o + skcd]
+        if v:
+            out[base + 4] = _FIVE[v] if v in _FIVE else scaled(v, 5)
+        v = pv[o + spcd]
+        if v:
+            out[base + 5] = _FIVE[v] if v in _FIVE else scaled(v, 5)
+        if pv[o + art]:
             out[base + 6] = 1.0
         if state.under_cyber(p):
             out[base + 7] = 1.0
         base += PLAYER_FIELDS
     out[base + state.ruleset] = 1.0
     out[base + 3 + state.mode] = 1.0
-    out[base + 5] = scaled(state.turn, state.limit or TURN_SCALE)
-    out[base + 6] = flag(state.cur == player)
-    out[base + 7] = flag(player == 1)
+    if state.turn:
+        out[base + 5] = scaled(state.turn, state.limit or TURN_SCALE)
+    if state.cur == player:
+        out[base + 6] = 1.0
+    if player == 1:
+        out[base + 7] = 1.0
     pending = state.pending
     if pending is None:
         out[base + 8] = 1.0
@@ -198,5 +205,6 @@ def fast_entries(state, player: int) -> dict[int, float]:
             out[base + 12 + pending[2]] = 1.0
     for who, _ in state.violations:
         out[base + 15 + (who != player)] = 1.0
-    out[base + 17] = flag(state._outcome is not None)
+    if state._outcome is not None:
+        out[base + 17] = 1.0
     return out
