@@ -82,8 +82,9 @@ class _EnvModule:
     def parallel_env(self, **kwargs):
         # The test samples actions without the mask; by default the first illegal one would
         # end the game (PettingZoo's classic convention), so the test's games penalize them.
-        return parallel_env(self.game_id, illegal_action="penalize", **small(self.game_id),
-                            **kwargs)
+        # At the default options: a game must outlast the test's 4 cycles whatever is drawn
+        # (the short games of `small` may end sooner when the draws happen to be legal).
+        return parallel_env(self.game_id, illegal_action="penalize", **kwargs)
 
     def env(self, **kwargs):
         # max_cycles_test counts one action per agent a cycle, which the AEC environment of a
