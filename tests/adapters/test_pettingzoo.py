@@ -12,7 +12,14 @@ np = pytest.importorskip("numpy", reason="the PettingZoo adapter needs boardct[r
 pytest.importorskip("pettingzoo", reason="the PettingZoo adapter needs boardct[rl]")
 
 from adapter_toys import CARDS, ORDERS, game_ids, small  # noqa: E402
-from pettingzoo.test import api_test, parallel_api_test, seed_test  # noqa: E402
+from pettingzoo.test import (  # noqa: E402
+    api_test,
+    max_cycles_test,
+    parallel_api_test,
+    render_test,
+    seed_test,
+)
+from pettingzoo.utils.conversions import parallel_to_aec  # noqa: E402
 
 from boardct.adapters.pettingzoo import env, parallel_env  # noqa: E402
 from boardct.core import registry  # noqa: E402
@@ -56,6 +63,72 @@ def test_pettingzoo_api_test_passes_for_every_game(game_id):
 @pytest.mark.parametrize("game_id", game_ids())
 def test_pettingzoo_seed_test_passes_for_every_game(game_id):
     _quiet(seed_test, lambda: env(game_id, **small(game_id)), num_cycles=100)
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_pettingzoo_render_test_passes_for_every_game(game_id, capsys):
+    """Both modes: "human" prints the board (render returns None), "ansi" returns it."""
+    _quiet(render_test, lambda render_mode=None: env(game_id, render_mode=render_mode,
+                                                     **small(game_id)))
+    assert capsys.readouterr().out.strip(), "render_mode='human' printed nothing"
+
+
+class _EnvModule:
+    """What `max_cycles_test` takes: a module-like object with `env` and `parallel_env`."""
+
+    def __init__(self, game_id: str):
+        self.game_id = game_id
+
+    def parallel_env(self, **kwargs):
+        # The test samples actions without the mask; by default the first illegal one would
+        # end the game (PettingZoo's classic convention), so the test's games penalize them.
+        # At the default options: a game must outlast the test's 4 cycles whatever is drawn
+        # (the short games of `small` may end sooner when the draws happen to be legal).
+        return parallel_env(self.game_id, illegal_action="penalize", **kwargs)
+
+    def env(self, **kwargs):
+        # max_cycles_test counts one action per agent a cycle, which the AEC environment of a
+        # game of turns does not do (a player may act several times in a row); PettingZoo's
+        # own conversion of the Parallel environment does.
+        return parallel_to_aec(self.parallel_env(**kwargs))
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_pettingzoo_max_cycles_test_passes_for_every_game(game_id):
+    _quiet(max_cycles_test, _EnvModule(game_id))
+
+
+@pytest.mark.parametrize("game_id", ["fieldshift", "fff"])
+def test_aec_max_cycles_truncates_every_agent_after_that_many_rounds(game_id):
+    """`max_cycles=3` with two agents: after 6 actions (whoever made them) every agent is
+    truncated, sees so once, and is stepped off."""
+    e = env(game_id, max_cycles=3)
+    rng = np.random.default_rng(2)
+    e.reset(seed=8)
+    acted, seen_cut = 0, []
+    for agent in e.agent_iter():
+        obs, _r, term, trunc, _i = e.last()
+        if term or trunc:
+            assert trunc and not term
+            seen_cut.append(agent)
+            e.step(None)
+            continue
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        acted += 1
+    assert acted == 6 and sorted(seen_cut) == e.possible_agents
+    assert not e.state.is_over  # cut short, not ended
+
+
+def test_parallel_max_cycles_truncates_after_that_many_steps():
+    pe = parallel_env("ctf2187", max_cycles=2)
+    obs, _ = pe.reset(seed=5)
+    rng = np.random.default_rng(0)
+    for step in range(2):
+        acts = {a: int(rng.choice(np.flatnonzero(o["action_mask"])))
+                for a, o in obs.items() if o["action_mask"].any()}
+        obs, _r, terms, truncs, _i = pe.step(acts)
+        assert all(truncs.values()) == (step == 1) and not any(terms.values())
+    assert pe.agents == []
 
 
 @pytest.mark.parametrize("game_id", [g for g in game_ids() if registry.get(g).simultaneous])
@@ -136,8 +209,8 @@ def test_unseeded_resets_follow_the_last_seed():
 
 
 @pytest.mark.parametrize("bad", [7, -1, 1.5, "1", None, True])
-def test_an_illegal_action_is_refused_and_changes_nothing(bad):
-    e = env(CARDS)
+def test_an_illegal_action_is_refused_and_changes_nothing_when_asked_to_raise(bad):
+    e = env(CARDS, illegal_action="raise")
     e.reset(seed=3)
     before = e.observe("player_0")["observation"].copy()
     with pytest.raises(IllegalAction, match="not legal for player 0"):
@@ -198,22 +271,78 @@ def test_a_waiting_agent_has_an_empty_mask_and_its_action_is_ignored():
 
 
 def test_parallel_step_checks_every_action_before_carrying_out_any():
-    pe = parallel_env(ORDERS)
+    pe = parallel_env(ORDERS, illegal_action="raise")
     pe.reset(seed=1)
     with pytest.raises(IllegalAction):
         pe.step({"player_0": 0, "player_1": 5})
-    with pytest.raises(BoardctError, match="player_1 owes orders"):
+    with pytest.raises(BoardctError, match="player_1 owes an action"):
         pe.step({"player_0": 0})
     assert pe.state.history() == []
 
 
-def test_parallel_env_is_only_for_simultaneous_games():
-    with pytest.raises(BoardctError, match="no simultaneous orders"):
-        parallel_env("fieldshift")
+def test_parallel_env_of_a_game_of_turns_takes_the_movers_action_only():
+    """Every game has a Parallel environment: in a game of turns the agent to move acts and
+    the other's action (whatever it is) is ignored; its mask is all zero."""
+    pe = parallel_env("fieldshift")
+    obs, _ = pe.reset(seed=4)
+    mover = pe.possible_agents[pe.state.current_players()[0]]
+    other = next(a for a in pe.possible_agents if a != mover)
+    assert not obs[other]["action_mask"].any() and obs[mover]["action_mask"].any()
+    legal = int(np.flatnonzero(obs[mover]["action_mask"])[0])
+    _obs, rewards, terms, truncs, _infos = pe.step({mover: legal, other: 1099})
+    assert len(pe.state.history()) == 1 and not any(terms.values())
+    assert rewards == dict.fromkeys(pe.possible_agents, 0.0)
+
+
+@pytest.mark.parametrize("bad", [7, 1.5, None])
+def test_an_illegal_action_ends_the_game_as_pettingzoos_classic_games_do(bad, caplog):
+    """PettingZoo's classic games (TerminateIllegalWrapper): the agent who made the illegal
+    move gets -1, the others 0, every agent is terminated, the board is left as it was."""
+    e = env(CARDS)
+    e.reset(seed=3)
+    e.step(bad)
+    assert "Illegal move" in caplog.text  # PettingZoo's own warning, through its logger
+    assert e.terminations == {"player_0": True, "player_1": True}
+    assert e.rewards == {"player_0": -1.0, "player_1": 0.0}
+    assert e.infos["player_0"]["illegal_action"] is True
+    assert e.state.history() == [] and not e.state.is_over
+    rewards = {}
+    for agent in e.agent_iter():  # each agent sees the end once, then is stepped off
+        _obs, rewards[agent], term, _trunc, _info = e.last()
+        assert term
+        e.step(None)
+    assert rewards == {"player_1": 0.0, "player_0": -1.0}
+    assert e.agents == []
+
+
+def test_an_illegal_action_penalized_leaves_the_turn_with_the_agent():
+    e = env("fieldshift", illegal_action="penalize", illegal_reward=-0.25)
+    e.reset(seed=3)
+    agent = e.agent_selection
+    mask = e.observe(agent)["action_mask"]
+    bad = int(np.flatnonzero(mask == 0)[0])
+    e.step(bad)
+    _obs, reward, term, trunc, info = e.last()
+    assert (e.agent_selection, reward, term, trunc) == (agent, -0.25, False, False)
+    assert info["illegal_action"] is True and e.state.history() == []
+    e.step(int(np.flatnonzero(mask)[0]))  # a legal one is played as ever
+    assert len(e.state.history()) == 1 and e.infos[agent] == {}
+
+
+def test_an_illegal_order_in_the_parallel_env_ends_the_game_for_everyone(caplog):
+    pe = parallel_env(ORDERS)
+    pe.reset(seed=1)
+    _obs, rewards, terms, _truncs, infos = pe.step({"player_0": 0, "player_1": 5})
+    assert "Illegal move" in caplog.text
+    assert rewards == {"player_0": 0.0, "player_1": -1.0}
+    assert all(terms.values()) and infos["player_1"]["illegal_action"] is True
+    assert pe.agents == [] and pe.state.history() == []
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    ({"render_mode": "human"}, "ansi"),
+    ({"render_mode": "rgb_array"}, "ansi"),
+    ({"max_cycles": 0}, "max_cycles"),
+    ({"illegal_action": "ignore"}, "illegal_action"),
     ({"observation": "everything"}, "not one of"),
     ({"turn_limit": "many"}, "turn_limit"),
     ({"colour": "red"}, "no option 'colour'"),

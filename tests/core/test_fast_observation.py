@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from boardct.core import registry
+from boardct.core.encoding import dense
 from boardct.core.errors import BoardctError
 from boardct.core.game import State
 from boardct.games.ctf2187 import encoding as ctf_enc
@@ -89,6 +90,10 @@ def check_fast_equals_view(state: State) -> None:
         assert state.observation_tensor(p) == obs(state, p), f"observation of seat {p}"
         expected = obs(state, p) if info is None else info(state, p)
         assert state.information_state_tensor(p) == expected, f"information state of {p}"
+        # the entries the adapters write into their buffers are the same tensors
+        assert dense(state.observation_entries(p), len(expected if info is None
+                                                         else obs(state, p))) == obs(state, p)
+        assert dense(state.information_state_entries(p), len(expected)) == expected
         if game_id != "fff":  # FFF numbers steps, not turns (tests/fff/test_fff_steps.py)
             assert state.legal_ids(p) == sorted(state.action_id(a, p)
                                                 for a in state.legal_actions(p))

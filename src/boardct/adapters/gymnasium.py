@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from boardct.adapters.buffers import entries_of, mask_of, tensor_of
 from boardct.adapters.common import (
     OBS_HIGH,
     OBS_LOW,
@@ -59,15 +60,16 @@ OBSERVATIONS = ("observation", "information_state")
 class BoardctEnv(gym.Env):
     """One seat of a boardct game against boardct agents; see the module's docstring."""
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata = {"render_modes": ["human", "ansi"], "render_fps": 4}
 
     def __init__(self, game_id: str | Game, opponent: str = DEFAULT_OPPONENT,
                  seat: int | None = 0, players: int | None = None,
                  observation: str = "observation", illegal_reward: float = -1.0,
                  render_mode: str | None = None, **options: Any):
         self.game = game_of(game_id)
-        if render_mode not in (None, "ansi"):
-            raise BoardctError(f"render_mode {render_mode!r}: boardct renders as text, 'ansi'")
+        if render_mode not in (None, "ansi", "human"):
+            raise BoardctError(f"render_mode {render_mode!r}: boardct renders as text, "
+                               "'ansi' (returned) or 'human' (printed)")
         if observation not in OBSERVATIONS:
             raise BoardctError(f"observation {observation!r} is not one of "
                                f"{', '.join(OBSERVATIONS)}")
@@ -85,6 +87,9 @@ class BoardctEnv(gym.Env):
         self.kind = observation
         self.shape = (self.spaces.observation_shape if observation == "observation"
                       else self.spaces.information_state_shape)
+        self._size = 1
+        for d in self.shape:
+            self._size *= d
         self.illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
         self.observation_space = gym.spaces.Box(OBS_LOW, OBS_HIGH, self.shape, np.float32)
@@ -92,21 +97,29 @@ class BoardctEnv(gym.Env):
         self.state: State | None = None
         self.agents: dict[int, Any] = {}
         self.seed_used: int | None = None
+        self._legal: list[int] | None = None  # the learner's legal ids in the state now
+        self._legal_of: State | None = None  # the state they are of
 
     # -- the learner's view ----------
     def _obs(self) -> Any:
+        """A fresh array (a learner may keep it), written from the game's entries."""
         st = self.state
         assert st is not None
-        flat = (st.observation_tensor(self.seat) if self.kind == "observation"
-                else st.information_state_tensor(self.seat))
-        return np.asarray(flat, np.float32).reshape(self.shape)
+        return tensor_of(entries_of(st, self.seat, self.kind), self._size).reshape(self.shape)
+
+    def _legal_now(self) -> list[int]:
+        """The learner's legal ids now, worked out once per state reached (the mask handed out
+        and the check of the next action share them)."""
+        st = self.state
+        assert st is not None
+        if self._legal is None or st is not self._legal_of:
+            self._legal_of = st
+            self._legal = ([] if st.is_over or self.seat not in st.current_players()
+                           else st.legal_ids(self.seat))
+        return self._legal
 
     def _info(self, **extra: Any) -> dict[str, Any]:
-        st = self.state
-        assert st is not None
-        mask = np.zeros(self.spaces.num_distinct_actions, np.int8)
-        if not st.is_over and self.seat in st.current_players():
-            mask[st.legal_ids(self.seat)] = 1
+        mask = mask_of(self._legal_now(), self.spaces.num_distinct_actions)
         return {"action_mask": mask, "seat": self.seat, **extra}
 
     def action_masks(self) -> Any:
@@ -151,6 +164,7 @@ class BoardctEnv(gym.Env):
         self.agents = {p: make_agent(self.opponent, seed=game_seed + p)
                        for p in range(n) if p != self.seat}
         self._others()
+        self._legal = None
         return self._obs(), self._info()
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
@@ -160,23 +174,29 @@ class BoardctEnv(gym.Env):
         if st.is_over:
             raise BoardctError("the game is over: call reset()")
         number = as_id(action)
-        legal = st.legal_ids(self.seat)
+        legal = self._legal_now()
         if number is None or number not in legal:
             return self._obs(), self.illegal_reward, True, False, self._info(
                 illegal_action=True, legal_ids=legal)
         self._tell(self.seat, st.id_action(number, self.seat))
         moves.act_id(st, self.seat, number)
         self._others()
+        self._legal = None
         over = st.is_over
         reward = float(st.returns()[self.seat]) if over else 0.0
         return self._obs(), reward, over, False, self._info()
 
     def render(self) -> str | None:
-        """The board as text from the learner's seat (`render_mode="ansi"`)."""
+        """The board as text from the learner's seat: returned (`render_mode="ansi"`) or
+        printed (`"human"`)."""
         if self.render_mode is None:
-            gym.logger.warn("render() was called without render_mode='ansi'")
+            gym.logger.warn("render() was called without a render_mode ('ansi' or 'human')")
             return None
-        return self.state.render(self.seat) if self.state is not None else ""
+        text = self.state.render(self.seat) if self.state is not None else ""
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     def close(self) -> None:
         """Nothing to release: the game and its agents live in memory."""

@@ -58,6 +58,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
+from boardct.adapters.buffers import entries_of, write_entries
 from boardct.adapters.common import game_of, need, probe
 from boardct.core import moves, registry
 from boardct.core.errors import BoardctError
@@ -566,18 +567,20 @@ class BoardctState(pyspiel.State):
 
 class Observer:
     """An OpenSpiel Python observer of one player: the core's observation tensor, or with
-    perfect recall its information-state tensor, and their strings."""
+    perfect recall its information-state tensor, and their strings.
+
+    `tensor` is preallocated once and rewritten in place by `set_from` (OpenSpiel's observers
+    work so: copy it to keep it), from the game's entries (`observation_entries`): zeroed,
+    then only the entries that may be nonzero written (`boardct.adapters.buffers`)."""
 
     def __init__(self, shape: tuple[int, ...], recall: bool):
         self.recall = recall
+        self.kind = "information_state" if recall else "observation"
         self.tensor = np.zeros(math.prod(shape), np.float32)
         self.dict = {"observation": self.tensor.reshape(shape)}
 
     def set_from(self, state: BoardctState, player: int) -> None:
-        inner = state.inner
-        flat = (inner.information_state_tensor(player) if self.recall
-                else inner.observation_tensor(player))
-        self.tensor[:] = flat
+        write_entries(self.tensor, entries_of(state.inner, player, self.kind))
 
     def string_from(self, state: BoardctState, player: int) -> str:
         inner = state.inner

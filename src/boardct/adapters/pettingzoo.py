@@ -3,28 +3,45 @@
 - `env(game_id, **options)`: an AEC environment for every game. Agents are "player_0",
   "player_1", ...; each observes a dict with `observation` (float32, the game's fixed
   observation shape, every value in [0, 1]) and `action_mask` (int8, one entry per action id,
-  1 where the id is legal for that agent now). An agent's reward is the game's return for that
-  agent (1 win, 0 loss, 0.5 draw, team shares in CTF 2187), given when the game ends: each
-  agent from its own point of view, so a learner playing either seat maximises its own result.
-- `parallel_env("ctf2187", **options)`: the Parallel API for games with simultaneous orders.
-  Every live agent is in each step's dict; an agent that owes nothing at this step (its Bots
-  all have their sheets, or are Wreckage) sees an all-zero mask and its action is ignored.
+  1 where the id is legal for that agent now). The agent selected is the one whose decision it
+  is (a player may act several times in a row: FFF's steps, a Hills turn of several orders).
+  An agent's reward is the game's return for that agent (1 win, 0 loss, 0.5 draw, team shares
+  in CTF 2187), given when the game ends: each agent from its own point of view.
+- `parallel_env(game_id, **options)`: the Parallel API, for every game. Every live agent is in
+  each step's dict; an agent that owes nothing at this step (not its turn; in CTF 2187, its
+  Bots all have their sheets, or are Wreckage) sees an all-zero mask and its action is
+  ignored, whatever it is. In a game of turns, one agent acts per step.
+
+As PettingZoo's classic games do (their `TerminateIllegalWrapper`), an action outside the
+acting agent's mask ends the game at once: that agent's reward is `illegal_reward` (-1.0),
+the others' 0, every agent is terminated, `infos[agent]["illegal_action"]` is True and the
+board is left as it was (`illegal_action="terminate"`, the default). `illegal_action="penalize"`
+gives the reward and leaves the turn with the agent (nothing happens; the game goes on);
+`"raise"` raises `IllegalAction` (a `BoardctError`) saying which ids are legal, changing nothing.
+
+`max_cycles` (None: no limit) cuts a game short: the Parallel environment truncates every
+agent after that many steps; the AEC environment after that many rounds of actions, one
+action per agent a round (so `max_cycles * agents` actions).
+
+Rendering: `render_mode="ansi"` returns the board as text (as a spectator sees it);
+`"human"` prints it and returns None.
 
 Seeds: `reset(seed=s)` plays the game whose boardct seed is `s` (so `boardct` can replay it),
 and later `reset()` calls play the next seeds of a stream started from `s`. The options given
 at construction are the game's options (the spaces depend on them); `reset(options=...)` takes
 none and ignores what it is given (PettingZoo's API test passes a dummy).
 
-Hidden information stays hidden: an agent's observation is the game's `observation_tensor`
-for that agent (or, with `observation="information_state"`, its information-state tensor),
-both built only from what that agent may know. An illegal action id raises `IllegalAction`
-(a `BoardctError`) saying which ids are legal, and changes nothing.
+Hidden information stays hidden: an agent's observation is the game's observation tensor for
+that agent (or, with `observation="information_state"`, its information-state tensor), both
+built only from what that agent may know. Each observation is a fresh array (a learner may
+keep it), written from the game's entries (`boardct.adapters.buffers`).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from boardct.adapters.buffers import check_kind, entries_of, mask_of, tensor_of
 from boardct.adapters.common import (
     OBS_HIGH,
     OBS_LOW,
@@ -46,14 +63,17 @@ if TYPE_CHECKING:  # type checkers read the libraries themselves
     import gymnasium
     import numpy as np
     from pettingzoo import AECEnv, ParallelEnv
+    from pettingzoo.utils.env_logger import EnvLogger
 else:
     np = need("numpy", "rl")
     gymnasium = need("gymnasium", "rl")
     _pz = need("pettingzoo", "rl")
     AECEnv = _pz.AECEnv
     ParallelEnv = _pz.ParallelEnv
+    EnvLogger = need("pettingzoo.utils.env_logger", "rl").EnvLogger
 
-OBSERVATIONS = ("observation", "information_state")
+RENDER_MODES = ["human", "ansi"]
+ILLEGAL = ("terminate", "penalize", "raise")
 
 
 def _spaces(spaces: GameInfo, kind: str) -> tuple[Any, Any]:
@@ -66,25 +86,40 @@ def _spaces(spaces: GameInfo, kind: str) -> tuple[Any, Any]:
 
 
 class _Shared:
-    """What the AEC and the Parallel environment share: construction and observing."""
+    """What the AEC and the Parallel environment share: construction, observing, rendering."""
 
     metadata: dict[str, Any]
     state: State | None
 
     def _setup(self, game_id: str, render_mode: str | None, players: int | None,
-               observation: str, options: dict[str, Any]) -> None:
+               observation: str, max_cycles: int | None, illegal_action: str,
+               illegal_reward: float, options: dict[str, Any]) -> None:
         self.game = game_of(game_id)
-        if render_mode not in (None, "ansi"):
-            raise BoardctError(f"render_mode {render_mode!r}: boardct renders as text, 'ansi'")
-        if observation not in OBSERVATIONS:
-            raise BoardctError(f"observation {observation!r} is not one of "
-                               f"{', '.join(OBSERVATIONS)}")
+        if render_mode not in (None, *RENDER_MODES):
+            raise BoardctError(f"render_mode {render_mode!r}: boardct renders as text, "
+                               "'ansi' (returned) or 'human' (printed)")
+        check_kind(observation)
+        if illegal_action not in ILLEGAL:
+            raise BoardctError(f"illegal_action {illegal_action!r} is not one of "
+                               f"{', '.join(ILLEGAL)}")
+        if max_cycles is not None and (isinstance(max_cycles, bool)
+                                       or not isinstance(max_cycles, int) or max_cycles < 1):
+            raise BoardctError(f"max_cycles {max_cycles!r:.40}: a whole number of at least 1 "
+                               "(or None: no limit)")
         self.render_mode = render_mode
         self.options = dict(options)
         self.spaces = probe(self.game, players, self.options)
         self.kind = observation
         self.shape = (self.spaces.observation_shape if observation == "observation"
                       else self.spaces.information_state_shape)
+        self._size = 1
+        for d in self.shape:
+            self._size *= d
+        self._actions = self.spaces.num_distinct_actions
+        self._flat = len(self.shape) == 1
+        self.max_cycles = max_cycles
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
         self.possible_agents = [agent_name(p) for p in range(self.spaces.players)]
         self._index = {a: p for p, a in enumerate(self.possible_agents)}
         # One space object per agent, kept: seeding a space must stick (PettingZoo's API test).
@@ -95,6 +130,9 @@ class _Shared:
         self._seeds = SeedStream()
         self.state = None
         self.seed_used: int | None = None
+        self._legal: dict[int, list[int]] = {}  # per player, the legal ids of the state now
+        self._legal_of: State | None = None  # the state they are of
+        self._steps = 0
 
     def observation_space(self, agent: str) -> Any:
         return self.observation_spaces[agent]
@@ -105,40 +143,63 @@ class _Shared:
     def _new_game(self, seed: int | None) -> State:
         self.seed_used = self._seeds.next(seed)
         self.state = new_state(self.game, self.seed_used, self.spaces.players, self.options)
+        self._legal.clear()
+        self._steps = 0
         return self.state
 
-    def _mask(self, player: int) -> Any:
-        mask = np.zeros(self.spaces.num_distinct_actions, np.int8)
+    def _legal_ids(self, player: int) -> list[int]:
+        """The legal ids of `player` now (none when it owes nothing), worked out once per
+        state: the mask and the check of the action that follows share them."""
         st = self.state
-        if st is not None and not st.is_over and player in st.current_players():
-            mask[st.legal_ids(player)] = 1
-        return mask
+        assert st is not None
+        if st is not self._legal_of:  # a state put in from outside: its own legal ids
+            self._legal.clear()
+            self._legal_of = st
+        legal = self._legal.get(player)
+        if legal is None:
+            legal = (st.legal_ids(player)
+                     if not st.is_over and player in st.current_players() else [])
+            self._legal[player] = legal
+        return legal
+
+    def _act(self, player: int, number: int) -> None:
+        st = self.state
+        assert st is not None
+        moves.act_id(st, player, number)
+        self._legal.clear()
 
     def _observe(self, player: int) -> dict[str, Any]:
         st = self.state
         if st is None:
             raise BoardctError("call reset() before observing")
-        flat = (st.observation_tensor(player) if self.kind == "observation"
-                else st.information_state_tensor(player))
-        return {"observation": np.asarray(flat, np.float32).reshape(self.shape),
-                "action_mask": self._mask(player)}
+        obs = tensor_of(entries_of(st, player, self.kind), self._size)
+        return {"observation": obs if self._flat else obs.reshape(self.shape),
+                "action_mask": mask_of(self._legal_ids(player), self._actions)}
 
-    def _checked(self, player: int, action: Any) -> int:
-        """`action` as a legal id of `player`, or the error saying what is legal."""
-        st = self.state
-        assert st is not None
-        legal = st.legal_ids(player)
+    def _legal_id(self, player: int, action: Any) -> int | None:
+        """`action` as a legal id of `player`, or None; with `illegal_action="raise"` the
+        error saying what is legal instead of None."""
+        legal = self._legal_ids(player)
         number = as_id(action)
         if number is None or number not in legal:
-            raise illegal(st, player, action, legal)
+            if self.illegal_action == "raise":
+                assert self.state is not None
+                raise illegal(self.state, player, action, legal)
+            return None
         return number
 
     def render(self) -> str | None:
-        """The board as text, as a spectator sees it (`render_mode="ansi"`)."""
+        """The board as text, as a spectator sees it: returned (`render_mode="ansi"`) or
+        printed (`"human"`)."""
         if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without render_mode='ansi'")
+            gymnasium.logger.warn("render() was called without a render_mode ('ansi' or "
+                                  "'human')")
             return None
-        return self.state.render(None) if self.state is not None else ""
+        text = self.state.render(None) if self.state is not None else ""
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     def close(self) -> None:
         """Nothing to release: the game lives in memory."""
@@ -147,12 +208,15 @@ class _Shared:
 class BoardctAECEnv(_Shared, AECEnv):
     """A boardct game as a PettingZoo AEC environment; see the module's docstring."""
 
-    metadata = {"render_modes": ["ansi"], "name": "boardct_v0", "is_parallelizable": False}
+    metadata = {"render_modes": RENDER_MODES, "name": "boardct_v0", "is_parallelizable": False}
 
     def __init__(self, game_id: str, render_mode: str | None = None, players: int | None = None,
-                 observation: str = "observation", **options: Any):
+                 observation: str = "observation", max_cycles: int | None = None,
+                 illegal_action: str = "terminate", illegal_reward: float = -1.0,
+                 **options: Any):
         AECEnv.__init__(self)
-        self._setup(game_id, render_mode, players, observation, options)
+        self._setup(game_id, render_mode, players, observation, max_cycles, illegal_action,
+                    illegal_reward, options)
         self.metadata = {**type(self).metadata, "name": f"boardct_{self.game.id}_v0"}
         self.agents: list[str] = []
         self.rewards: dict[str, float] = {}
@@ -185,6 +249,12 @@ class BoardctAECEnv(_Shared, AECEnv):
         if players:
             self.agent_selection = self.possible_agents[players[0]]
 
+    def _after(self, agent: str) -> None:
+        """The game is over for every agent: the others see the end first, then each is
+        stepped off with None."""
+        order = self.agents
+        self.agent_selection = order[(order.index(agent) + 1) % len(order)]
+
     def observe(self, agent: str) -> dict[str, Any]:
         return self._observe(self._index[agent])
 
@@ -196,39 +266,49 @@ class BoardctAECEnv(_Shared, AECEnv):
         st = self.state
         assert st is not None
         player = self._index[agent]
-        number = self._checked(player, action)
+        number = self._legal_id(player, action)  # raises first, if so asked
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        moves.act_id(st, player, number)
-        if st.is_over:
-            returns = st.returns()
-            for a in self.agents:
-                self.rewards[a] = float(returns[self._index[a]])
-                self.terminations[a] = True
-            # The others see the end first; then each is stepped off with None.
-            order = self.agents
-            self.agent_selection = order[(order.index(agent) + 1) % len(order)]
+        self._steps += 1
+        if number is None:
+            self.rewards[agent] = self.illegal_reward
+            self.infos[agent] = {"illegal_action": True}
+            if self.illegal_action == "terminate":
+                EnvLogger.warn_on_illegal_move()
+                self.terminations = dict.fromkeys(self.agents, True)
+                self._after(agent)
         else:
-            self._select()
+            if self.infos[agent]:
+                self.infos[agent] = {}  # an illegal action penalized before: that was then
+            self._act(player, number)
+            if st.is_over:
+                returns = st.returns()
+                for a in self.agents:
+                    self.rewards[a] = float(returns[self._index[a]])
+                    self.terminations[a] = True
+                self._after(agent)
+            else:
+                self._select()
+        if (self.max_cycles is not None and not self.terminations[agent]
+                and self._steps >= self.max_cycles * len(self.possible_agents)):
+            self.truncations = dict.fromkeys(self.agents, True)
+            self._after(agent)
         self._accumulate_rewards()
 
 
 class BoardctParallelEnv(_Shared, ParallelEnv):
-    """A boardct game with simultaneous orders as a PettingZoo Parallel environment."""
+    """A boardct game as a PettingZoo Parallel environment; see the module's docstring."""
 
-    metadata = {"render_modes": ["ansi"], "name": "boardct_v0"}
+    metadata = {"render_modes": RENDER_MODES, "name": "boardct_v0"}
 
     def __init__(self, game_id: str, render_mode: str | None = None, players: int | None = None,
                  observation: str = "observation", max_cycles: int | None = None,
+                 illegal_action: str = "terminate", illegal_reward: float = -1.0,
                  **options: Any):
-        self._setup(game_id, render_mode, players, observation, options)
-        if not self.game.simultaneous:
-            raise BoardctError(f"{self.game.id} has no simultaneous orders: use env(), the AEC "
-                               "environment (or PettingZoo's aec_to_parallel)")
+        self._setup(game_id, render_mode, players, observation, max_cycles, illegal_action,
+                    illegal_reward, options)
         self.metadata = {**type(self).metadata, "name": f"boardct_{self.game.id}_v0"}
-        self.max_cycles = max_cycles  # steps before every agent is truncated; None: no limit
         self.agents: list[str] = []
-        self._steps = 0
 
     def __str__(self) -> str:
         return f"boardct_{self.game.id}"
@@ -237,37 +317,54 @@ class BoardctParallelEnv(_Shared, ParallelEnv):
               options: dict | None = None) -> tuple[dict[str, Any], dict[str, dict]]:
         self._new_game(seed)
         self.agents = self.possible_agents[:]
-        self._steps = 0
         return ({a: self._observe(self._index[a]) for a in self.agents},
                 {a: {} for a in self.agents})
 
     def step(self, actions: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
-        """One action from each agent that owes orders now (the others' are ignored). All are
-        checked before any is carried out: a missing or illegal one changes nothing."""
+        """One action from each agent that owes one now (the others' are ignored). All are
+        checked before any is carried out: a missing one is refused and changes nothing; an
+        illegal one is dealt with as `illegal_action` says (see the module's docstring)."""
         st = self.state
         if st is None or not self.agents:
             raise BoardctError("the game is over: call reset()")
         deciding = list(st.current_players())
         chosen: list[tuple[int, int]] = []
+        wrong: list[int] = []
         for p in deciding:
             agent = self.possible_agents[p]
             if agent not in actions:
-                raise BoardctError(f"{agent} owes orders now: step() needs an action for it")
-            chosen.append((p, self._checked(p, actions[agent])))
-        for p, number in chosen:
-            if st.is_over or p not in st.current_players():
-                break  # cannot happen with sheets handed in together; kept as a guard
-            moves.act_id(st, p, number)
+                raise BoardctError(f"{agent} owes an action now: step() needs one for it")
+        for p in deciding:
+            number = self._legal_id(p, actions[self.possible_agents[p]])
+            if number is None:
+                wrong.append(p)
+            else:
+                chosen.append((p, number))
+        ended = bool(wrong) and self.illegal_action == "terminate"
+        if ended:
+            EnvLogger.warn_on_illegal_move()
+        else:
+            for p, number in chosen:
+                if st.is_over or p not in st.current_players():
+                    break  # cannot happen with sheets handed in together; kept as a guard
+                self._act(p, number)
         self._steps += 1
-        over = st.is_over
+        over = st.is_over or ended
         cut = not over and self.max_cycles is not None and self._steps >= self.max_cycles
-        returns = st.returns()
         agents = self.agents
         obs = {a: self._observe(self._index[a]) for a in agents}
-        rewards = {a: float(returns[self._index[a]]) if over else 0.0 for a in agents}
+        if st.is_over:
+            returns = st.returns()
+            rewards = {a: float(returns[self._index[a]]) for a in agents}
+        else:
+            rewards = dict.fromkeys(agents, 0.0)
+        infos: dict[str, dict] = {a: {} for a in agents}
+        for p in wrong:
+            agent = self.possible_agents[p]
+            rewards[agent] = self.illegal_reward
+            infos[agent]["illegal_action"] = True
         terminations = dict.fromkeys(agents, over)
         truncations = dict.fromkeys(agents, cut)
-        infos: dict[str, dict] = {a: {} for a in agents}
         if over or cut:
             self.agents = []
         return obs, rewards, terminations, truncations, infos
@@ -275,12 +372,14 @@ class BoardctParallelEnv(_Shared, ParallelEnv):
 
 def env(game_id: str, **kwargs: Any) -> BoardctAECEnv:
     """An AEC environment of a registered game: `env("fieldshift", turn_limit=40)`. Keyword
-    arguments: `render_mode` ("ansi" or None), `players` (seats, default the game's fewest),
-    `observation` ("observation" or "information_state"), and the game's own options."""
+    arguments: `render_mode` ("ansi", "human" or None), `players` (seats, default the game's
+    fewest), `observation` ("observation" or "information_state"), `max_cycles`,
+    `illegal_action` ("terminate", "penalize" or "raise"), `illegal_reward`, and the game's
+    own options."""
     return BoardctAECEnv(game_id, **kwargs)
 
 
 def parallel_env(game_id: str, **kwargs: Any) -> BoardctParallelEnv:
-    """A Parallel environment of a game with simultaneous orders (`parallel_env("ctf2187")`).
-    Takes what `env` takes, and `max_cycles` (steps before every agent is truncated)."""
+    """A Parallel environment of a registered game (`parallel_env("ctf2187")`). Takes what
+    `env` takes; `max_cycles` counts its steps."""
     return BoardctParallelEnv(game_id, **kwargs)

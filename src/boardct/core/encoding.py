@@ -62,6 +62,16 @@ def product(shape: Sequence[int]) -> int:
     return n
 
 
+def dense(entries: dict[int, float], size: int) -> list[float]:
+    """The flat tensor of `size` floats whose nonzero entries are `entries` (position ->
+    value): a game's tensor made from the entries its fast path builds (`State.
+    observation_entries`), so that the two never disagree."""
+    out = [0.0] * size
+    for i, v in entries.items():
+        out[i] = v
+    return out
+
+
 def signed(value: float, top: float) -> float:
     """`value / top`, clipped to [-1, 1] (a bonus that may be negative)."""
     if top <= 0 or not math.isfinite(value):
@@ -132,6 +142,29 @@ def history_planes_of(state: Any, player: int, encode: Callable[[int, Any], int 
     width = ids + 1
     base = len(out) + (slots - len(known)) * width
     out += [0.0] * (slots * width)
+    for who, i in reversed(known):
+        out[base + i] = 1.0
+        if who == player:
+            out[base + ids] = 1.0
+        base += width
+    return out
+
+
+def history_entries(state: Any, player: int, encode: Callable[[int, Any], int | None],
+                    ids: int, slots: int, at: int, out: dict[int, float]) -> dict[int, float]:
+    """The nonzero entries of `history_planes_of(state, player, encode, ids, slots)`, each
+    position moved on by `at`, added to `out` (and `out` returned): an information state's
+    history part for an adapter that writes entries, without making the mostly-zero planes."""
+    known: list[tuple[int, int]] = []
+    if slots > 0:
+        for who, action in recent_history(state):
+            i = encode(who, action)
+            if i is not None:
+                known.append((who, i))
+                if len(known) == slots:
+                    break
+    width = ids + 1
+    base = at + (slots - len(known)) * width
     for who, i in reversed(known):
         out[base + i] = 1.0
         if who == player:

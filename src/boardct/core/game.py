@@ -691,6 +691,21 @@ class State(Generic[ActionT]):
         raise NotImplementedError(f"{self.game.id} has hidden information: it must define "
                                   "its information-state tensor")
 
+    def observation_entries(self, player: int) -> dict[int, float]:
+        """`observation_tensor(player)` as its entries that may be nonzero: position -> value,
+        every position left out being 0.0. Learners' adapters write these straight into a
+        zeroed buffer (numpy), which costs per entry given rather than per entry of the whole
+        tensor, most of which is 0 (one-hot planes). By default made from the tensor; a game
+        overrides it with a builder of its own (and may derive its tensor from it)."""
+        return {i: v for i, v in enumerate(self.observation_tensor(player)) if v}
+
+    def information_state_entries(self, player: int) -> dict[int, float]:
+        """`information_state_tensor(player)` as entries, as `observation_entries` gives the
+        observation. With perfect information: the observation's."""
+        if self.game.perfect_information:
+            return self.observation_entries(player)
+        return {i: v for i, v in enumerate(self.information_state_tensor(player)) if v}
+
     def information_state_string(self, player: int) -> str:
         """The information state as text. With perfect information: the observation string."""
         if self.game.perfect_information:

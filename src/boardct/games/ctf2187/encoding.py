@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from boardct.core.encoding import flag, one_hot, scaled
+from boardct.core.encoding import dense, flag, one_hot, scaled
 from boardct.games.ctf2187.units import PILOT_STATES, POSTURES, TEAM_LETTERS, WEAPON_STATES
 
 MAP_PLANES = ("own bot", "friendly contact", "enemy contact", "wreckage", "own command post",
@@ -260,7 +260,7 @@ def _map_planes(state: Any, layout: Layout) -> tuple[list[int], list[float]]:
     return where, elevation
 
 
-def _visual_slow(layout: Layout, state: Any, mine: list, out: list[float]) -> None:
+def _visual_slow(layout: Layout, state: Any, mine: list, out: dict[int, float]) -> None:
     """The visual planes through the view's own code (only for a map whose size differs from
     the layout's, which a state of one setup never has)."""
     from boardct.games.ctf2187.report import visual_display
@@ -304,11 +304,20 @@ def _team_rating(state: Any, team: int) -> float:
 
 def fast_observation(layout: Layout, state: Any, player: int) -> list[float]:
     """`observation(layout, state.view(player), player)`, value for value, from the state."""
+    return dense(fast_entries(layout, state, player), layout.size)
+
+
+_AT_LEAST_0 = (0).__le__  # a terrain plane's cell (-1: a code with no plane)
+
+
+def fast_entries(layout: Layout, state: Any, player: int) -> dict[int, float]:
+    """The entries of `fast_observation` that may be nonzero (position -> value), written
+    into a dict so that an adapter copies these few rather than the whole tensor."""
     from boardct.games.ctf2187.units import FUNCTIONAL
 
     w, h = layout.width, layout.height
     cells = w * h
-    out = [0.0] * layout.size
+    out: dict[int, float] = {}
     mine = [b for b in _read_only(state, "bots") if b.player == player]  # state.bots_of
     team = TEAM_LETTERS[mine[0].team] if mine else ""
     for b in mine:
@@ -334,15 +343,12 @@ def fast_observation(layout: Layout, state: Any, player: int) -> list[float]:
             n = x1 - x0 + 1
             if n <= 0:
                 continue
-            ones = [1.0] * n
-            for y in range(y0, y1 + 1):
+            for y in range(y0, y1 + 1):  # a row of sectors in sight, written in C
                 a = (y - 1) * w + x0 - 1
-                out[sight + a:sight + a + n] = ones
-                out[height + a:height + a + n] = elevation[a:a + n]
-                for i in range(a, a + n):
-                    t = where[i]
-                    if t >= 0:
-                        out[t] = 1.0
+                out.update(dict.fromkeys(range(sight + a, sight + a + n), 1.0))
+                out.update(zip(range(height + a, height + a + n), elevation[a:a + n],
+                               strict=True))
+                out.update(dict.fromkeys(filter(_AT_LEAST_0, where[a:a + n]), 1.0))
     elif mine:  # a map not of the layout's size: the view's way, put() clipping
         _visual_slow(layout, state, mine, out)
     at = cells * layout.planes
@@ -444,19 +450,27 @@ def _log_counts(state: Any, player: int) -> list[float]:
 
 def fast_information_state(layout: Layout, state: Any, player: int) -> list[float]:
     """`information_state(layout, state.view(player), player)`, value for value."""
-    out = fast_observation(layout, state, player)
+    width = layout.menu + 1
+    size = layout.size + 2 * layout.bots * width + len(LOG_KINDS)
+    return dense(fast_information_entries(layout, state, player), size)
+
+
+def fast_information_entries(layout: Layout, state: Any, player: int) -> dict[int, float]:
+    """The entries of `fast_information_state` that may be nonzero (position -> value): the
+    observation's, each Bot's sheet and standing orders, the log's counts."""
+    out = fast_entries(layout, state, player)
     mine = [b for b in _read_only(state, "bots") if b.player == player]  # state.bots_of
     width = layout.menu + 1
+    at = layout.size
     for k in range(layout.bots):
         for kind in (0, 1):  # the sheet handed in this turn, then the standing orders
-            block = [0.0] * width
             if k < len(mine):
                 b = mine[k]
                 orders = b.sheet if kind == 0 else b.standing
                 if orders is not None:
-                    block[_orders_entry(tuple(orders), len(b.weapons), layout.menu)] = 1.0
-            out += block
-    out += _log_counts(state, player)
+                    out[at + _orders_entry(tuple(orders), len(b.weapons), layout.menu)] = 1.0
+            at += width
+    out.update(zip(range(at, at + len(LOG_KINDS)), _log_counts(state, player), strict=True))
     return out
 
 

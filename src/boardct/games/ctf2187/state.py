@@ -564,6 +564,16 @@ class CtfState(State[Sheet]):
 
         return enc.fast_information_state(enc.Layout.of(self), self, player)  # = from the view
 
+    def observation_entries(self, player: int) -> dict[int, float]:
+        from boardct.games.ctf2187 import encoding as enc
+
+        return enc.fast_entries(enc.Layout.of(self), self, player)
+
+    def information_state_entries(self, player: int) -> dict[int, float]:
+        from boardct.games.ctf2187 import encoding as enc
+
+        return enc.fast_information_entries(enc.Layout.of(self), self, player)
+
     def information_state_string(self, player: int) -> str:
         """The view as text: it holds the player's own sheets and what their Bots saw."""
         return self.observation_string(player)

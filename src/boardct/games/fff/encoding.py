@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from itertools import compress
 
+from boardct.core.encoding import dense
 from boardct.games.fff.pieces import COLOURS, FACING_INDEX, SQUARE_INDEX
 
 PLANES = 44
@@ -107,37 +108,64 @@ def _code_planes(player: int) -> list[tuple[tuple[int, ...], tuple[int, ...]] | 
     return _CODE_PLANES[player]
 
 
+_PIECES: tuple[dict[int, dict[int, float]], ...] = ({}, {})  # per observer: code * 64 + square
+
+
+def _piece_entries(player: int, code: int, sq: int) -> dict[int, float]:
+    """The entries one piece (`code`) on `sq` puts in `player`'s observation: its planes' 1s,
+    and 0.5 per field (1.0 for two fields of one colour)."""
+    planes = _CODE_PLANES[player] if _CODE_PLANES else _code_planes(player)
+    found = planes[code]
+    assert found is not None, "code 0 is an empty square, never a piece"
+    ones, halves = found
+    entries = dict.fromkeys((k + sq for k in ones), 1.0)
+    for k in halves:
+        entries[k + sq] = entries.get(k + sq, 0.0) + 0.5
+    return entries
+
+
 def fast_observation(state, player: int) -> list[float]:
     """`observation(state.view(player), player)`, value for value, from the state's fields."""
+    return dense(fast_entries(state, player), OBS_LEN)
+
+
+def fast_entries(state, player: int) -> dict[int, float]:
+    """The entries of `fast_observation` that may be nonzero (position -> value), written
+    into a dict so that an adapter copies these few rather than the whole tensor."""
     from boardct.games.fff.pieces import FIELDS
     from boardct.games.fff.steps import PHASE_SELECTED
 
-    out = [0.0] * OBS_LEN
+    out: dict[int, float] = {}
     t = state.part
     main, ghost = t.placed() if t is not None else (state.main, state.ghost)
-    planes = _CODE_PLANES[player] if _CODE_PLANES else _code_planes(player)
+    pieces = _PIECES[player]
     for board in (ghost, main):
         for sq in compress(_SQUARES, board):  # the occupied squares, found in C
-            ones, halves = planes[board[sq]]
-            for k in ones:
-                out[k + sq] = 1.0
-            for k in halves:
-                out[k + sq] += 0.5
+            key = board[sq] * 64 + sq
+            entries = pieces.get(key)
+            if entries is None:
+                if len(pieces) > 50_000:
+                    pieces.clear()
+                entries = pieces[key] = _piece_entries(player, board[sq], sq)
+            out.update(entries)  # no two pieces share a position (ghosts have planes of their own)
     s = PLANES * 64
     if t is not None:
         out[42 * 64 + t.sq] = 1.0
         out[43 * 64 + t.sq0] = 1.0
     result = state.result
-    out[s] = 1.0 if result is None and state.turn == player else 0.0
+    if result is None and state.turn == player:
+        out[s] = 1.0
     pool = state.pool
-    for i in range(7):
-        out[s + 1 + 2 * i] = pool[2 * i] / 3
-        out[s + 2 + 2 * i] = pool[2 * i + 1] / 3
+    for i in range(14):  # each of the seven pools' two counts
+        if pool[i]:
+            out[s + 1 + i] = pool[i] / 3
     lost = state.lost
     mine, theirs = 3 * player, 3 * (1 - player)
     for k in range(3):
-        out[s + 15 + k] = lost[mine + k] / 3
-        out[s + 18 + k] = lost[theirs + k] / 3
+        if lost[mine + k]:
+            out[s + 15 + k] = lost[mine + k] / 3
+        if lost[theirs + k]:
+            out[s + 18 + k] = lost[theirs + k] / 3
     limit = state.limit
     out[s + 21] = state.count / limit if limit else 0.0
     if t is not None:

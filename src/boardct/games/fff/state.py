@@ -277,6 +277,9 @@ class FFFState(State[Turn]):
         built without the view (its fast path: the same values, tested)."""
         return encoding.fast_observation(self, player)
 
+    def observation_entries(self, player: int) -> dict[int, float]:
+        return encoding.fast_entries(self, player)
+
     def observation_string(self, player: int) -> str:
         return encoding.observation_string(self.view(player))
 

@@ -13,7 +13,7 @@ is written from the observer's side: "own" is the observing player, "other" the 
 
 from __future__ import annotations
 
-from boardct.core.encoding import check_id, flag, one_hot, scaled
+from boardct.core.encoding import check_id, dense, flag, one_hot, scaled
 from boardct.core.errors import IllegalAction
 from boardct.games.fieldshift.notation import TWO
 from boardct.games.fieldshift.tables import RULESETS, VITALITY
@@ -120,62 +120,80 @@ _VIT, _FIVE, _SKILL3, _RANK19, _CRATE = (_table(VITALITY, 64), _table(5, 64), _t
 
 def fast_observation(state, player: int) -> list[float]:
     """`observation(state.view(player), player)`, value for value, from the state's fields."""
+    return dense(fast_entries(state, player), SIZE)
+
+
+def fast_entries(state, player: int) -> dict[int, float]:
+    """The entries of `fast_observation` that may be nonzero (position -> value): written
+    into a dict, so that an adapter copies these few rather than the whole tensor."""
     from boardct.games.fieldshift import state as S
 
-    out = [0.0] * SIZE
-    loc, vit, skl, stamp, pv = state.loc, state.vit, state.skl, state.stamp, state.pv
+    out: dict[int, float] = {}
+    loc, vit, skl, pv, bleed = state.loc, state.vit, state.skl, state.pv, state.bleed
+    stamp = state.stamp
     rank = [0] * 20
-    on_field = sorted((i for i in range(20) if loc[i] >= 0), key=lambda i: (loc[i], stamp[i]))
-    last, k = None, 0
-    for i in on_field:
-        k = k + 1 if loc[i] == last else 0
-        last = loc[i]
+    last, k = -1, 0
+    for where, _, i in sorted([(loc[i], stamp[i], i) for i in range(20) if loc[i] >= 0]):
+        k = k + 1 if where == last else 0
+        last = where
         rank[i] = k
+    cap = S.BLEED_TURNS
     base = 0
-    bleed = state.bleed
     for p in (player, 1 - player):
         o = p * S.PV_SIZE
         sel, watch = pv[o + S.SEL], pv[o + S.WATCH]
         for i in range(p * 10, p * 10 + 10):
             where = loc[i]
             v = vit[i]
+            at = base + _VALUES_AT
             if where >= 0:
                 out[base + where] = 1.0
                 out[base + (_BLEEDING if v == 0 else _DEPLOYED) + 10] = 1.0
+                r = rank[i]
+                if r:
+                    out[at + 5] = _RANK19[r]
             else:
                 out[base + (_DEAD_ST if where == S.DEAD else _RESERVE_ST) + 10] = 1.0
-            at = base + _VALUES_AT
-            out[at] = _VIT[v] if v in _VIT else scaled(v, VITALITY)
+            if v:
+                out[at] = _VIT[v] if v in _VIT else scaled(v, VITALITY)
             v = bleed[i]  # state.bleed_timer(i), inlined
-            v = v if v < S.BLEED_TURNS else S.BLEED_TURNS
-            out[at + 1] = _FIVE[v] if v in _FIVE else scaled(v, 5)
+            if v:
+                v = v if v < cap else cap
+                out[at + 1] = _FIVE[v] if v in _FIVE else scaled(v, 5)
             v = skl[i]
-            out[at + 2] = _SKILL3[v] if v in _SKILL3 else scaled(v, 3)
+            if v:
+                out[at + 2] = _SKILL3[v] if v in _SKILL3 else scaled(v, 3)
             if watch == i:
                 out[at + 3] = 1.0
             if sel == i:
                 out[at + 4] = 1.0
-            out[at + 5] = _RANK19[rank[i]]
             base += OP_FIELDS
+    crates, skcd, spcd, art = S.CRATES, S.SKCD, S.SPCD, S.ARTREADY  # FAC is CRATES + 1
     for p in (player, 1 - player):
         o = p * S.PV_SIZE
-        for f in range(4):  # crates, then the three facilities
-            v = pv[o + S.CRATES + f] if f == 0 else pv[o + S.FAC + f - 1]
-            out[base + f] = _CRATE[v] if v in _CRATE else scaled(v, CRATE_SCALE)
-        v = pv[o + S.SKCD]
-        out[base + 4] = _FIVE[v] if v in _FIVE else scaled(v, 5)
-        v = pv[o + S.SPCD]
-        out[base + 5] = _FIVE[v] if v in _FIVE else scaled(v, 5)
-        if pv[o + S.ARTREADY]:
+        for f in range(4):  # crates, then the three facilities, in a row in `pv`
+            v = pv[o + crates + f]
+            if v:
+                out[base + f] = _CRATE[v] if v in _CRATE else scaled(v, CRATE_SCALE)
+        v = pv[o + skcd]
+        if v:
+            out[base + 4] = _FIVE[v] if v in _FIVE else scaled(v, 5)
+        v = pv[o + spcd]
+        if v:
+            out[base + 5] = _FIVE[v] if v in _FIVE else scaled(v, 5)
+        if pv[o + art]:
             out[base + 6] = 1.0
         if state.under_cyber(p):
             out[base + 7] = 1.0
         base += PLAYER_FIELDS
     out[base + state.ruleset] = 1.0
     out[base + 3 + state.mode] = 1.0
-    out[base + 5] = scaled(state.turn, state.limit or TURN_SCALE)
-    out[base + 6] = flag(state.cur == player)
-    out[base + 7] = flag(player == 1)
+    if state.turn:
+        out[base + 5] = scaled(state.turn, state.limit or TURN_SCALE)
+    if state.cur == player:
+        out[base + 6] = 1.0
+    if player == 1:
+        out[base + 7] = 1.0
     pending = state.pending
     if pending is None:
         out[base + 8] = 1.0
@@ -187,5 +205,6 @@ def fast_observation(state, player: int) -> list[float]:
             out[base + 12 + pending[2]] = 1.0
     for who, _ in state.violations:
         out[base + 15 + (who != player)] = 1.0
-    out[base + 17] = flag(state._outcome is not None)
+    if state._outcome is not None:
+        out[base + 17] = 1.0
     return out

@@ -1255,6 +1255,9 @@ class FieldShiftState(State[int]):
         path: the same values, tested)."""
         return enc.fast_observation(self, player)
 
+    def observation_entries(self, player: int) -> dict[int, float]:
+        return enc.fast_entries(self, player)
+
     def resign_action(self, player: int) -> int:
         """Resigning is FieldShift's own concession, 09 (FS-20)."""
         return _TWO + nt.CONCEDE

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 from boardct.core.encoding import (
     check_id,
+    dense,
     flag,
+    history_entries,
     history_planes,
     history_planes_of,
     one_hot,
@@ -153,7 +155,7 @@ _SEIZE = {n: scaled(n, 3) for n in range(8)}
 _BOARDS: dict[tuple, tuple] = {}  # the board's part of the tensor, per what is face up
 
 
-def _board(state, me: int) -> tuple[list[float], list[float]]:
+def _board(state, me: int) -> tuple[dict[int, float], list[float]]:
     """The hexes' tile and star fields (squads left 0) and the last four global values (tiles
     and stars still face down), as `observation` makes them: they change only when a tile is
     turned or a star used, so they are made once per such board and observer. Made from the
@@ -165,7 +167,7 @@ def _board(state, me: int) -> tuple[list[float], list[float]]:
     found = _BOARDS.get(key)
     if found is not None and found[0] is tiles and found[1] is info:
         return found[2], found[3]
-    block = [0.0] * _SQUADS_AT
+    block: dict[int, float] = {}
     for h in range(N_HEXES):
         at = _HEX_AT[h]
         if not rev[h]:
@@ -198,9 +200,15 @@ def _board(state, me: int) -> tuple[list[float], list[float]]:
 
 def fast_observation(state, player: int) -> list[float]:
     """`observation(state.view(player), player)`, value for value, from the state's fields."""
+    return dense(fast_entries(state, player), SIZE)
+
+
+def fast_entries(state, player: int) -> dict[int, float]:
+    """The entries of `fast_observation` that may be nonzero (position -> value), written
+    into a dict so that an adapter copies these few rather than the whole tensor."""
     me = player
     block, tail = _board(state, me)
-    out = block + [0.0] * (SIZE - _SQUADS_AT)  # a fresh list: the cached block stays as it is
+    out = block.copy()  # a fresh dict: the cached block stays as it is
     units, pos, imp, st = state.units, state.pos, state.imp, state.st
     status_of = _STATUS_OF[0] if _STATUS_OF else _status_index()
     at = _SQUADS_AT
@@ -224,34 +232,49 @@ def fast_observation(state, player: int) -> list[float]:
     info = state.info
     limit = info.turn_limit or TURN_SCALE
     g = _GLOBAL_AT
-    out[g] = flag(state.out is None and state.cur == me)
-    out[g + 1] = flag(me == 1)
-    out[g + 2] = flag(info.first == me)
-    out[g + 3] = scaled(state.tdone[me], limit)
-    out[g + 4] = scaled(state.tdone[1 - me], limit)
-    out[g + 5] = flag(state.card_played)
+    over = state.out is not None
+    if not over and state.cur == me:
+        out[g] = 1.0
+    if me == 1:
+        out[g + 1] = 1.0
+    if info.first == me:
+        out[g + 2] = 1.0
+    tdone = state.tdone
+    if tdone[me]:
+        out[g + 3] = scaled(tdone[me], limit)
+    if tdone[1 - me]:
+        out[g + 4] = scaled(tdone[1 - me], limit)
+    if state.card_played:
+        out[g + 5] = 1.0
     if state.boosted >= 0:
         out[g + 6 + state.boosted % 3] = 1.0
+    seize = state.seize
     for j, side in enumerate((me, 1 - me)):
-        v = state.seize[side]
-        out[g + 9 + j] = _SEIZE[v] if v in _SEIZE else scaled(v, 3)
+        v = seize[side]
+        if v:
+            out[g + 9 + j] = _SEIZE[v] if v in _SEIZE else scaled(v, 3)
     hand = state.hand
-    values = [hand[me * 4 + c] for c in range(4)]  # the observer's own hand, by card word
-    values.append(sum(hand[me * 4:me * 4 + 4]))
-    values.append(sum(hand[(1 - me) * 4:(1 - me) * 4 + 4]))  # the other hand: its size only
+    mine, theirs = hand[me * 4:me * 4 + 4], hand[(1 - me) * 4:(1 - me) * 4 + 4]
     known = state.known
-    for side in (me, 1 - me):
-        b = side * 3
-        values.append(known[b + 1] + known[b + 2])
-        values.append(known[b + 2])
-    for j, v in enumerate(values):
-        out[g + 11 + j] = _HAND[v] if v in _HAND else scaled(v, HAND_SCALE)
+    b, c = me * 3, (1 - me) * 3
+    # the observer's own hand by card word, its size, the other hand's size only, and what
+    # everyone can infer about each hand
+    values = (*mine, sum(mine), sum(theirs), known[b + 1] + known[b + 2], known[b + 2],
+              known[c + 1] + known[c + 2], known[c + 2])
+    at = g + 11
+    for v in values:
+        if v:
+            out[at] = _HAND[v] if v in _HAND else scaled(v, HAND_SCALE)
+        at += 1
     mix = info.deck_mix
-    out[g + 21] = scaled(len(state.deck), sum(mix))
+    deck = state.deck
+    if deck:
+        out[g + 21] = scaled(len(deck), sum(mix))
     discard = state.discard
-    for c in range(4):
-        out[g + 22 + c] = scaled(discard.count(c), mix[c])
-    out[g + 26:g + 30] = tail
+    if discard:
+        for c in range(4):
+            out[g + 22 + c] = scaled(discard.count(c), mix[c])
+    out[g + 26], out[g + 27], out[g + 28], out[g + 29] = tail
     out[g + 30] = flag(state.out is not None)
     return out
 
@@ -261,6 +284,13 @@ def fast_information_state(state, player: int) -> list[float]:
     reading only the last `HISTORY` actions."""
     return history_planes_of(state, player, _known_id, NUM_ACTIONS, HISTORY,
                              fast_observation(state, player))
+
+
+def fast_information_entries(state, player: int) -> dict[int, float]:
+    """The entries of `fast_information_state` that may be nonzero: the observation's, then
+    the history planes' ones (position -> value)."""
+    return history_entries(state, player, _known_id, NUM_ACTIONS, HISTORY, SIZE,
+                           fast_entries(state, player))
 
 
 def _known_id(who: int, action: object) -> int | None:

@@ -986,6 +986,12 @@ class HillsState(State[int]):
     def information_state_tensor(self, player: int) -> list[float]:
         return enc.fast_information_state(self, player)
 
+    def observation_entries(self, player: int) -> dict[int, float]:
+        return enc.fast_entries(self, player)
+
+    def information_state_entries(self, player: int) -> dict[int, float]:
+        return enc.fast_information_entries(self, player)
+
     def information_state_string(self, player: int) -> str:
         """The observation string and every action of the game so far (every Hills action is
         public): perfect recall, unlike the tensor, which keeps the last `HISTORY`."""

@@ -11,7 +11,7 @@ flipped are (the last `FLIPS` of them).
 
 from __future__ import annotations
 
-from boardct.core.encoding import check_id, flag, one_hot, scaled, signed
+from boardct.core.encoding import check_id, dense, flag, one_hot, scaled, signed
 from boardct.core.errors import IllegalAction
 from boardct.games.shift.actions import GUARD, PHASE_NAMES, TOKENS
 from boardct.games.shift.cardformat import ATTACK_TYPES, LEVELS, RING
@@ -122,15 +122,62 @@ def _printed(card) -> list[float]:
 
 def fast_observation(state, player: int) -> list[float]:
     """`observation(state.view(player), player)`, value for value, from the state's fields."""
+    return dense(fast_entries(state, player), SIZE)
+
+
+def _printed_entries(card, at: int) -> dict[int, float]:
+    """`_printed(card)` as entries from position `at` (its nonzero values): made once per
+    card and place."""
+    key = (id(card), at)
+    cached = _CARD_ENTRIES.get(key)
+    if cached is not None and cached[0] is card:
+        return cached[1]
+    entries = {at + k: v for k, v in enumerate(_printed(card)) if v}
+    if len(_CARD_ENTRIES) > 512:
+        _CARD_ENTRIES.clear()
+    _CARD_ENTRIES[key] = (card, entries)
+    return entries
+
+
+_CARD_ENTRIES: dict[tuple[int, int], tuple[object, dict[int, float]]] = {}
+_PHASES = len(PHASE_NAMES)
+_BASES: dict[tuple[int, int, int], tuple[object, object, dict[int, float]]] = {}
+
+
+def _base(cards, me: int) -> dict[int, float]:
+    """Both cards' printed entries as `me` sees them (own card first): what every observation
+    of a game starts from, made once per pair of cards and observer."""
+    own, other = cards[me], cards[1 - me]
+    key = (me, id(own), id(other))
+    found = _BASES.get(key)
+    if found is not None and found[0] is own and found[1] is other:
+        return found[2]
+    base = {**_printed_entries(own, _PLAYER_AT + 13),
+            **_printed_entries(other, _PLAYER_AT + PLAYER_FIELDS + 13)}
+    if len(_BASES) > 512:
+        _BASES.clear()
+    _BASES[key] = (own, other, base)
+    return base
+
+
+def fast_entries(state, player: int) -> dict[int, float]:
+    """The entries of `fast_observation` that may be nonzero (position -> value), written
+    into a dict so that an adapter copies these few rather than the whole tensor."""
     me = player
-    out = [0.0] * SIZE
+    out = _base(state.cards, me).copy()  # a fresh dict: the cached one stays as it is
     out[state.phase] = 1.0
-    n = len(PHASE_NAMES)
-    out[n] = flag(me in state.current_players())
-    out[n + 1] = flag(state.mover == me)
-    out[n + 2] = flag(state.first == me)
-    out[n + 3] = flag(state.first == -1)
-    out[n + 4] = flag(state.toss_winner == me)
+    n = _PHASES
+    if me in state.current_players():
+        out[n] = 1.0
+    if state.mover == me:
+        out[n + 1] = 1.0
+    first = state.first
+    if first == me:
+        out[n + 2] = 1.0
+    elif first == -1:
+        out[n + 3] = 1.0
+    if state.toss_winner == me:
+        out[n + 4] = 1.0
     mod = state.attack_mod()
     if mod is not None:
         out[n + 5 + _ATTACK_AT[mod.type]] = 1.0
@@ -145,18 +192,22 @@ def fast_observation(state, player: int) -> list[float]:
         v = state.guard(p)
         out[at + 6] = _STAT[v] if v in _STAT else scaled(v, STAT)
         v = state.tp[p]
-        out[at + 7] = _SIGNED[v] if v in _SIGNED else signed(v, STAT)
+        if v:
+            out[at + 7] = _SIGNED[v] if v in _SIGNED else signed(v, STAT)
         v = state.tg[p]
-        out[at + 8] = _SIGNED[v] if v in _SIGNED else signed(v, STAT)
+        if v:
+            out[at + 8] = _SIGNED[v] if v in _SIGNED else signed(v, STAT)
         v = state.lit[p]
-        out[at + 9] = _TOKENS[v] if v in _TOKENS else scaled(v, TOKENS)
+        if v:
+            out[at + 9] = _TOKENS[v] if v in _TOKENS else scaled(v, TOKENS)
         v = state.burnt[p]
-        out[at + 10] = _TOKENS[v] if v in _TOKENS else scaled(v, TOKENS)
-        out[at + 11] = flag(state.skip_shift[p])
-        out[at + 12] = flag(state.skip_turn[p])
-        printed = _printed(state.cards[p])
-        out[at + 13:at + 13 + len(printed)] = printed
-        at += PLAYER_FIELDS
+        if v:
+            out[at + 10] = _TOKENS[v] if v in _TOKENS else scaled(v, TOKENS)
+        if state.skip_shift[p]:
+            out[at + 11] = 1.0
+        if state.skip_turn[p]:
+            out[at + 12] = 1.0
+        at += PLAYER_FIELDS  # the printed gears (at + 13 on) are in the base
     recent: list[tuple[int, bool]] = []
     cell = state.flips
     while cell is not None and len(recent) < FLIPS:
@@ -164,10 +215,12 @@ def fast_observation(state, player: int) -> list[float]:
         recent.append((who, heads))
     at = _FLIPS_AT + 5 * (FLIPS - len(recent))
     for who, heads in reversed(recent):  # oldest first
-        out[at] = flag(heads)
-        out[at + 1] = flag(not heads)
-        out[at + 2] = flag(who == me)
-        out[at + 3] = flag(who == 1 - me)
-        out[at + 4] = flag(who == -1)
+        out[at if heads else at + 1] = 1.0
+        if who == me:
+            out[at + 2] = 1.0
+        elif who == -1:
+            out[at + 4] = 1.0
+        elif who == 1 - me:
+            out[at + 3] = 1.0
         at += 5
     return out

@@ -743,6 +743,9 @@ class ShiftState(ShiftNotation, ShiftText, State[int]):
         path: the same values, tested)."""
         return enc.fast_observation(self, player)
 
+    def observation_entries(self, player: int) -> dict[int, float]:
+        return enc.fast_entries(self, player)
+
     def action_targets(self, action: int, player: int | None = None) -> tuple[str, ...]:
         """The gears of the deciding player's card an action involves, as the page draws them
         (`gear:0:2L`): a shift names the gear it goes to (a ring neighbour, SH-16); an attack

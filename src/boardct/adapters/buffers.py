@@ -1,0 +1,104 @@
+"""Writing observations and masks into numpy arrays fast (needs numpy, from `boardct[rl]`).
+
+A game gives its tensors as entries (`State.observation_entries`: position -> value, every
+position left out being 0): most of a board game's tensor is 0 (one-hot planes), and turning
+a whole list of Python floats into a float32 array costs about as much per entry as building
+it. So an adapter zeroes its array (a memset) and writes only the entries given; the same for
+an action mask from the legal ids. Every adapter (PettingZoo, Gymnasium, the vector API, the
+OpenSpiel observer) observes through these two functions.
+"""
+
+from __future__ import annotations
+
+from itertools import chain
+from typing import TYPE_CHECKING, Any
+
+from boardct.adapters.common import need
+from boardct.core.game import State
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = need("numpy", "rl")
+
+OBSERVATIONS = ("observation", "information_state")
+
+
+def check_kind(kind: str) -> str:
+    from boardct.core.errors import BoardctError
+
+    if kind not in OBSERVATIONS:
+        raise BoardctError(f"observation {kind!r} is not one of {', '.join(OBSERVATIONS)}")
+    return kind
+
+
+def entries_of(state: State, player: int, kind: str) -> dict[int, float]:
+    """The entries of `player`'s observation (`kind` "observation") or information state."""
+    if kind == "observation":
+        return state.observation_entries(player)
+    return state.information_state_entries(player)
+
+
+def write_entries(out: Any, entries: dict[int, float]) -> Any:
+    """`out` (a flat float32 array) made the tensor of these entries: zeroed, then each entry
+    written; returned."""
+    out.fill(0.0)
+    n = len(entries)
+    if n:  # numpy reads the dict's keys and values itself (faster than through lists)
+        out[np.fromiter(entries, np.intp, n)] = np.fromiter(entries.values(), np.float32, n)
+    return out
+
+
+def tensor_of(entries: dict[int, float], size: int) -> Any:
+    """A new flat float32 array of `size`, the tensor of these entries (for an observation
+    handed out to be kept: `np.zeros` gives it zeroed without a pass over it)."""
+    out = np.zeros(size, np.float32)
+    n = len(entries)
+    if n:
+        out[np.fromiter(entries, np.intp, n)] = np.fromiter(entries.values(), np.float32, n)
+    return out
+
+
+def mask_of(legal: list[int], size: int) -> Any:
+    """A new int8 mask of `size` ids, 1 at the legal ones."""
+    out = np.zeros(size, np.int8)
+    if legal:
+        out[legal] = 1
+    return out
+
+
+def write_mask(out: Any, legal: list[int]) -> Any:
+    """`out` (a flat int8 array, one per action id) made 1 at the legal ids, 0 elsewhere."""
+    out.fill(0)
+    if legal:
+        out[legal] = 1
+    return out
+
+
+def write_rows(out: Any, rows: list[dict[int, float]]) -> Any:
+    """`out` (a 2-D float32 array, one flat tensor a row) made row i the tensor of
+    `rows[i]`: one zeroing and one scattered write for the whole batch (numpy reads every
+    dict's keys and values itself), rather than a few numpy calls per row."""
+    out.fill(0.0)
+    sizes = [len(r) for r in rows]
+    total = sum(sizes)
+    if total:
+        width = out.shape[1]
+        at = np.fromiter(chain.from_iterable(rows), np.intp, total)
+        at += np.repeat(np.arange(0, width * len(rows), width, dtype=np.intp), sizes)
+        out.reshape(-1)[at] = np.fromiter(chain.from_iterable(r.values() for r in rows),
+                                          np.float32, total)
+    return out
+
+
+def write_masks(out: Any, legal: list[list[int]]) -> Any:
+    """`out` (a 2-D int8 array, one mask a row) made 1 at row i's legal ids `legal[i]`."""
+    out.fill(0)
+    sizes = [len(ids) for ids in legal]
+    total = sum(sizes)
+    if total:
+        width = out.shape[1]
+        at = np.fromiter(chain.from_iterable(legal), np.intp, total)
+        at += np.repeat(np.arange(0, width * len(legal), width, dtype=np.intp), sizes)
+        out.reshape(-1)[at] = 1
+    return out

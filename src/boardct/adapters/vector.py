@@ -1,0 +1,259 @@
+"""N games of one boardct game stepped at once, for self-play learners (needs `boardct[rl]`).
+
+    from boardct.adapters.vector import vector_env
+    envs = vector_env("<game id>", num_envs=16)
+    obs, infos = envs.reset(seed=1)
+    actions = ...  # one legal id per game, from infos["action_mask"]
+    obs, rewards, terminations, truncations, infos = envs.step(actions)
+
+A Gymnasium `VectorEnv` (its conventions: batched spaces, `reset(seed=s)` seeding game i with
+`s + i`, infos as arrays with a `_name` mask, autoreset), in which every game is played by
+the learner on every seat (self-play): each step, game i is at the decision of one player,
+`infos["player"][i]` (in a simultaneous turn, the first who still owes orders: the others'
+orders are hidden, so they follow in turn), and
+
+- `obs[i]`: that player's observation tensor (float32, every value in [0, 1];
+  `observation="information_state"`: its information-state tensor), built only from what that
+  player may know;
+- `infos["action_mask"][i]`: int8, 1 at the ids legal for that player now (and
+  `action_masks()`, the same as bools, the name sb3-contrib's MaskablePPO looks for);
+- `actions[i]`: the id that player plays;
+- `rewards[i]`: when the action ends the game, the return of the player who acted (1 win,
+  0 loss, 0.5 draw; team shares where the game has teams), else 0; `infos["returns"][i]`
+  holds every seat's returns for a game that ended (`infos["_returns"][i]` True), so a
+  learner credits the other seats too;
+- an id outside the mask ends that game at once, as PettingZoo's classic games and the
+  single-agent environment do: the acting player's reward is `illegal_reward` (-1.0), the
+  board is left as it was, `infos["illegal_action"][i]` is True and `infos["returns"][i]` is
+  -1 for that player, 0 for the others.
+
+Autoreset (`autoreset_mode`): "next_step" (Gymnasium's default) returns the last observation
+of a game that ended with `terminations[i]` True (its mask all zero: nothing is legal), and
+the next `step` starts a new game there (its action ignored, whatever it is; reward 0);
+"same_step" starts it at once, the ended game's last observation in `infos["final_obs"][i]`.
+Each game's next seeds follow a stream started from its own seed, so a seeded run is
+reproducible.
+
+Speed: the games' observations are written straight into one preallocated (N, ...) array
+from their entries (`boardct.adapters.buffers`), all N in one scattered write a step, and the
+masks into one (N, actions) array the same way.
+With `copy=True` (the default, as Gymnasium's own vector environments) `step` and `reset`
+return copies; `copy=False` returns the buffers themselves, rewritten by the next call.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from boardct.adapters.buffers import (
+    check_kind,
+    entries_of,
+    write_entries,
+    write_masks,
+    write_rows,
+)
+from boardct.adapters.common import SeedStream, as_id, check_seed, game_of, need, new_state, probe
+from boardct.core import moves
+from boardct.core.errors import BoardctError
+from boardct.core.game import Game, State
+
+if TYPE_CHECKING:
+    import gymnasium as gym
+    import numpy as np
+    from gymnasium.vector import AutoresetMode, VectorEnv
+else:
+    np = need("numpy", "rl")
+    gym = need("gymnasium", "rl")
+    _vector = need("gymnasium.vector", "rl")
+    VectorEnv = _vector.VectorEnv
+    AutoresetMode = _vector.AutoresetMode
+
+MODES = {"next_step": "NEXT_STEP", "same_step": "SAME_STEP"}
+
+
+class BoardctVectorEnv(VectorEnv):
+    """`num_envs` games of one boardct game in self-play; see the module's docstring."""
+
+    metadata = {"render_modes": ["ansi"], "autoreset_mode": None}
+
+    def __init__(self, game_id: str | Game, num_envs: int = 8, players: int | None = None,
+                 observation: str = "observation", illegal_reward: float = -1.0,
+                 autoreset_mode: str | Any = "next_step", copy: bool = True,
+                 render_mode: str | None = None, **options: Any):
+        self.game = game_of(game_id)
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+            raise BoardctError(f"num_envs {num_envs!r:.40}: a whole number of at least 1")
+        if render_mode not in (None, "ansi"):
+            raise BoardctError(f"render_mode {render_mode!r}: the games render as text, 'ansi'")
+        mode = autoreset_mode.name if isinstance(autoreset_mode, AutoresetMode) else MODES.get(
+            str(autoreset_mode).lower(), "")
+        if mode not in MODES.values():
+            raise BoardctError(f"autoreset_mode {autoreset_mode!r}: one of "
+                               f"{', '.join(MODES)}")
+        self.kind = check_kind(observation)
+        self.options = dict(options)
+        self.spaces = probe(self.game, players, self.options)
+        self.players = self.spaces.players
+        self.num_envs = num_envs
+        self.autoreset_mode = AutoresetMode[mode]
+        self.metadata = {**type(self).metadata, "autoreset_mode": self.autoreset_mode}
+        self.render_mode = render_mode
+        self.copy = copy
+        self.illegal_reward = float(illegal_reward)
+        shape = (self.spaces.observation_shape if self.kind == "observation"
+                 else self.spaces.information_state_shape)
+        self.shape = tuple(shape)
+        size = 1
+        for d in shape:
+            size *= d
+        n_ids = self.spaces.num_distinct_actions
+        self.single_observation_space = gym.spaces.Box(0.0, 1.0, self.shape, np.float32)
+        self.single_action_space = gym.spaces.Discrete(n_ids)
+        self.observation_space = gym.vector.utils.batch_space(self.single_observation_space,
+                                                              num_envs)
+        self.action_space = gym.vector.utils.batch_space(self.single_action_space, num_envs)
+        # the buffers every step writes into: observations, masks, and their flat rows
+        self._obs = np.zeros((num_envs, *self.shape), np.float32)
+        self._obs_rows = self._obs.reshape(num_envs, size)
+        self._masks = np.zeros((num_envs, n_ids), np.int8)
+        self.states: list[State | None] = [None] * num_envs
+        self._seeds = [SeedStream() for _ in range(num_envs)]
+        self._player = [0] * num_envs  # whose decision, per game
+        self._legal: list[list[int]] = [[] for _ in range(num_envs)]
+        self._entries: list[dict[int, float]] = [{} for _ in range(num_envs)]
+        self._autoreset = [False] * num_envs
+
+    # -- one game ----------------------------------------------------------------------------
+    def _start(self, i: int, seed: int | None) -> None:
+        self.states[i] = new_state(self.game, self._seeds[i].next(seed), self.players,
+                                   self.options)
+        self._autoreset[i] = False
+        self._look(i)
+
+    def _look(self, i: int) -> None:
+        """Game i's player to act, legal ids, observation and mask, into the buffers."""
+        st = self.states[i]
+        assert st is not None
+        players = st.current_players()
+        if st.is_over or not players:
+            legal: list[int] = []
+            p = self._player[i]
+        else:
+            p = players[0]
+            legal = st.legal_ids(p)
+        self._player[i] = p
+        self._legal[i] = legal
+        self._entries[i] = entries_of(st, p, self.kind)
+
+    def _write(self) -> None:
+        """Every game's observation and mask into the buffers, in one write each."""
+        write_rows(self._obs_rows, self._entries)
+        write_masks(self._masks, self._legal)
+
+    def _out(self, array: Any) -> Any:
+        return array.copy() if self.copy else array
+
+    def _infos(self, returns: Any, ended: Any, illegal: Any) -> dict[str, Any]:
+        n = self.num_envs
+        every = np.ones(n, np.bool_)
+        infos: dict[str, Any] = {
+            "action_mask": self._out(self._masks), "_action_mask": every,
+            "player": np.array(self._player, np.int64), "_player": every,
+        }
+        if ended.any():
+            infos["returns"], infos["_returns"] = returns, ended
+        if illegal.any():
+            infos["illegal_action"], infos["_illegal_action"] = illegal, illegal.copy()
+        return infos
+
+    # -- the VectorEnv API ---------------------------------------------------------------------
+    def reset(self, *, seed: int | list[int | None] | None = None,
+              options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        """New games in every slot: `seed=s` plays seeds s, s+1, ... (a list: one each);
+        `options` is not used (the game's options fix the spaces: give them at
+        construction)."""
+        n = self.num_envs
+        if seed is None:
+            seeds: list[int | None] = [None] * n
+        elif isinstance(seed, list | tuple):
+            if len(seed) != n:
+                raise BoardctError(f"{len(seed)} seeds for {n} games")
+            seeds = list(seed)
+        else:
+            base = check_seed(seed)
+            seeds = [base + i for i in range(n)]
+        for i in range(n):
+            self._start(i, seeds[i])
+        self._write()
+        nothing = np.zeros(n, np.bool_)
+        return self._out(self._obs), self._infos(None, nothing, nothing)
+
+    def step(self, actions: Any) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
+        n = self.num_envs
+        if self.states[0] is None:
+            raise BoardctError("call reset() before step()")
+        chosen = actions.tolist() if hasattr(actions, "tolist") else list(actions)
+        if len(chosen) != n:
+            raise BoardctError(f"{len(chosen)} actions for {n} games")
+        rewards = np.zeros(n, np.float64)
+        ended = np.zeros(n, np.bool_)
+        illegal = np.zeros(n, np.bool_)
+        returns = np.zeros((n, self.players), np.float64)
+        final_obs: list[Any] = []
+        same_step = self.autoreset_mode is AutoresetMode.SAME_STEP
+        for i in range(n):
+            if self._autoreset[i]:
+                self._start(i, None)
+                continue
+            st = self.states[i]
+            assert st is not None
+            p = self._player[i]
+            number = as_id(chosen[i])
+            if number is None or number not in self._legal[i]:
+                rewards[i] = self.illegal_reward
+                ended[i] = illegal[i] = True
+                returns[i, p] = self.illegal_reward
+            else:
+                moves.act_id(st, p, number)
+                if st.is_over:
+                    r = st.returns()
+                    returns[i] = r
+                    rewards[i] = r[p]
+                    ended[i] = True
+            if ended[i]:
+                self._look(i)
+                if same_step:
+                    final = np.zeros(self._obs_rows.shape[1], np.float32)
+                    final_obs.append((i, write_entries(final, self._entries[i]).reshape(
+                        self.shape)))
+                    self._start(i, None)
+                else:
+                    self._autoreset[i] = True
+            else:
+                self._look(i)
+        self._write()
+        infos = self._infos(returns, ended, illegal)
+        if final_obs:
+            box = np.empty(n, object)
+            for i, o in final_obs:
+                box[i] = o
+            infos["final_obs"], infos["_final_obs"] = box, ended.copy()
+        return (self._out(self._obs), rewards, ended, np.zeros(n, np.bool_), infos)
+
+    def action_masks(self) -> Any:
+        """The legal ids of each game's player to act, as bools (num_envs, actions)."""
+        return self._masks.astype(bool)
+
+    def render(self) -> tuple[str, ...] | None:
+        """Each game's board as text, as a spectator sees it (`render_mode="ansi"`)."""
+        if self.render_mode is None:
+            gym.logger.warn("render() was called without render_mode='ansi'")
+            return None
+        return tuple(st.render(None) if st is not None else "" for st in self.states)
+
+
+def vector_env(game_id: str | Game, num_envs: int = 8, **kwargs: Any) -> BoardctVectorEnv:
+    """`num_envs` games of a registered game stepped at once (see the module's docstring).
+    Keyword arguments: `players`, `observation`, `illegal_reward`, `autoreset_mode`
+    ("next_step" or "same_step"), `copy`, `render_mode`, and the game's own options."""
+    return BoardctVectorEnv(game_id, num_envs, **kwargs)

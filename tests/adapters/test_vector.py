@@ -1,0 +1,191 @@
+"""The vector API (`boardct.adapters.vector`): N games stepped at once in self-play, with
+Gymnasium's `VectorEnv` conventions: batched spaces, seeds s + i, infos as arrays with their
+`_name` masks, autoreset at the next step (or the same step). Every game at its defaults: the
+batched observations and masks are each game's own tensors and legal ids for the player to
+act, which nothing else writes."""
+
+from __future__ import annotations
+
+import pytest
+
+np = pytest.importorskip("numpy", reason="the vector API needs boardct[rl] (numpy)")
+gym = pytest.importorskip("gymnasium", reason="the vector API needs boardct[rl]")
+
+from adapter_toys import CARDS, ORDERS, game_ids  # noqa: E402
+from gymnasium.vector import AutoresetMode, VectorEnv  # noqa: E402
+
+from boardct.adapters.vector import vector_env  # noqa: E402
+from boardct.core.errors import BoardctError  # noqa: E402
+
+
+def _random_legal(masks, rng):
+    """A random legal id per game; 0 for a game that ended (the next step restarts it and
+    ignores the action: its mask is all zero, nothing being legal)."""
+    return np.array([int(rng.choice(np.flatnonzero(m))) if m.any() else 0 for m in masks])
+
+
+def _check_batch(v, obs, infos):
+    """Every game's row is its own state's tensor and legal ids for the player to act."""
+    for i, st in enumerate(v.states):
+        p = int(infos["player"][i])
+        assert obs[i].reshape(-1).tolist() == pytest.approx(st.observation_tensor(p))
+        legal = st.legal_ids(p) if not st.is_over and p in st.current_players() else []
+        assert np.flatnonzero(infos["action_mask"][i]).tolist() == legal
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_every_game_at_its_defaults_batches_each_games_own_observation_and_mask(game_id):
+    v = vector_env(game_id, 3)
+    assert isinstance(v, VectorEnv) and v.num_envs == 3
+    obs, infos = v.reset(seed=10)
+    assert v.observation_space.contains(obs) and obs.shape == (3, *v.single_observation_space.shape)
+    assert [st.setup.seed for st in v.states] == [10, 11, 12]  # seed s + i, as Gymnasium does
+    rng = np.random.default_rng(0)
+    for _ in range(12):
+        _check_batch(v, obs, infos)
+        obs, rewards, terms, truncs, infos = v.step(_random_legal(infos["action_mask"], rng))
+        assert rewards.shape == terms.shape == truncs.shape == (3,)
+        if terms.any():
+            break
+    _check_batch(v, obs, infos)
+
+
+def test_a_seeded_run_replays_exactly():
+    runs = []
+    for _ in range(2):
+        v = vector_env("shift", 4, turn_limit=6)
+        obs, infos = v.reset(seed=3)
+        rng = np.random.default_rng(5)
+        seen, ended = [obs.tobytes()], 0
+        for _ in range(60):  # several games a slot: the autoreset seeds replay too
+            obs, rewards, terms, _t, infos = v.step(_random_legal(infos["action_mask"], rng))
+            seen.append((obs.tobytes(), rewards.tolist(), terms.tolist()))
+            ended += int(terms.sum())
+        runs.append(seen)
+        assert ended >= 4
+    assert runs[0] == runs[1]
+
+
+def _to_the_end(v, infos, rng, slot=0):
+    """Step until game `slot` ends; its last (obs, rewards, terms, infos)."""
+    for _ in range(500):
+        out = v.step(_random_legal(infos["action_mask"], rng))
+        obs, rewards, terms, _t, infos = out
+        if terms[slot]:
+            return obs, rewards, terms, infos
+    raise AssertionError("the game did not end")
+
+
+def test_the_reward_is_the_acting_players_return_and_infos_hold_every_seats():
+    v = vector_env(CARDS, 2)
+    _obs, infos = v.reset(seed=1)
+    rng = np.random.default_rng(1)
+    for _ in range(50):
+        players = infos["player"].copy()
+        states = list(v.states)
+        _obs, rewards, terms, _t, infos = v.step(_random_legal(infos["action_mask"], rng))
+        for i in np.flatnonzero(terms):
+            returns = states[i].returns()  # the ended game (the slot restarts next step)
+            assert infos["_returns"][i] and infos["returns"][i].tolist() == list(returns)
+            assert rewards[i] == returns[players[i]]
+        for i in np.flatnonzero(~terms):
+            assert rewards[i] == 0.0
+
+
+def test_next_step_autoreset_restarts_the_game_and_ignores_that_action():
+    v = vector_env(CARDS, 1)
+    assert v.metadata["autoreset_mode"] is AutoresetMode.NEXT_STEP
+    _obs, infos = v.reset(seed=4)
+    rng = np.random.default_rng(2)
+    _obs, _r, _terms, infos = _to_the_end(v, infos, rng)
+    ended = v.states[0]
+    assert ended.is_over
+    obs, rewards, terms, _t, infos = v.step(np.array([99]))  # ignored: a new game starts
+    fresh = v.states[0]
+    assert fresh is not ended and fresh.history() == [] and not fresh.is_over
+    assert rewards[0] == 0.0 and not terms[0]
+    assert obs[0].tolist() == pytest.approx(fresh.observation_tensor(int(infos["player"][0])))
+
+
+def test_same_step_autoreset_gives_the_last_observation_in_infos():
+    v = vector_env(CARDS, 1, autoreset_mode="same_step")
+    _obs, infos = v.reset(seed=4)
+    rng = np.random.default_rng(2)
+    for _ in range(20):
+        player = int(infos["player"][0])
+        before = v.states[0]
+        obs, _r, terms, _t, infos = v.step(_random_legal(infos["action_mask"], rng))
+        if terms[0]:
+            assert before.is_over and v.states[0] is not before
+            assert infos["_final_obs"][0]
+            assert infos["final_obs"][0].tolist() == pytest.approx(
+                before.observation_tensor(player))
+            assert v.states[0].history() == []
+            return
+    raise AssertionError("no game ended")
+
+
+@pytest.mark.parametrize("bad", [7, -1])
+def test_an_illegal_id_ends_that_game_only_with_the_penalty(bad):
+    v = vector_env("fieldshift", 2)
+    obs, infos = v.reset(seed=6)
+    legal = int(np.flatnonzero(infos["action_mask"][1])[0])
+    first = np.flatnonzero(infos["action_mask"][0] == 0)
+    wrong = int(first[0]) if bad == 7 else bad
+    player = int(infos["player"][0])
+    before = obs[0].copy()
+    obs, rewards, terms, _t, infos = v.step(np.array([wrong, legal]))
+    assert rewards[0] == -1.0 and terms[0] and infos["illegal_action"][0]
+    assert infos["returns"][0][player] == -1.0
+    assert v.states[0].history() == [] and (obs[0] == before).all()  # the board as it was
+    assert not terms[1] and len(v.states[1].history()) == 1
+
+
+def test_simultaneous_orders_are_given_one_player_at_a_time():
+    v = vector_env(ORDERS, 1, players=3)
+    _obs, infos = v.reset(seed=0)
+    seen = []
+    for _ in range(3):
+        seen.append(int(infos["player"][0]))
+        _obs, _r, _terms, _t, infos = v.step(np.array([seen[-1] % 3]))
+    assert seen == [0, 1, 2]  # round one: each owes orders, each acts in turn
+    assert v.states[0].current_players() == (0, 2)  # round two: the second player sits out
+
+
+def test_copy_false_hands_out_the_buffers_themselves():
+    v = vector_env("shift", 2, copy=False)
+    obs, _ = v.reset(seed=1)
+    again, _ = v.reset(seed=2)
+    assert again is obs
+    w = vector_env("shift", 2)
+    a, _ = w.reset(seed=1)
+    b, _ = w.reset(seed=2)
+    assert a is not b
+
+
+def test_action_masks_are_the_masks_as_bools():
+    v = vector_env("hills", 3)
+    _obs, infos = v.reset(seed=0)
+    assert v.action_masks().dtype == bool
+    assert (v.action_masks() == infos["action_mask"].astype(bool)).all()
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"num_envs": 0}, "num_envs"),
+    ({"autoreset_mode": "later"}, "autoreset_mode"),
+    ({"observation": "all"}, "not one of"),
+    ({"render_mode": "human"}, "ansi"),
+    ({"colour": "red"}, "colour"),
+])
+def test_bad_construction_says_what_was_wrong(kwargs, message):
+    with pytest.raises(BoardctError, match=message):
+        vector_env("shift", **{"num_envs": 2, **kwargs})
+
+
+def test_step_before_reset_and_wrong_batch_are_refused():
+    v = vector_env("shift", 2)
+    with pytest.raises(BoardctError, match="reset"):
+        v.step(np.array([0, 0]))
+    v.reset(seed=0)
+    with pytest.raises(BoardctError, match="3 actions for 2 games"):
+        v.step(np.array([0, 0, 0]))
