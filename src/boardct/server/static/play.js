@@ -6,6 +6,7 @@
 // elements a legal action involves comes with the legal list (`targets`, from the engine): the
 // page makes those clickable and never reads the game's notation.
 import { call, tokenFor, rememberToken, forgetToken, GameSocket, el, sideBadge, sideName, newId, ApiError, importRenderer } from "./app.js";
+import { named, groups } from "./events.js";
 
 const $ = (id) => document.getElementById(id);
 const parts = location.pathname.split("/").filter(Boolean);
@@ -29,7 +30,7 @@ function notice(text, kind = "error") {
 function showRejection(msg) {
   const rule = msg.rule ? `[${msg.rule}] ` : "";
   const what = !msg.of || msg.of === "move" ? "Move rejected" : `Refused (${msg.of})`;
-  notice(`${what}: ${rule}${msg.message || "not allowed"}`, "error");
+  notice(`${what}: ${rule}${named(msg.message || "not allowed", state ? state.names : [])}`, "error");
 }
 
 async function loadRenderer(game) {
@@ -309,15 +310,84 @@ async function sendChat(ev) {
 function logView() {
   const list = $("log");
   list.replaceChildren();
-  // One line per change, the seat that made it first; the events of it in order.
+  // One item per change, numbered as this seat numbers them; inside it who did what (events.js:
+  // names for "Player N", an agent's reply under the agent, "whose turn" lines as dividers).
+  const tidy = renderer && renderer.eventText ? (line) => renderer.eventText(line, state.view, pageContext(state)) : (x) => x;
   for (const entry of state.log || []) {
-    const events = entry.events || [];
-    if (!events.length) continue;
-    const who = entry.seat === null || entry.seat === undefined ? "" : el("span", { class: `side side-${entry.seat} tiny` }, sideName(state.names, entry.seat));
-    if (events.length <= 3) list.append(el("li", {}, who, who ? " " : "", events.join(" · ")));
-    else list.append(el("li", {}, who, el("ul", { class: "sub-events" }, events.map((e) => el("li", {}, e)))));
+    const parts = groups(entry, state.names, tidy);
+    if (!parts.length) continue;
+    const body = parts.map((g) => g.divider
+      ? el("div", { class: "log-turn" }, g.lines[0])
+      : el("div", { class: "log-act" },
+        g.seat === null ? "" : el("span", { class: `side side-${g.seat} tiny` }, sideName(state.names, g.seat)),
+        g.seat === null ? "" : " ", g.lines.join(" · ")));
+    list.append(el("li", { "data-version": String(entry.version) }, el("span", { class: "log-num", "aria-hidden": "true" }, `${entry.version}.`), el("div", { class: "log-body" }, body)));
   }
   list.scrollTop = list.scrollHeight;
+}
+
+/** Mark the board elements of the last move (or the last turn's moves: `last_move`, from the
+ * engine's action targets, only those this seat may know) and say it in their labels. */
+function markLast() {
+  const last = state && state.last_move;
+  const keys = new Set(last && Array.isArray(last.targets) ? last.targets : []);
+  for (const node of $("board").querySelectorAll("[data-key]")) {
+    const on = keys.has(node.getAttribute("data-key"));
+    node.classList.toggle("last-move", on);
+    if (on) node.setAttribute("data-last", "1");
+    else node.removeAttribute("data-last");
+  }
+  $("board").dataset.lastMove = [...keys].join(" ");
+}
+
+/** The ARIA live region: what the newest entries did and the result, said once each. */
+let announced = null;
+function announce() {
+  const box = $("announce");
+  if (!box || !state) return;
+  const entries = state.log || [];
+  const newest = entries.length ? entries[entries.length - 1].version : 0;
+  if (announced === null) {
+    announced = newest;
+    if (!state.over) return;
+  }
+  const fresh = entries.filter((e) => e.version > announced);
+  announced = Math.max(announced, newest);
+  const words = [];
+  for (const e of fresh) {
+    for (const g of groups(e, state.names)) {
+      if (g.divider) words.push(g.lines[0]);
+      else words.push(`${g.seat === null ? "" : sideName(state.names, g.seat) + ": "}${g.lines.join(". ")}`);
+    }
+  }
+  if (state.over && !box.dataset.over) {
+    box.dataset.over = "1";
+    words.push(`Game over. ${resultWords().join(" ")}`);
+  }
+  if (words.length) box.textContent = words.join(". ").slice(-600);
+}
+
+/** The result and its reason in words, with the seats' names. */
+function resultWords() {
+  const res = state.result || {};
+  const text = named(res.text || state.status_line || "The game has ended.", state.names);
+  const reason = res.reason ? named(String(res.reason), state.names) : "";
+  return reason && !text.toLowerCase().includes(reason.toLowerCase()) ? [text, `(${reason})`] : [text];
+}
+
+/** At the end, the result at the top of the page, where a phone shows it first. */
+function outcomeTop() {
+  const box = $("outcome");
+  if (!box) return;
+  if (!state.over) {
+    box.hidden = true;
+    return;
+  }
+  const [text, reason] = resultWords();
+  box.replaceChildren(el("strong", {}, "Game over: "), el("span", { id: "outcome-text" }, text),
+    reason ? el("span", { class: "outcome-reason" }, " ", reason) : "",
+    " ", el("a", { href: "#end" }, "rematch and replay"));
+  box.hidden = false;
 }
 
 function endPanel() {
@@ -327,10 +397,9 @@ function endPanel() {
     return;
   }
   box.hidden = false;
-  const res = state.result || {};
   box.replaceChildren(
     el("h2", {}, "Game over"),
-    el("p", { id: "result", class: "result" }, res.text || state.status_line || "The game has ended."),
+    el("p", { id: "result", class: "result" }, resultWords().join(" ")),
     el("p", {},
       state.seat !== null && state.seat !== undefined ? el("button", { type: "button", id: "rematch", onclick: rematch }, state.rematch ? "Join the rematch" : "Rematch") : "",
       " ",
@@ -362,13 +431,13 @@ async function show(st) {
     ? el("span", { id: "seat-line" }, "You are watching as a spectator.")
     : el("span", { id: "seat-line" }, "You play ", sideBadge(st.names, st.seat), ".");
   $("who").replaceChildren(seatLine, " Players: ", ...st.names.flatMap((_, i) => [sideBadge(st.names, i), i < st.names.length - 1 ? " vs " : ""]));
-  $("status").textContent = st.status_line || "";
+  $("status").textContent = named(st.status_line || "", st.names);
   // Who is still to decide as this seat may know it (the view's `to_move`, the engine's
   // to_move_seen: a game with sealed orders does not tell who has handed in); a renderer may
   // say it in the game's own words (`waiting`).
   const others = (st.view && Array.isArray(st.view.to_move) ? st.view.to_move : st.to_move || []).filter((s) => s !== st.seat);
   const waiting = renderer.waiting ? renderer.waiting(st) : others.length ? `Waiting for ${others.map((s) => sideName(st.names, s)).join(", ")}.` : "";
-  $("turn").textContent = st.over ? "" : st.my_turn ? `Your move. ${st.prompt || ""}` : waiting;
+  $("turn").textContent = st.over ? "" : st.my_turn ? `Your move. ${named(st.prompt || "", st.names)}` : named(waiting, st.names);
   $("turn").classList.toggle("mine", !!st.my_turn && !st.over);
   $("deadline").textContent = st.deadline ? `Deadline: ${new Date(st.deadline).toLocaleString()} (${st.deadline})` : "";
   const board = $("board");
@@ -404,7 +473,10 @@ async function show(st) {
   offers();
   chatPanel(st);
   logView();
+  markLast();
   endPanel();
+  outcomeTop();
+  announce();
   // For tests and assistive tools: which state this page has drawn.
   document.body.dataset.version = String(st.version);
   document.body.dataset.myTurn = st.my_turn ? "1" : "0";

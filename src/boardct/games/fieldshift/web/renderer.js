@@ -189,4 +189,17 @@ function panel(view, ctx) {
   return out;
 }
 
-export default { render, panel, commandHint: "Type a command: two digits under LSTD (24 = move to sector 4), three under STDEX (325 = operator 2 hits 5); 01 confirm, 00 deny, 08 draw, 09 concede." };
+// An operator as the log names it ("+0", "-3") becomes "Ann's Blade +0": its owner and class
+// from the view, so the log never shows a bare "+0/-0". Crate counts ("(+1 crate)") stay.
+const OP_IN_LINE = /(^|[\s(])([+\-−])(\d)(?![\d.]| crate)/g;
+function eventText(line, view, ctx) {
+  const ops = (view && view.board && view.board.operators) || [];
+  const byId = Object.fromEntries(ops.map((o) => [o.id, o]));
+  return line.replace(OP_IN_LINE, (all, pre, sign, n) => {
+    const op = byId[`${sign === "−" ? "-" : sign}${n}`];
+    if (!op) return all;
+    return `${pre}${sideName(ctx.names || [], op.player)}'s ${op.class} ${opLabel(op)}`;
+  });
+}
+
+export default { render, panel, eventText, commandHint: "Type a command: two digits under LSTD (24 = move to sector 4), three under STDEX (325 = operator 2 hits 5); 01 confirm, 00 deny, 08 draw, 09 concede." };

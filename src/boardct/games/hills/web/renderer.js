@@ -113,7 +113,9 @@ function panel(view, ctx) {
   const mine = seat !== null && seat !== undefined ? (board.hands || {})[String(seat)] || [] : null;
   const out = el("div", { class: "hills-panel" });
   out.append(el("p", { class: "game-facts" },
-    `Turns done ${board.turns_done.join(" / ")} of ${board.turn_limit} · stars face down ${board.stars_face_down} of ${board.stars_total} · seized ${sideName(names, 0)} ${board.seize[0]}, ${sideName(names, 1)} ${board.seize[1]}` +
+    `Turns played: ${board.turns_done.map((n, p) => `${sideName(names, p)} ${n}`).join(", ")}` +
+    (board.turn_limit ? ` (a draw once each has played ${board.turn_limit})` : " (no turn limit)") +
+    ` · stars face down ${board.stars_face_down} of ${board.stars_total} · seized ${sideName(names, 0)} ${board.seize[0]}, ${sideName(names, 1)} ${board.seize[1]}` +
     (board.boosted ? ` · boosted: ${KIND[board.boosted] || board.boosted}` : "") + (board.card_played ? " · a card was played this turn" : "")));
   if (mine !== null) {
     out.append(el("h3", {}, `Your hand (${mine.length})`),

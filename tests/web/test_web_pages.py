@@ -1,0 +1,190 @@
+"""The pages as players use them, at a desk (1280x800) and on a phone (360x740): what just
+happened (the last move marked on the board from the engine's action targets, a log grouped by
+who did what, with the seats' names), the result and its reason at the top at the end, and no
+page wider than the screen. Screenshots of every game at both sizes go to
+artifacts/screenshots/pages-<game>-<width>.png."""
+
+# ruff: noqa: F811 (test arguments name the fixtures imported from web_helpers)
+from __future__ import annotations
+
+import random
+
+import pytest
+from web_helpers import (  # noqa: F401 (fixtures: pytest finds them by name here)
+    chromium,
+    claim,
+    needs_browser,
+    page_token,
+    pages,
+    server,
+    shot,
+    wait_version,
+)
+
+pytestmark = needs_browser
+
+GAMES = ["fieldshift", "fff", "hills", "shift", "ctf2187"]
+SIZES = [(1280, 800), (360, 740)]
+
+
+def no_sideways_scroll(page) -> None:
+    width, inner = page.evaluate(
+        "() => [document.documentElement.scrollWidth, window.innerWidth]")
+    assert width <= inner, f"the page scrolls sideways: {width} px on a {inner} px screen"
+
+
+def bob_moves(server, gid: str, token: str, rng: random.Random) -> bool:
+    """One random legal move of Bob's (not resigning, not a draw request); False when it is
+    not his turn."""
+    st = server.state(gid, token)
+    if st["over"] or not st["my_turn"]:
+        return False
+    acts = [a["text"] for a in st["legal"] if a["text"] not in ("08", "09", "resign")]
+    rich = [t for t in acts if t != "end"]
+    server.move(gid, token, rng.choice(rich if rich and rng.random() < 0.85 else acts))
+    return True
+
+
+def ann_moves(server, gid: str, token: str, rng: random.Random) -> bool:
+    return bob_moves(server, gid, token, rng)
+
+
+def marked(page) -> set[str]:
+    return set(page.evaluate(
+        "() => [...document.querySelectorAll('#board [data-key].last-move')]"
+        ".map(n => n.getAttribute('data-key'))"))
+
+
+def drawn_keys(page) -> set[str]:
+    return set(page.evaluate(
+        "() => [...document.querySelectorAll('#board [data-key]')]"
+        ".map(n => n.getAttribute('data-key'))"))
+
+
+@pytest.mark.parametrize("width,height", SIZES, ids=["desk", "phone"])
+@pytest.mark.parametrize("game_id", ["fieldshift", "fff", "hills", "shift"])
+def test_the_last_move_is_marked_after_each_move(server, pages, game_id, width, height):
+    """After every move (Bob's through the API, so Ann's page only hears of it) the board
+    elements the engine names for it (`last_move`, the action's targets) are the marked ones,
+    and the log names the players, never "Player 1/2"."""
+    game = server.create(game_id, [{"kind": "human", "name": "Ann"},
+                                   {"kind": "human", "name": "Bob"}])
+    gid = game["game_id"]
+    tokens = [s["token"] for s in game["seats"]]
+    ann = pages.new(width, height)
+    claim(ann, server, gid, game["seats"][0]["invite"], "Ann")
+    tokens[0] = page_token(ann, gid)
+    rng = random.Random(3)
+    checked = 0
+    for _ in range(14):
+        moved = bob_moves(server, gid, tokens[1], rng) or ann_moves(server, gid, tokens[0], rng)
+        if not moved:
+            break
+        st = server.state(gid, tokens[0])
+        wait_version(ann, st["version"])
+        want = set(st["last_move"]["targets"]) & drawn_keys(ann)
+        assert marked(ann) == want, (st["log"][-1], st["last_move"])
+        checked += bool(want)
+        no_sideways_scroll(ann)
+    assert checked >= 3, "too few moves named a board element to check the marks"
+    log = ann.inner_text("#log")
+    assert "Ann" in log or "Bob" in log
+    assert "Player 1" not in log and "Player 2" not in log
+    shot(ann, f"pages-{game_id}-{width}")
+
+
+def test_log_numbers_are_whole_and_turn_lines_are_dividers(server, pages):
+    game = server.create("hills", [{"kind": "human", "name": "Ann"},
+                                   {"kind": "human", "name": "Bob"}])
+    gid = game["game_id"]
+    tokens = [s["token"] for s in game["seats"]]
+    ann = pages.new(360, 740)
+    claim(ann, server, gid, game["seats"][0]["invite"], "Ann")
+    tokens[0] = page_token(ann, gid)
+    rng = random.Random(5)
+    while server.state(gid)["version"] < 14:
+        if not (bob_moves(server, gid, tokens[1], rng) or ann_moves(server, gid, tokens[0], rng)):
+            break
+    st = server.state(gid, tokens[0])
+    wait_version(ann, st["version"])
+    nums = ann.locator("#log .log-num").all_inner_texts()
+    assert nums[-1] == f"{st['log'][-1]['version']}."
+    # two-digit numbers are drawn whole: the number's box holds its text
+    assert ann.evaluate("""() => [...document.querySelectorAll('#log .log-num')]
+        .every(n => n.scrollWidth <= n.clientWidth + 1)""")
+    # "Bob's turn 4." is a divider line, not an event of the one who ended the turn
+    assert ann.locator("#log .log-turn").count() >= 1
+    assert "Turns played: Ann" in ann.inner_text("#board")
+
+
+def test_an_agent_s_reply_is_listed_under_the_agent(server, pages):
+    """Shift against an agent: the coin flips of an attack are made inside the defender's
+    entry (its guard decision); they are listed under the attacker who flips, by name, not
+    under the defender."""
+    game = server.create("shift", [{"kind": "human", "name": "Ann"},
+                                   {"kind": "agent", "agent": "random:seed=5"}])
+    gid = game["game_id"]
+    ann = pages.new()
+    claim(ann, server, gid, game["seats"][0]["invite"], "Ann")
+    tok = page_token(ann, gid)
+    rng = random.Random(2)
+    agent = server.state(gid)["names"][1]
+    for _ in range(60):
+        ann.wait_for_function(
+            "() => document.body.dataset.myTurn === '1' || document.body.dataset.over === '1'")
+        st = server.state(gid, tok)
+        if st["over"]:
+            break
+        wait_version(ann, st["version"])
+        groups = ann.evaluate("""() => [...document.querySelectorAll('#log .log-act')]
+            .map(n => [(n.querySelector('.side') || {}).textContent || '', n.textContent])""")
+        flips = [(who, name) for who, text in groups for name in ("Ann", agent)
+                 if f"{name} flips" in text]
+        if flips:  # whoever flips (the attacker), the flips are listed under that player
+            assert all(who == name for who, name in flips), flips
+            break
+        texts = [a["text"] for a in st["legal"]]
+        other = [t for t in texts if not t.startswith("shift ")]  # attack, guard: coin flips
+        ann.click(f'#legal button[data-text="{rng.choice(other or texts)}"]')
+        wait_version(ann, st["version"] + 1)
+    assert flips, ("the agent never flipped a coin", ann.inner_text("#log")[-1500:], groups[-6:])
+
+
+@pytest.mark.parametrize("width,height", SIZES, ids=["desk", "phone"])
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_result_and_its_reason_are_at_the_top_at_the_end(server, pages, game_id, width,
+                                                              height):
+    game = server.create(game_id, [{"kind": "human", "name": "Ann"},
+                                   {"kind": "human", "name": "Bob"}])
+    gid = game["game_id"]
+    ann = pages.new(width, height)
+    claim(ann, server, gid, game["seats"][0]["invite"], "Ann")
+    tok = page_token(ann, gid)
+    # whoever may concede now does (FieldShift concedes only on its own turn, FS-1)
+    loser = next(t for t in (game["seats"][1]["token"], tok) if server.state(gid, t)["my_turn"])
+    server.ok("POST", f"/games/{gid}/resign", {}, loser)
+    ann.wait_for_selector("#outcome:not([hidden])")
+    text = ann.inner_text("#outcome")
+    assert ("Ann" in text or "Bob" in text) and "Player" not in text, text
+    reason = server.state(gid)["result"]["reason"]
+    assert reason and reason.lower() in text.lower(), (reason, text)  # and why
+    box = ann.locator("#outcome").bounding_box()
+    assert box is not None and box["y"] < 200, box  # at the top, not below the board
+    no_sideways_scroll(ann)
+    assert server.state(gid, tok)["over"]
+    shot(ann, f"pages-{game_id}-{width}-end")
+
+
+def test_the_out_of_turn_message_names_the_player(server, pages):
+    game = server.create("fff", [{"kind": "human", "name": "Ann"},
+                                 {"kind": "human", "name": "Bob"}])
+    gid = game["game_id"]
+    bob = pages.new()
+    claim(bob, server, gid, game["seats"][1]["invite"], "Bob")
+    claim(pages.new(), server, gid, game["seats"][0]["invite"], "Ann")
+    bob.wait_for_function("() => document.body.dataset.myTurn === '0'")
+    bob.fill("#command-input", "pass")
+    bob.press("#command-input", "Enter")
+    bob.wait_for_selector("#notice:not([hidden])")
+    text = bob.inner_text("#notice")
+    assert "Ann" in text and "Player 1" not in text, text
