@@ -8,6 +8,7 @@ artifacts/screenshots/pages-<game>-<width>.png."""
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 from web_helpers import (  # noqa: F401 (fixtures: pytest finds them by name here)
@@ -188,3 +189,131 @@ def test_the_out_of_turn_message_names_the_player(server, pages):
     bob.wait_for_selector("#notice:not([hidden])")
     text = bob.inner_text("#notice")
     assert "Ann" in text and "Player 1" not in text, text
+
+
+@pytest.mark.parametrize("width,height", SIZES, ids=["desk", "phone"])
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_seated_player_s_page_fits_the_screen(server, pages, game_id, width, height):
+    """Mid-game, as a player (move list, order sheet form, choices): nothing is wider than
+    the screen, at a desk and on a 360 px phone."""
+    game = server.create(game_id, [{"kind": "human", "name": "Ann"},
+                                   {"kind": "human", "name": "Bob"}])
+    gid = game["game_id"]
+    tokens = [s["token"] for s in game["seats"]]
+    ann = pages.new(width, height)
+    claim(ann, server, gid, game["seats"][0]["invite"], "Ann")
+    tokens[0] = page_token(ann, gid)
+    rng = random.Random(9)
+    for _ in range(4 if game_id != "ctf2187" else 0):
+        bob_moves(server, gid, tokens[1], rng) or ann_moves(server, gid, tokens[0], rng)
+    st = server.state(gid, tokens[0])
+    wait_version(ann, st["version"])
+    no_sideways_scroll(ann)
+    if game_id == "ctf2187":
+        form = ann.locator("#board form[data-bot]").first
+        assert form.is_visible()
+        box = form.bounding_box()
+        assert box is not None and box["x"] + box["width"] <= width, box
+    shot(ann, f"pages-{game_id}-{width}-playing")
+
+
+@pytest.mark.parametrize("width,height", SIZES, ids=["desk", "phone"])
+def test_the_lobby_fits_the_screen(server, pages, width, height):
+    server.create("fieldshift", [{"kind": "human", "name": "A name long enough to wrap"},
+                                 {"kind": "agent", "agent": "random"}])
+    page = pages.new(width, height)
+    page.goto(server.url("/"))
+    page.wait_for_selector("#game option", state="attached")
+    page.wait_for_selector("#open li")
+    for game in ("fieldshift", "ctf2187", "hills"):
+        page.select_option("#game", game)
+        no_sideways_scroll(page)
+    page.click("#create-go")
+    page.wait_for_selector("#created:not([hidden])")
+    no_sideways_scroll(page)
+    shot(page, f"pages-lobby-{width}")
+
+
+@pytest.mark.parametrize("width,height", SIZES, ids=["desk", "phone"])
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_replay_fits_the_screen(server, pages, game_id, width, height):
+    game = server.create(game_id, [{"kind": "human", "name": "Ann"},
+                                   {"kind": "human", "name": "Bob"}])
+    gid = game["game_id"]
+    tokens = [s["token"] for s in game["seats"]]
+    rng = random.Random(4)
+    for _ in range(6 if game_id != "ctf2187" else 0):
+        bob_moves(server, gid, tokens[1], rng) or ann_moves(server, gid, tokens[0], rng)
+    loser = next(t for t in tokens[::-1] if server.state(gid, t)["my_turn"])
+    server.ok("POST", f"/games/{gid}/resign", {}, loser)
+    page = pages.new(width, height)
+    page.goto(server.url(f"/replay/{gid}"))
+    page.wait_for_selector("#boards svg")
+    no_sideways_scroll(page)
+    page.click("#last")
+    no_sideways_scroll(page)
+    shot(page, f"pages-replay-{game_id}-{width}")
+
+
+STANDING = "P1 6 - 2 - 0; P2 13 - 2 - 0; P3 6 - 2 - 0; P4 13 - 2 - 0; P5 13 - 2 - 0"
+
+
+def ctf_sheet(server, gid: str, token: str) -> None:
+    """Hand in the seat's sheets for the turn (the standing orders, one line each)."""
+    st = server.state(gid, token)
+    for bot in st["view"]["board"]["owed"]:
+        server.move(gid, token, f"BOT {bot} TURN {st['view']['turn']}; {STANDING}")
+
+
+@pytest.mark.parametrize("width,height", SIZES, ids=["desk", "phone"])
+def test_the_ctf_turn_report_stays_open_and_filled(server, pages, width, height):
+    """Three players: Ann opens her turn 1 report; in turn 2 Bob hands in and Ann hands in
+    through the form (both redraw her page): the report is still open and filled."""
+    game = server.create("ctf2187", [{"kind": "human", "name": n} for n in ("Ann", "Bob", "Cy")])
+    gid = game["game_id"]
+    tokens = [s["token"] for s in game["seats"]]
+    ann = pages.new(width, height)
+    claim(ann, server, gid, game["seats"][0]["invite"], "Ann")
+    tokens[0] = page_token(ann, gid)
+    for t in tokens:
+        ctf_sheet(server, gid, t)
+    ann.wait_for_function(
+        "() => document.querySelector('.ctf-panel .game-facts').innerText.startsWith('Turn 2')")
+    ann.click("#turn-report summary")
+    ann.wait_for_function("() => document.getElementById('turn-report-text').innerText.length > 50")
+    filled = ann.inner_text("#turn-report-text")
+    version = int(ann.get_attribute("body", "data-version"))
+    ctf_sheet(server, gid, tokens[1])  # Bob hands in turn 2
+    form = ann.locator("#board form[data-bot]").first
+    form.locator("button.sheet-submit").click()  # and Ann, from the page: it redraws
+    ann.wait_for_function("() => document.getElementById('notice').innerText.includes('accepted')")
+    assert int(ann.get_attribute("body", "data-version")) > version  # the page was redrawn
+    assert ann.locator("#turn-report").get_attribute("open") is not None
+    assert ann.inner_text("#turn-report-text") == filled
+    form_box = ann.locator("#board form[data-bot] table").first.evaluate(
+        "t => [t.scrollWidth, t.parentElement.clientWidth]")
+    assert form_box[0] <= form_box[1], form_box  # the weapon column is on the screen
+    no_sideways_scroll(ann)
+    shot(ann, f"pages-ctf2187-{width}-report")
+
+
+def test_the_deadline_counts_down(server, pages):
+    game = server.create("ctf2187", [{"kind": "human", "name": "Ann"},
+                                     {"kind": "human", "name": "Bob"}], turn_deadline=600)
+    gid = game["game_id"]
+    ann = pages.new()
+    claim(ann, server, gid, game["seats"][0]["invite"], "Ann")
+    server.ok("POST", f"/invites/{game['seats'][1]['invite']}", {"name": "Bob"})  # the clock
+    for _ in range(100):  # starts once every seat is taken (set just after the claim's push)
+        if server.state(gid)["deadline"]:
+            break
+        time.sleep(0.1)
+    ann.reload()
+    ann.wait_for_selector("#countdown")
+    first = int(ann.get_attribute("#countdown", "data-left"))
+    assert 500 < first <= 600
+    assert ann.inner_text("#countdown").startswith("in ")
+    # the local clock time on hover
+    assert "local time" in ann.get_attribute("#countdown", "title")
+    ann.wait_for_function(f"() => Number(document.getElementById('countdown').dataset.left) < {first}",
+                          timeout=5000)

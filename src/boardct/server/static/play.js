@@ -326,6 +326,34 @@ function logView() {
   list.scrollTop = list.scrollHeight;
 }
 
+// ---- the deadline: a live countdown, the local clock time on hover ----------------------------
+let deadlineAt = null;
+let ticker = null;
+
+/** "4:05", "1 h 02 min", "2 days 3 h": how long until the deadline, for people. */
+function untilText(ms) {
+  const sec = Math.max(0, Math.round(ms / 1000));
+  if (sec >= 172800) return `${Math.floor(sec / 86400)} days ${Math.floor((sec % 86400) / 3600)} h`;
+  if (sec >= 3600) return `${Math.floor(sec / 3600)} h ${String(Math.floor((sec % 3600) / 60)).padStart(2, "0")} min`;
+  return `${Math.floor(sec / 60)}:${String(sec % 60).padStart(2, "0")}`;
+}
+
+function tick() {
+  const box = $("deadline");
+  if (!deadlineAt || Number.isNaN(deadlineAt.getTime())) {
+    box.replaceChildren();
+    clearInterval(ticker);
+    ticker = null;
+    return;
+  }
+  const left = deadlineAt.getTime() - Date.now();
+  const local = deadlineAt.toLocaleString();
+  box.replaceChildren("Deadline: ", el("time", { datetime: deadlineAt.toISOString(), title: `at ${local} (your local time)`, id: "countdown", "data-left": String(Math.max(0, Math.round(left / 1000))) },
+    left > 0 ? `in ${untilText(left)}` : "now (the server acts on it)"));
+  box.classList.toggle("soon", left > 0 && left < 60000);
+  if (!ticker) ticker = setInterval(tick, 1000);
+}
+
 /** Mark the board elements of the last move (or the last turn's moves: `last_move`, from the
  * engine's action targets, only those this seat may know) and say it in their labels. */
 function markLast() {
@@ -439,7 +467,8 @@ async function show(st) {
   const waiting = renderer.waiting ? renderer.waiting(st) : others.length ? `Waiting for ${others.map((s) => sideName(st.names, s)).join(", ")}.` : "";
   $("turn").textContent = st.over ? "" : st.my_turn ? `Your move. ${named(st.prompt || "", st.names)}` : named(waiting, st.names);
   $("turn").classList.toggle("mine", !!st.my_turn && !st.over);
-  $("deadline").textContent = st.deadline ? `Deadline: ${new Date(st.deadline).toLocaleString()} (${st.deadline})` : "";
+  deadlineAt = st.deadline && !st.over ? new Date(st.deadline) : null;
+  tick();
   const board = $("board");
   const ctx = pageContext(st);
   const nodes = [];
