@@ -315,5 +315,35 @@ def test_the_deadline_counts_down(server, pages):
     assert ann.inner_text("#countdown").startswith("in ")
     # the local clock time on hover
     assert "local time" in ann.get_attribute("#countdown", "title")
-    ann.wait_for_function(f"() => Number(document.getElementById('countdown').dataset.left) < {first}",
-                          timeout=5000)
+    ann.wait_for_function(
+        f"() => Number(document.getElementById('countdown').dataset.left) < {first}",
+        timeout=5000)
+
+
+@pytest.mark.parametrize("game_id", ["fieldshift", "hills"])
+def test_choices_open_in_view_of_the_tapped_element_on_a_phone(server, pages, game_id):
+    game = server.create(game_id, [{"kind": "human", "name": "Ann"},
+                                   {"kind": "human", "name": "Bob"}], options={"first": "0"}
+                         if game_id == "hills" else {})
+    gid = game["game_id"]
+    ann = pages.new(360, 740)
+    claim(ann, server, gid, game["seats"][0]["invite"], "Ann")
+    st = server.state(gid, page_token(ann, gid))
+    assert st["my_turn"]
+    wait_version(ann, st["version"])
+    counts: dict[str, int] = {}
+    for a in st["legal"]:
+        for k in a["targets"]:
+            counts[k] = counts.get(k, 0) + 1
+    key = max((k for k in counts if counts[k] > 1), key=lambda k: (k.startswith(("op:", "squad:")),
+                                                                   counts[k]))
+    node = ann.locator(f'#board svg [data-key="{key}"].clickable').last
+    node.scroll_into_view_if_needed()
+    node.click()
+    ann.wait_for_selector("#choices:not([hidden])")
+    box = ann.locator("#choices").bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + min(box["height"], 100) <= 740, box
+    assert ann.evaluate("document.activeElement.closest('#choices') !== null")
+    ann.keyboard.press("Escape")
+    ann.wait_for_selector("#choices", state="hidden")
+    shot(ann, f"pages-{game_id}-360-choices")

@@ -154,6 +154,11 @@ function showChoices(cands, label) {
         el("code", {}, x.a.text), " ", x.a.description))),
     el("button", { type: "button", class: "quiet", onclick: clearChoices }, "Cancel (Esc)"));
   box.hidden = false;
+  // where the player is looking: on a phone the box is a sheet at the bottom of the screen
+  // (style.css), elsewhere it is scrolled into view; the first choice takes the focus
+  if (box.scrollIntoView && getComputedStyle(box).position !== "fixed") box.scrollIntoView({ block: "nearest" });
+  const first = box.querySelector("button");
+  if (first) first.focus({ preventScroll: true });
 }
 
 function clearChoices() {
@@ -320,7 +325,7 @@ function logView() {
       ? el("div", { class: "log-turn" }, g.lines[0])
       : el("div", { class: "log-act" },
         g.seat === null ? "" : el("span", { class: `side side-${g.seat} tiny` }, sideName(state.names, g.seat)),
-        g.seat === null ? "" : " ", g.lines.join(" · ")));
+        g.seat === null ? "" : " ", withoutName(g, state.names).join(" · ")));
     list.append(el("li", { "data-version": String(entry.version) }, el("span", { class: "log-num", "aria-hidden": "true" }, `${entry.version}.`), el("div", { class: "log-body" }, body)));
   }
   list.scrollTop = list.scrollHeight;
@@ -352,6 +357,14 @@ function tick() {
     left > 0 ? `in ${untilText(left)}` : "now (the server acts on it)"));
   box.classList.toggle("soon", left > 0 && left < 60000);
   if (!ticker) ticker = setInterval(tick, 1000);
+}
+
+/** A group's lines without the name the badge already shows ("Bob downshifts" reads "[Bob]
+ * downshifts"); "Bob's Infantry" keeps it. */
+function withoutName(g, names) {
+  const name = names[g.seat];
+  if (!name) return g.lines;
+  return g.lines.map((line) => (line.startsWith(name + " ") ? line.slice(name.length + 1) : line));
 }
 
 /** Mark the board elements of the last move (or the last turn's moves: `last_move`, from the

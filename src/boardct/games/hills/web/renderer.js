@@ -62,11 +62,11 @@ function render(view, ctx) {
       g.append(s("polygon", { class: "hit", points: hexPoints(cx, cy, R - 1), fill: t.fill, stroke: "#333", "stroke-width": 1 }));
       if (letter === "H") {
         const owner = Number(h.tile.slice(1) || 0);
-        g.append(s("text", { x: cx, y: cy - 22, "text-anchor": "middle", "font-size": 11, "font-weight": 700, fill: "#222", text: "HQ" }));
+        g.append(s("text", { class: "tile-name", x: cx, y: cy - 28, "text-anchor": "middle", "font-size": 10, "font-weight": 700, fill: "#222", text: "HQ" }));
         g.append(sideShape(owner, cx - 20, cy + 27, 7, { opacity: 0.9 }));
         words = `hex (${h.q},${h.r}): ${sideName(names, owner)}'s headquarters`;
       } else {
-        g.append(s("text", { x: cx, y: cy - 20, "text-anchor": "middle", "font-size": 11, fill: "#222", text: letter === "P" ? "plains" : letter === "M" ? "mount" : "forest" }));
+        g.append(s("text", { class: "tile-name", x: cx, y: cy - 28, "text-anchor": "middle", "font-size": 10, fill: "#222", text: letter === "P" ? "plains" : letter === "M" ? "mount" : "forest" }));
         words = `hex (${h.q},${h.r}): ${t.name}`;
       }
       if (h.star) { g.append(star(cx - 26, cy + 2, 9, true)); words += ", star"; }

@@ -102,6 +102,9 @@ function card(view, p, x, names, me) {
   return g;
 }
 
+/** A name cut to fit under a coin. */
+const short = (name) => (name.length > 9 ? name.slice(0, 8) + "…" : name);
+
 /** The coin flips, newest last, from `top`: `perRow` coins a row. */
 function flips(svg, board, names, top, perRow) {
   svg.append(s("text", { x: 12, y: top, "font-size": 13, "font-weight": 700, text: "Coin flips (newest right):" }));
@@ -112,7 +115,7 @@ function flips(svg, board, names, top, perRow) {
     const g = s("g", { class: "flip" });
     g.append(s("circle", { cx: x, cy: y, r: 16, fill: face === "H" ? "#f2c94c" : "#c0c0c0", stroke: "#6b5200", "stroke-width": 2 }));
     g.append(s("text", { x, y: y + 6, "text-anchor": "middle", "font-size": 15, "font-weight": 700, text: face }));
-    g.append(s("text", { x, y: y + 30, "text-anchor": "middle", "font-size": 9, fill: "#444", text: who < 0 ? "toss" : `P${who + 1}` }));
+    g.append(s("text", { x, y: y + 30, "text-anchor": "middle", "font-size": 9, fill: "#444", text: who < 0 ? "toss" : short(sideName(names, who)) }));
     g.append(s("title", { text: `${face === "H" ? "heads" : "tails"}: ${why}${who >= 0 ? " (" + sideName(names, who) + ")" : ""}` }));
     svg.append(g);
   });
