@@ -347,3 +347,81 @@ def test_choices_open_in_view_of_the_tapped_element_on_a_phone(server, pages, ga
     ann.keyboard.press("Escape")
     ann.wait_for_selector("#choices", state="hidden")
     shot(ann, f"pages-{game_id}-360-choices")
+
+
+def test_presence_changes_when_the_other_player_leaves(server, pages):
+    game = server.create("fff", [{"kind": "human", "name": "Ann"},
+                                 {"kind": "human", "name": "Bob"}])
+    gid = game["game_id"]
+    ann = pages.new()
+    claim(ann, server, gid, game["seats"][0]["invite"], "Ann")
+    bob_ctx = pages.browser.new_context(viewport={"width": 1280, "height": 800})
+    bob = bob_ctx.new_page()
+    claim(bob, server, gid, game["seats"][1]["invite"], "Bob")
+    bob_mark = '#who .player[data-seat="1"] .presence'
+    ann.wait_for_function(
+        f"() => (document.querySelector('{bob_mark}') || {{}}).textContent?.includes('online')")
+    bob_ctx.close()  # Bob closes his browser
+    ann.wait_for_function(
+        f"() => (document.querySelector('{bob_mark}') || {{}}).textContent?.includes('last seen')")
+    assert "online" in ann.inner_text('#who .player[data-seat="0"] .presence')
+
+
+def test_the_rematch_is_pushed_to_the_other_player(server, pages):
+    game = server.create("fff", [{"kind": "human", "name": "Ann"},
+                                 {"kind": "human", "name": "Bob"}])
+    gid = game["game_id"]
+    ann, bob = pages.new(), pages.new()
+    claim(ann, server, gid, game["seats"][0]["invite"], "Ann")
+    claim(bob, server, gid, game["seats"][1]["invite"], "Bob")
+    server.ok("POST", f"/games/{gid}/resign", {}, page_token(bob, gid))
+    for page in (ann, bob):
+        page.wait_for_selector("#rematch")
+    assert bob.inner_text("#rematch") == "Rematch"
+    ann.click("#rematch")
+    ann.wait_for_url("**/play/*")
+    # Bob's page, untouched, now offers to join the rematch Ann made
+    bob.wait_for_function(
+        "() => document.getElementById('rematch').innerText === 'Join the rematch'")
+
+
+def test_take_back_is_not_offered_before_any_move(server, pages):
+    game = server.create("fff", [{"kind": "human", "name": "Ann"},
+                                 {"kind": "human", "name": "Bob"}])
+    gid = game["game_id"]
+    ann = pages.new()
+    claim(ann, server, gid, game["seats"][0]["invite"], "Ann")
+    claim(pages.new(), server, gid, game["seats"][1]["invite"], "Bob")
+    ann.wait_for_selector("#actions-bar:not([hidden])")
+    assert not ann.is_visible("#offer-undo")
+    tok = page_token(ann, gid)
+    st = server.state(gid, tok)
+    server.move(gid, tok, st["legal"][0]["text"])
+    wait_version(ann, st["version"] + 1)
+    assert ann.is_visible("#offer-undo")
+
+
+def test_ctf_seat_badges_are_drawn_in_the_team_colours(server, pages):
+    """Four players, two a team (CTF-1): a teammate's badge has the colour of the team the
+    Bots are drawn in; a seat whose team the page does not know gets no colour of a side."""
+    game = server.create("ctf2187", [{"kind": "human", "name": n}
+                                     for n in ("Ann", "Bob", "Cy", "Di")])
+    gid = game["game_id"]
+    bob = pages.new()
+    claim(bob, server, gid, game["seats"][1]["invite"], "Bob")
+    st = server.state(gid, page_token(bob, gid))
+    mates = st["team"]
+    team = st["view"]["board"]["bots"][0]["team"]
+    index = "ABCD".index(team)
+    fill = bob.evaluate(
+        "() => getComputedStyle(document.querySelector('#board .bot.mine .hit, "
+        "#board .bot.mine circle, #board .bot.mine rect, #board .bot.mine polygon')).fill")
+    for seat in range(4):
+        cls = bob.get_attribute(f'#who .player[data-seat="{seat}"] .side', "class")
+        if seat in mates:
+            assert f"side-{index}" in cls, (seat, cls)
+            bg = bob.evaluate(f"""() => getComputedStyle(document.querySelector(
+                '#who .player[data-seat="{seat}"] .side')).backgroundColor""")
+            assert bg == fill, (bg, fill)
+        else:
+            assert "side-none" in cls, (seat, cls)

@@ -88,7 +88,7 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
                on_startup: Iterable[Callable[[FastAPI], Awaitable[None]]] = ()) -> FastAPI:
     """The server app for `config` (default: `ServerConfig()`, the database from
     BOARDCT_DB or ./boardct.db)."""
-    from boardct.server import api, recent, ws
+    from boardct.server import api, presence, recent, ws
     from boardct.server import extras as server_extras
     from boardct.server.agents import AgentRunner
     from boardct.server.db import make_engine, migrate
@@ -110,6 +110,7 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
         app.state.engine, app.state.hub, app.state.agents = engine, hub, agents
         app.state.service = service
         service.state_extras.append(recent.last_move_extra)  # the pages' last-move marks
+        service.state_extras.append(presence.presence_extra)  # online, last seen
         for ext in games.values():
             ext.bind(service)
         for start in startups:

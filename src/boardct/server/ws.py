@@ -17,6 +17,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from boardct.core.inputs import InputError, parse_json
+from boardct.server import presence
 from boardct.server.hub import Client
 from boardct.server.messages import PROTOCOL, update_message
 from boardct.server.service import END_KINDS, GameService, Live, ServiceError
@@ -109,11 +110,13 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
             await client.send(msg)
         hub.add(client)
     try:
+        await presence.joined(service, live, seat)
         await _serve(service, live, client, limit)
     except WebSocketDisconnect:
         pass
     finally:
         hub.remove(client)
+        await presence.left(service, live, seat)
 
 
 def _catch_up(service: GameService, live: Live, seat: int | None, since: Any) -> list[dict]:

@@ -275,7 +275,7 @@ function chatView() {
   const list = $("chat-log");
   const msgs = [...chatSeen.values()].sort((a, b) => a.id - b.id).slice(-200);
   list.replaceChildren(...msgs.map((m) => {
-    const who = typeof m.seat === "number" ? el("span", { class: `side side-${m.seat} tiny` }, m.name || sideName(state ? state.names : [], m.seat)) : "";
+    const who = typeof m.seat === "number" ? el("span", { class: `side side-${sideOf(m.seat)} tiny` }, m.name || sideName(state ? state.names : [], m.seat)) : "";
     const li = el("li", { class: `chat-line${m.to === "team" ? " team" : ""}`, "data-id": String(m.id) },
       who, m.to === "team" ? " (team)" : "", ": ");
     const text = document.createElement("span");
@@ -324,7 +324,7 @@ function logView() {
     const body = parts.map((g) => g.divider
       ? el("div", { class: "log-turn" }, g.lines[0])
       : el("div", { class: "log-act" },
-        g.seat === null ? "" : el("span", { class: `side side-${g.seat} tiny` }, sideName(state.names, g.seat)),
+        g.seat === null ? "" : el("span", { class: `side side-${sideOf(g.seat)} tiny` }, sideName(state.names, g.seat)),
         g.seat === null ? "" : " ", withoutName(g, state.names).join(" · ")));
     list.append(el("li", { "data-version": String(entry.version) }, el("span", { class: "log-num", "aria-hidden": "true" }, `${entry.version}.`), el("div", { class: "log-body" }, body)));
   }
@@ -365,6 +365,32 @@ function withoutName(g, names) {
   const name = names[g.seat];
   if (!name) return g.lines;
   return g.lines.map((line) => (line.startsWith(name + " ") ? line.slice(name.length + 1) : line));
+}
+
+/** The colour a seat is drawn in: the game's (a team game draws seats in their team's colour,
+ * null where this page does not know the team), else the seat's own. */
+function seatSide(st, seat) {
+  if (renderer && renderer.seatSide) {
+    const side = renderer.seatSide(st, seat);
+    return side === undefined ? seat : side;
+  }
+  return seat;
+}
+function sideOf(seat) {
+  const side = state ? seatSide(state, seat) : seat;
+  return side === null ? "none" : side;
+}
+
+/** "online" or "last seen 5 min ago" after a player's badge (`presence`, from the server). */
+function presenceMark(st, seat) {
+  const p = (st.presence || []).find((x) => x.seat === seat);
+  if (!p || (st.seats && st.seats[seat] && st.seats[seat].kind !== "human")) return "";
+  if (p.online) return el("span", { class: "presence online", title: "connected now" }, " ● online");
+  if (!p.last_seen) return el("span", { class: "presence away" }, " ○ not here");
+  const when = new Date(p.last_seen);
+  const mins = Math.max(0, Math.round((Date.now() - when.getTime()) / 60000));
+  const ago = mins < 1 ? "just now" : mins < 60 ? `${mins} min ago` : mins < 1440 ? `${Math.round(mins / 60)} h ago` : `${Math.round(mins / 1440)} days ago`;
+  return el("span", { class: "presence away", title: `last seen ${when.toLocaleString()}` }, ` ○ last seen ${ago}`);
 }
 
 /** Mark the board elements of the last move (or the last turn's moves: `last_move`, from the
@@ -470,8 +496,10 @@ async function show(st) {
   $("title").textContent = st.title;
   const seatLine = st.seat === null || st.seat === undefined
     ? el("span", { id: "seat-line" }, "You are watching as a spectator.")
-    : el("span", { id: "seat-line" }, "You play ", sideBadge(st.names, st.seat), ".");
-  $("who").replaceChildren(seatLine, " Players: ", ...st.names.flatMap((_, i) => [sideBadge(st.names, i), i < st.names.length - 1 ? " vs " : ""]));
+    : el("span", { id: "seat-line" }, "You play ", sideBadge(st.names, st.seat, seatSide(st, st.seat)), ".");
+  $("who").replaceChildren(seatLine, " Players: ", ...st.names.flatMap((_, i) => [
+    el("span", { class: "player", "data-seat": String(i) }, sideBadge(st.names, i, seatSide(st, i)), presenceMark(st, i)),
+    i < st.names.length - 1 ? " vs " : ""]));
   $("status").textContent = named(st.status_line || "", st.names);
   // Who is still to decide as this seat may know it (the view's `to_move`, the engine's
   // to_move_seen: a game with sealed orders does not tell who has handed in); a renderer may
@@ -507,7 +535,8 @@ async function show(st) {
   // by its own command, have no drawn result, or take no undo of a sealed turn).
   const allowed = new Set(st.offers_allowed || []);
   $("offer-draw").hidden = !allowed.has("draw");
-  $("offer-undo").hidden = !allowed.has("undo");
+  // nothing to take back before the first move
+  $("offer-undo").hidden = !allowed.has("undo") || !(st.log || []).some((e) => e.seat !== null && e.seat !== undefined);
   if ($("choices").hidden === false && !st.my_turn) clearChoices();
   if (!st.my_turn) source = null;
   decorate();

@@ -245,4 +245,16 @@ function waiting(st) {
   return `Turn ${view.turn}.${due}${when}`;
 }
 
-export default { render, panel, waiting, hideLegal: true, commandHint: "Type a whole order sheet on one line, e.g. `BOT 1 TURN 3; P1 6 - 2 - 0; P2 13 - 2 - 0; P3 6 - 2 - 0; P4 13 - 2 - 0; P5 13 - 2 - 0`, or use the form." };
+/** The colour a seat's badge is drawn in: its team's, as its Bots are drawn (CTF-1), where
+ * this seat knows it (its own team, every Bot once the game is over); null elsewhere. */
+function seatSide(st, seat) {
+  const board = (st.view && st.view.board) || {};
+  const bots = [...(board.bots || []), ...(board.contacts || [])];
+  const own = bots.find((b) => b.player === seat && b.team);
+  if (own) return TEAM_INDEX(own.team);
+  const mine = (board.bots || []).find((b) => b.team);
+  if (mine && (st.team || []).includes(seat)) return TEAM_INDEX(mine.team);
+  return null;
+}
+
+export default { render, panel, waiting, seatSide, hideLegal: true, commandHint: "Type a whole order sheet on one line, e.g. `BOT 1 TURN 3; P1 6 - 2 - 0; P2 13 - 2 - 0; P3 6 - 2 - 0; P4 13 - 2 - 0; P5 13 - 2 - 0`, or use the form." };
