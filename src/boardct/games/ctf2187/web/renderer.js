@@ -162,7 +162,7 @@ function panel(view, ctx) {
   const board = view.board;
   const out = el("div", { class: "ctf-panel" });
   const legend = !watching(view)
-    ? ["coloured squares are what your bots see (terrain, elevation in the corner); grey is out of sight; ",
+    ? [ctx.replay ? `coloured squares are what ${sideName(ctx.names || [], ctx.seat)}'s bots saw` : "coloured squares are what your bots see", " (terrain, elevation in the corner); grey is out of sight; ",
       "framed letters are command posts; shapes with a line are bots (the line points where they face), yours outlined thick."]
     : ended(view)
       ? ["framed letters are command posts; shapes with a line are every team's bots as the game ended (the line points where they face); ",

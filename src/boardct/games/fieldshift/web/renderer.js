@@ -117,11 +117,13 @@ function renderColumn(board, names, byId, selected, terrain) {
     g.append(s("text", { x: 8, y: y + 24, "font-size": 20, "font-weight": 700, text: String(i) }));
     g.append(s("text", { x: 8, y: y + 42, "font-size": 12, text: t }));
     if (i === 0 || i === 9) g.append(s("text", { x: 8, y: y + 56, "font-size": 10, text: `base ${SIGN[i === 0 ? 0 : 1]}` }));
-    g.append(terrainIcon(t, 300, y + h - 6) || "");
+    // beside the sector number, clear of the chips (a fifth chip's vitality squares sit where
+    // a bottom-right icon would)
+    g.append(terrainIcon(t, 24, y + 30) || "");
     svg.append(g);
     ids.forEach((id, k) => {
       const op = byId[id];
-      if (op) svg.append(chip(op, 66 + (k % per) * 52, y + 8 + Math.floor(k / per) * 60, names, selected));
+      if (op) svg.append(chip(op, 70 + (k % per) * 52, y + 8 + Math.floor(k / per) * 60, names, selected));
     });
     y += h;
   });

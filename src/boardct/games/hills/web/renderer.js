@@ -118,7 +118,8 @@ function panel(view, ctx) {
     ` · stars face down ${board.stars_face_down} of ${board.stars_total} · seized ${sideName(names, 0)} ${board.seize[0]}, ${sideName(names, 1)} ${board.seize[1]}` +
     (board.boosted ? ` · boosted: ${KIND[board.boosted] || board.boosted}` : "") + (board.card_played ? " · a card was played this turn" : "")));
   if (mine !== null) {
-    out.append(el("h3", {}, `Your hand (${mine.length})`),
+    // the replay draws each player's view side by side: there it is that player's hand
+    out.append(el("h3", {}, `${ctx.replay ? sideName(names, seat) + "'s" : "Your"} hand (${mine.length})`),
       mine.length ? el("ul", { class: "hand", id: "my-hand" }, mine.map((c) => el("li", {}, c))) : el("p", { id: "my-hand" }, "No cards."));
   }
   out.append(el("p", {}, el("span", { class: "label" }, "Cards in hand: "),
