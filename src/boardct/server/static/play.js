@@ -189,8 +189,9 @@ function decorate() {
     if (on) {
       node.setAttribute("tabindex", "0");
       node.setAttribute("role", "button");
-      const t = node.querySelector("title");
-      node.setAttribute("aria-label", node.getAttribute("title") || (t ? t.textContent : key));
+      // its name: the drawing's own <title> (SVG) or title and text (HTML); a label that
+      // left out the text drawn inside would tell a screen reader something else
+      if (!node.querySelector(":scope > title") && !node.getAttribute("title") && !node.textContent.trim()) node.setAttribute("aria-label", key);
     } else {
       node.removeAttribute("tabindex");
       node.removeAttribute("role");
@@ -206,7 +207,7 @@ function wireBoard() {
     if (ev.type === "keydown" && ev.key !== "Enter" && ev.key !== " ") return;
     ev.preventDefault();
     const t = node.querySelector("title");
-    clickKey(node.getAttribute("data-key"), node.getAttribute("aria-label") || (t ? t.textContent : ""));
+    clickKey(node.getAttribute("data-key"), node.getAttribute("title") || (t ? t.textContent : node.getAttribute("aria-label") || ""));
   };
   board.addEventListener("click", handler);
   board.addEventListener("keydown", handler);
