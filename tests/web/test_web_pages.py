@@ -8,6 +8,7 @@ artifacts/screenshots/pages-<game>-<width>.png."""
 from __future__ import annotations
 
 import random
+import re
 import time
 
 import pytest
@@ -91,6 +92,8 @@ def test_the_last_move_is_marked_after_each_move(server, pages, game_id, width, 
     log = ann.inner_text("#log")
     assert "Ann" in log or "Bob" in log
     assert "Player 1" not in log and "Player 2" not in log
+    if game_id == "fieldshift":  # operators by owner and class, never a bare "+0" / "-3"
+        assert not re.search(r"(?:^|\s)[+\-−]\d(?! crate)\b", log), log
     shot(ann, f"pages-{game_id}-{width}")
 
 
@@ -425,3 +428,26 @@ def test_ctf_seat_badges_are_drawn_in_the_team_colours(server, pages):
             assert bg == fill, (bg, fill)
         else:
             assert "side-none" in cls, (seat, cls)
+
+
+def test_the_replay_says_whose_view_and_hand_each_board_is(server, pages):
+    """The replay draws each player's view as that player saw it: each panel names its
+    player's hand, and the page no longer claims that everything is revealed (a tile nobody
+    turned up stays face down)."""
+    game = server.create("hills", [{"kind": "human", "name": "Ann"},
+                                   {"kind": "human", "name": "Bob"}])
+    gid = game["game_id"]
+    tokens = [s["token"] for s in game["seats"]]
+    rng = random.Random(6)
+    for _ in range(10):
+        bob_moves(server, gid, tokens[1], rng) or ann_moves(server, gid, tokens[0], rng)
+    server.ok("POST", f"/games/{gid}/resign", {}, tokens[0])
+    page = pages.new()
+    page.goto(server.url(f"/replay/{gid}"))
+    page.wait_for_selector("#boards svg")
+    page.click("#last")
+    assert "Ann's hand" in page.inner_text('#boards [data-seat="0"]')
+    assert "Bob's hand" in page.inner_text('#boards [data-seat="1"]')
+    assert "Your hand" not in page.inner_text("#boards")
+    assert "whole game is revealed" not in page.inner_text("body")
+    assert "Player 1" not in page.inner_text("#title")

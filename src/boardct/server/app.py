@@ -138,6 +138,7 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
     app.state.game_servers = games
     app.include_router(api.router)
     app.include_router(ws.router)
+    app.include_router(presence.router)  # who is at the table
     app.include_router(server_extras.router)  # srvx: chat, offers
     for ext in games.values():
         app.include_router(ext.router)

@@ -2,24 +2,27 @@
 seen, for the pages' player line, as lichess shows it.
 
 The websocket route tells this module when a seat's connection opens and closes (`joined`,
-`left`); every connected page then gets a fresh state message, whose `presence` field
-(`presence_extra`) lists each seat: `online`, and `last_seen` (ISO 8601, UTC) once it has been
-connected and left. An agent seat is always online. Nothing here is secret: who is connected
-is public at a table. Kept in memory per process: with several server processes a seat
-connected to another process shows as not online here (the pages say "last seen" only for
-what this process saw).
+`left`). Every state message carries `presence` (`presence_extra`), and the pages ask for it
+on its own, a small answer from memory, every few seconds (`GET /games/{id}/presence`): a
+change of who is connected is not a change of the game, so it sends no websocket message (the
+protocol's messages stay those of protocol.md). Each seat: `online`, and `last_seen` (ISO
+8601, UTC) once it has been connected and left; an agent seat is always online. Nothing here
+is secret: who is at the table is public. Kept in memory per process: with several server
+processes a seat connected to another one shows as not online here.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from fastapi import APIRouter, Request
+
+from boardct.server.api import service_of
 from boardct.server.live import Live, iso, utcnow
 
-if TYPE_CHECKING:  # pragma: no cover
-    from boardct.server.service import GameService
-
 KEY = "presence"  # Live.extra key: seat -> [open connections, last seen or None]
+
+router = APIRouter(prefix="/api/v1")
 
 
 def _seats(live: Live) -> dict[int, list[Any]]:
@@ -27,17 +30,13 @@ def _seats(live: Live) -> dict[int, list[Any]]:
     return seats
 
 
-async def joined(service: GameService, live: Live, seat: int | None) -> None:
+def joined(live: Live, seat: int | None) -> None:
     """A page of `seat` connected (a spectator's changes nothing)."""
-    if seat is None:
-        return
-    entry = _seats(live).setdefault(seat, [0, None])
-    entry[0] += 1
-    if entry[0] == 1:
-        await _push(service, live)
+    if seat is not None:
+        _seats(live).setdefault(seat, [0, None])[0] += 1
 
 
-async def left(service: GameService, live: Live, seat: int | None) -> None:
+def left(live: Live, seat: int | None) -> None:
     """A page of `seat` disconnected: when it was its last, the seat is last seen now."""
     if seat is None:
         return
@@ -45,19 +44,10 @@ async def left(service: GameService, live: Live, seat: int | None) -> None:
     entry[0] = max(0, entry[0] - 1)
     if entry[0] == 0:
         entry[1] = utcnow()
-        await _push(service, live)
 
 
-async def _push(service: GameService, live: Live) -> None:
-    """A fresh state message to every page of the game, in order with the updates (under the
-    game's notify lock, as the service's own pushes)."""
-    if service.hub is not None:
-        async with live.notify_lock:
-            await service.hub.send_to(live.id, lambda seat: service.state_message(live, seat))
-
-
-def presence_extra(live: Live, seat: int | None) -> dict[str, Any]:
-    """`presence` of a state message: per seat, online and last seen (module docstring)."""
+def presence_of(live: Live) -> list[dict[str, Any]]:
+    """Per seat: online and last seen (module docstring)."""
     seats = _seats(live)
     out = []
     for s in live.seats:
@@ -65,4 +55,17 @@ def presence_extra(live: Live, seat: int | None) -> dict[str, Any]:
         agent = s.kind != "human"
         out.append({"seat": s.seat, "online": agent or count > 0,
                     "last_seen": None if agent else iso(last)})
-    return {"presence": out}
+    return out
+
+
+def presence_extra(live: Live, seat: int | None) -> dict[str, Any]:
+    """`presence` of a state message (the same for every seat)."""
+    return {"presence": presence_of(live)}
+
+
+@router.get("/games/{game_id}/presence")
+async def presence(game_id: str, request: Request) -> dict:
+    """{"presence": [{"seat", "online", "last_seen"}]}: who is at the table now; anyone who
+    may see the game may ask (nothing in it is secret)."""
+    live = await service_of(request).get(game_id)
+    return {"presence": presence_of(live)}

@@ -110,13 +110,13 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
             await client.send(msg)
         hub.add(client)
     try:
-        await presence.joined(service, live, seat)
+        presence.joined(live, seat)
         await _serve(service, live, client, limit)
     except WebSocketDisconnect:
         pass
     finally:
         hub.remove(client)
-        await presence.left(service, live, seat)
+        presence.left(live, seat)
 
 
 def _catch_up(service: GameService, live: Live, seat: int | None, since: Any) -> list[dict]:

@@ -32,8 +32,9 @@ export function subjectOf(line, names) {
 }
 
 // A line saying whose turn it is now, in the words the games use: "Bob's turn", "Bob's turn 4.",
-// "Turn 7: Bob to play", "Turn 3" — shown as a divider between what was done.
-const TURN_LINE = /^(?:.{1,60}'s turn(?: \d+)?\.?|Turn \d+(?::.{0,60} to (?:play|move)\.?)?|Round \d+\.?)$/i;
+// "Turn 7: Bob to play", "Turn 3", and the result line ("Result: Ann wins") — shown as a
+// divider between what was done, not as something the last mover did.
+const TURN_LINE = /^(?:.{1,60}'s turn(?: \d+)?\.?|Turn \d+(?::.{0,60} to (?:play|move)\.?)?|Round \d+\.?|Result: .{1,200})$/i;
 
 export function isTurnLine(line) {
   return TURN_LINE.test(line);

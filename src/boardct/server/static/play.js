@@ -382,6 +382,32 @@ function sideOf(seat) {
   return side === null ? "none" : side;
 }
 
+/** "You play Ann. Players: Ann ● online vs Bob ○ last seen 2 min ago". */
+function whoLine(st) {
+  const seatLine = st.seat === null || st.seat === undefined
+    ? el("span", { id: "seat-line" }, "You are watching as a spectator.")
+    : el("span", { id: "seat-line" }, "You play ", sideBadge(st.names, st.seat, seatSide(st, st.seat)), ".");
+  $("who").replaceChildren(seatLine, " Players: ", ...st.names.flatMap((_, i) => [
+    el("span", { class: "player", "data-seat": String(i) }, sideBadge(st.names, i, seatSide(st, i)), presenceMark(st, i)),
+    i < st.names.length - 1 ? " vs " : ""]));
+}
+
+// Who is at the table is not a change of the game: the page asks for it every few seconds
+// (a small answer from the server's memory) instead of being sent a message.
+const PRESENCE_EVERY_MS = 8000;
+async function pollPresence() {
+  if (!state || document.hidden) return;
+  try {
+    const res = await call("GET", `/games/${encodeURIComponent(gameId)}/presence`);
+    if (state && Array.isArray(res.presence)) {
+      state.presence = res.presence;
+      whoLine(state);
+    }
+  } catch (e) {
+    // the next state message or poll brings it
+  }
+}
+
 /** "online" or "last seen 5 min ago" after a player's badge (`presence`, from the server). */
 function presenceMark(st, seat) {
   const p = (st.presence || []).find((x) => x.seat === seat);
@@ -438,7 +464,8 @@ function announce() {
 /** The result and its reason in words, with the seats' names. */
 function resultWords() {
   const res = state.result || {};
-  const text = named(res.text || state.status_line || "The game has ended.", state.names);
+  const said = named(res.text || state.status_line || "The game has ended.", state.names);
+  const text = said.charAt(0).toUpperCase() + said.slice(1);
   const reason = res.reason ? named(String(res.reason), state.names) : "";
   return reason && !text.toLowerCase().includes(reason.toLowerCase()) ? [text, `(${reason})`] : [text];
 }
@@ -495,12 +522,7 @@ async function show(st) {
   await loadRenderer(st.game);
   document.title = `${st.title} — boardct`;
   $("title").textContent = st.title;
-  const seatLine = st.seat === null || st.seat === undefined
-    ? el("span", { id: "seat-line" }, "You are watching as a spectator.")
-    : el("span", { id: "seat-line" }, "You play ", sideBadge(st.names, st.seat, seatSide(st, st.seat)), ".");
-  $("who").replaceChildren(seatLine, " Players: ", ...st.names.flatMap((_, i) => [
-    el("span", { class: "player", "data-seat": String(i) }, sideBadge(st.names, i, seatSide(st, i)), presenceMark(st, i)),
-    i < st.names.length - 1 ? " vs " : ""]));
+  whoLine(st);
   $("status").textContent = named(st.status_line || "", st.names);
   // Who is still to decide as this seat may know it (the view's `to_move`, the engine's
   // to_move_seen: a game with sealed orders does not tell who has handed in); a renderer may
@@ -630,6 +652,7 @@ async function main() {
   });
   socket.version = state ? state.version : null;
   socket.connect();
+  setInterval(pollPresence, PRESENCE_EVERY_MS);
 }
 
 main();
