@@ -93,7 +93,9 @@ def test_the_last_move_is_marked_after_each_move(server, pages, game_id, width, 
     assert "Ann" in log or "Bob" in log
     assert "Player 1" not in log and "Player 2" not in log
     if game_id == "fieldshift":  # operators by owner and class, never a bare "+0" / "-3"
-        assert not re.search(r"(?:^|\s)[+\-−]\d(?! crate)\b", log), log
+        classes = ("Blade", "Technician", "Medic", "Longwatch", "Specialist")
+        for m in re.finditer(r"(?<![\w(])[+\-−]\d\b(?! crate)", log):
+            assert log[:m.start()].rstrip().endswith(classes), log[max(0, m.start() - 40):m.end()]
     shot(ann, f"pages-{game_id}-{width}")
 
 
