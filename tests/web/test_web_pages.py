@@ -293,6 +293,10 @@ def test_the_ctf_turn_report_stays_open_and_filled(server, pages, width, height)
     form.locator("button.sheet-submit").click()  # and Ann, from the page: it redraws
     ann.wait_for_function("() => document.getElementById('notice').innerText.includes('accepted')")
     assert int(ann.get_attribute("body", "data-version")) > version  # the page was redrawn
+    # her sheet is her last move: its Bot is marked, for her alone (CTF-41)
+    bot = server.state(gid, tokens[0])["last_move"]["targets"]
+    assert bot and set(bot) == {n.get_attribute("data-key") for n in
+                                ann.locator("#board [data-key].last-move").all()}
     assert ann.locator("#turn-report").get_attribute("open") is not None
     assert ann.inner_text("#turn-report-text") == filled
     form_box = ann.locator("#board form[data-bot] table").first.evaluate(
