@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 import re
-import time
+from datetime import datetime
 
 import pytest
 from web_helpers import (  # noqa: F401 (fixtures: pytest finds them by name here)
@@ -312,13 +312,9 @@ def test_the_deadline_counts_down(server, pages):
     gid = game["game_id"]
     ann = pages.new()
     claim(ann, server, gid, game["seats"][0]["invite"], "Ann")
-    server.ok("POST", f"/invites/{game['seats'][1]['invite']}", {"name": "Bob"})  # the clock
-    for _ in range(100):  # starts once every seat is taken (set just after the claim's push)
-        if server.state(gid)["deadline"]:
-            break
-        time.sleep(0.1)
-    ann.reload()
-    ann.wait_for_selector("#countdown")
+    assert ann.locator("#countdown").count() == 0  # no clock while a seat is free
+    server.ok("POST", f"/invites/{game['seats'][1]['invite']}", {"name": "Bob"})
+    ann.wait_for_selector("#countdown")  # the clock starts once every seat is taken: pushed
     first = int(ann.get_attribute("#countdown", "data-left"))
     assert 500 < first <= 600
     assert ann.inner_text("#countdown").startswith("in ")
@@ -457,3 +453,26 @@ def test_the_replay_says_whose_view_and_hand_each_board_is(server, pages):
     assert "Your hand" not in page.inner_text("#boards")
     assert "whole game is revealed" not in page.inner_text("body")
     assert "Player 1" not in page.inner_text("#title")
+
+
+def test_the_next_deadline_comes_with_the_move(server, pages):
+    """A per-move limit: after Ann's move Bob's page counts down to Bob's own deadline (set
+    before the move is pushed), not to Ann's old one."""
+    game = server.create("fff", [{"kind": "human", "name": "Ann"},
+                                 {"kind": "human", "name": "Bob"}], move_time=300)
+    gid = game["game_id"]
+    ann, bob = pages.new(), pages.new()
+    claim(ann, server, gid, game["seats"][0]["invite"], "Ann")
+    claim(bob, server, gid, game["seats"][1]["invite"], "Bob")
+    ann.wait_for_selector("#countdown")
+    before = bob.get_attribute("#countdown", "datetime")
+    tok = page_token(ann, gid)
+    st = server.state(gid, tok)
+    bob.wait_for_timeout(1100)  # the next deadline is at least a second later
+    server.move(gid, tok, st["legal"][0]["text"])
+    wait_version(bob, st["version"] + 1)
+    after = server.state(gid)["deadline"]
+    assert after and bob.get_attribute("#countdown", "datetime") != before
+    shown = bob.evaluate("() => Date.parse(document.getElementById('countdown')"
+                         ".getAttribute('datetime'))")
+    assert abs(shown / 1000 - datetime.fromisoformat(after).timestamp()) < 1

@@ -87,6 +87,9 @@ class GameService:
         self.agents = agents
         self.hub = hub
         self.listeners: list[Listener] = []
+        # awaited before a change is pushed to the pages (the same `(game_id, version)`), so
+        # what they set is in the pushed messages: the deadline the next move has
+        self.before_push: list[Listener] = []
         self.max_cached = MAX_CACHED
         # functions (live, seat) -> dict of fields added to every state message for that
         # seat (offers, chat, deadlines); each must use only what that seat may know
@@ -702,6 +705,12 @@ class GameService:
                       ) -> None:
         async with live.notify_lock:
             try:
+                if notify:
+                    for hook in list(self.before_push):
+                        try:
+                            await hook(live.id, live.version)
+                        except Exception:  # a hook never stops the push
+                            log.exception("before_push failed for game %s", live.id)
                 if resync and self.hub is not None:
                     await self.hub.send_to(live.id, lambda seat: self.state_message(live, seat))
                 if notify and first is not None and first <= live.version \
