@@ -239,12 +239,18 @@ def test_offers_appear_as_accept_and_deny_buttons(server, pages):
 def test_only_the_offers_the_game_accepts_are_buttons(server, pages, game_id, draw, undo):
     game = server.create(game_id, [{"kind": "human", "name": "Ann"},
                                    {"kind": "human", "name": "Bob"}])
+    gid = game["game_id"]
     ann = pages.new()
-    claim(ann, server, game["game_id"], game["seats"][0]["invite"], "Ann")
+    claim(ann, server, gid, game["seats"][0]["invite"], "Ann")
     ann.wait_for_selector("#actions-bar:not([hidden])")
     assert ann.is_visible("#offer-draw") is draw
-    assert ann.is_visible("#offer-undo") is undo
+    assert not ann.is_visible("#offer-undo")  # nothing to take back before the first move
     assert ann.is_visible("#resign")
+    st = server.state(gid, page_token(ann, gid))
+    mover = page_token(ann, gid) if st["my_turn"] else game["seats"][1]["token"]
+    server.move(gid, mover, server.state(gid, mover)["legal"][0]["text"])
+    wait_version(ann, st["version"] + 1)
+    assert ann.is_visible("#offer-undo") is undo
 
 
 def test_fieldshift_draw_request_is_its_own_move_on_the_page(server, pages):

@@ -354,4 +354,8 @@ async def rematch(game_id: str, request: Request) -> dict:
     """The same game again, seats rotated: {"game_id", "seat", "token"} of the caller's
     seat in it."""
     live, seat = await caller(request, game_id)
-    return await service_of(request).rematch(live.id, seat)
+    service = service_of(request)
+    made = await service.rematch(live.id, seat)
+    # the other players' pages of the finished game are told there is a rematch to join
+    await service.push_state(live.id)
+    return made

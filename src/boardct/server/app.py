@@ -94,7 +94,7 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
                on_startup: Iterable[Callable[[FastAPI], Awaitable[None]]] = ()) -> FastAPI:
     """The server app for `config` (default: `ServerConfig()`, the database from
     BOARDCT_DB or ./boardct.db)."""
-    from boardct.server import account_api, api, ws
+    from boardct.server import account_api, api, presence, recent, ws
     from boardct.server import extras as server_extras
     from boardct.server.accounts import Accounts
     from boardct.server.agents import AgentRunner
@@ -129,6 +129,8 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
         service.listeners.append(_open_games)
         app.state.service = service
         app.state.accounts = Accounts(service, config)  # sign-in, sessions, API tokens
+        service.state_extras.append(recent.last_move_extra)  # the pages' last-move marks
+        service.state_extras.append(presence.presence_extra)  # online, last seen
         for ext in games.values():
             ext.bind(service)
         for start in startups:
@@ -167,6 +169,7 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
     app.include_router(api.router)
     app.include_router(ws.router)
     app.include_router(account_api.router)
+    app.include_router(presence.router)  # who is at the table
     app.include_router(server_extras.router)  # srvx: chat, offers
     for ext in games.values():
         app.include_router(ext.router)

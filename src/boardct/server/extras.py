@@ -43,6 +43,9 @@ class Extras:
     # -- wiring --------------------------------------------------------------------------------
     def hook(self) -> None:
         self.service.listeners.append(self.deadlines.on_change)
+        # set before the push too, so the pages get the new deadline with the move (on_change
+        # is a no-op the second time at one version)
+        self.service.before_push.append(self.deadlines.on_change)
         self.service.listeners.append(self._notify_peers)
         self.service.state_extras.append(self.deadlines.state_extra)
         self.service.state_extras.append(self._social_extra)

@@ -43,6 +43,7 @@ from boardct.core.game import Event, Setup, State
 from boardct.core.inputs import shown
 from boardct.core.records import MAX_NAME, MAX_SEAT, Record
 from boardct.core.rng import fresh_seed
+from boardct.server import recent
 from boardct.server.agents import check_spec
 from boardct.server.live import (
     STATUS_OPEN,
@@ -90,6 +91,9 @@ class GameService:
         self.agents = agents
         self.hub = hub
         self.listeners: list[Listener] = []
+        # awaited before a change is pushed to the pages (the same `(game_id, version)`), so
+        # what they set is in the pushed messages: the deadline the next move has
+        self.before_push: list[Listener] = []
         self.max_cached = MAX_CACHED
         self.game_idle = GAME_IDLE
         # functions (live, seat) -> dict of fields added to every state message for that
@@ -360,14 +364,18 @@ class GameService:
 
     def _replay_into(self, live: Live, actions: Sequence[Any]) -> None:
         """Apply log rows (with `seq`, `seat`, `text`, `move_id`: ActionRows or plain rows)."""
-        for a in actions:
+        for i, a in enumerate(actions):
             if a.seq != live.version + 1:
                 raise RuntimeError(f"game {live.id}: log entry {a.seq} after {live.version}")
+            # the newest entries' marks for the pages (recent.py): a clone for those only
+            before = live.state.clone() if len(actions) - i <= recent.RELOADED else None
             done = moves.apply_entry(live.state, a.text)
             live.state, events = done.state, done.events
             live.version = a.seq
             live.add_entry(Entry(a.seq, a.seat, a.text, a.move_id,
                                  seen_lines(live.state, events, live.players())))
+            if before is not None:
+                recent.note_entry(live, live.entries[-1], before, events)
         live.result = result_json(live.state)
 
     async def refresh(self, game_id: str) -> int:
@@ -683,14 +691,17 @@ class GameService:
             if not by_server and live.seats[seat].kind != "human":
                 raise ServiceError("forbidden", f"seat {seat} is played by the server")
             self._check_turn(live, seat, version, by_server)
+            before = live.state
             try:
-                done = moves.submit(live.state.clone(), seat, text)
+                done = moves.submit(before.clone(), seat, text)
             except IllegalAction as exc:
                 raise ServiceError("rejected", exc.reason, exc.rule) from None
             except BoardctError as exc:
                 raise ServiceError("rejected", str(exc)) from None
             ack = await self.commit_and_tell(live, first, seat, done.entry, move_id,
                                               done.state, done.events)
+            if live.entries and live.entries[-1].version == first and live.state is done.state:
+                recent.note(live, live.entries[-1], before, done.action, done.events)
         await self.after_change(live, first=first)
         return ack
 
@@ -828,6 +839,12 @@ class GameService:
                       ) -> None:
         async with live.notify_lock:
             try:
+                if notify:
+                    for hook in list(self.before_push):
+                        try:
+                            await hook(live.id, live.version)
+                        except Exception:  # a hook never stops the push
+                            log.exception("before_push failed for game %s", live.id)
                 if resync and self.hub is not None:
                     await self.hub.send_to(live.id, lambda seat: self.state_message(live, seat))
                 if notify and first is not None and first <= live.version \

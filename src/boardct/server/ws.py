@@ -23,6 +23,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from boardct.core.inputs import InputError, parse_json
+from boardct.server import presence
 from boardct.server.hub import Client
 from boardct.server.messages import PROTOCOL, update_message
 from boardct.server.quotas import QuotaExceeded, Quotas, client_address
@@ -136,11 +137,13 @@ async def _game_socket(ws: WebSocket, service: GameService, game_id: str, limit:
             await client.send(msg)
         hub.add(client)
     try:
+        presence.joined(live, seat)
         await _serve(service, live, client, limit, quotas, idle)
     except WebSocketDisconnect:
         pass
     finally:
         hub.remove(client)
+        presence.left(live, seat)
 
 
 async def _authorize(ws: WebSocket, service: GameService, game_id: str, token: str | None,

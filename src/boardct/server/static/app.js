@@ -266,6 +266,9 @@ export function sideName(names, seat) {
   const n = names && names[seat];
   return (n ? n : `Player ${seat + 1}`);
 }
-export function sideBadge(names, seat) {
-  return el("span", { class: `side side-${seat}` }, SIDE_GLYPH[seat % 4] + " ", sideName(names, seat));
+/** `side`: the colour and shape to draw the seat in (a game may draw seats in their team's;
+ * null: a seat whose team this page does not know, drawn plain). */
+export function sideBadge(names, seat, side = seat) {
+  if (side === null) return el("span", { class: "side side-none" }, sideName(names, seat));
+  return el("span", { class: `side side-${side}` }, SIDE_GLYPH[side % 4] + " ", sideName(names, seat));
 }

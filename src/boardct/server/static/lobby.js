@@ -173,7 +173,7 @@ function openLine(g) {
   const free = (g.seats || []).filter((s) => s.kind === "human" && s.open && !s.claimed);
   const buttons = free.map((s) => el("button", { type: "button", class: "join-seat",
     "data-game": g.game_id, "data-seat": String(s.seat), onclick: () => takeSeat(g.game_id, s.seat),
-    "aria-label": `Join ${g.title} as seat ${s.seat + 1}${s.name ? " (" + s.name + ")" : ""}` },
+    "aria-label": `Join as seat ${s.seat + 1}${s.name ? " (" + s.name + ")" : ""} of ${g.title}` },
   `Join as seat ${s.seat + 1}${s.name ? " (" + s.name + ")" : ""}`));
   return summaryLine(g, el("span", { class: "join-buttons" }, ` (${free.length} seat(s) free) `, ...buttons));
 }

@@ -6,6 +6,7 @@
 // elements a legal action involves comes with the legal list (`targets`, from the engine): the
 // page makes those clickable and never reads the game's notation.
 import { call, tokenFor, rememberToken, forgetToken, GameSocket, el, sideBadge, sideName, newId, ApiError, importRenderer, currentAccount } from "./app.js";
+import { named, groups } from "./events.js";
 
 const $ = (id) => document.getElementById(id);
 const parts = location.pathname.split("/").filter(Boolean);
@@ -30,7 +31,7 @@ function notice(text, kind = "error") {
 function showRejection(msg) {
   const rule = msg.rule ? `[${msg.rule}] ` : "";
   const what = !msg.of || msg.of === "move" ? "Move rejected" : `Refused (${msg.of})`;
-  notice(`${what}: ${rule}${msg.message || "not allowed"}`, "error");
+  notice(`${what}: ${rule}${named(msg.message || "not allowed", state ? state.names : [])}`, "error");
 }
 
 async function loadRenderer(game) {
@@ -201,6 +202,11 @@ function showChoices(cands, label) {
         el("code", {}, x.a.text), " ", x.a.description))),
     el("button", { type: "button", class: "quiet", onclick: clearChoices }, "Cancel (Esc)"));
   box.hidden = false;
+  // where the player is looking: on a phone the box is a sheet at the bottom of the screen
+  // (style.css), elsewhere it is scrolled into view; the first choice takes the focus
+  if (box.scrollIntoView && getComputedStyle(box).position !== "fixed") box.scrollIntoView({ block: "nearest" });
+  const first = box.querySelector("button");
+  if (first) first.focus({ preventScroll: true });
 }
 
 function clearChoices() {
@@ -231,8 +237,9 @@ function decorate() {
     if (on) {
       node.setAttribute("tabindex", "0");
       node.setAttribute("role", "button");
-      const t = node.querySelector("title");
-      node.setAttribute("aria-label", node.getAttribute("title") || (t ? t.textContent : key));
+      // its name: the drawing's own <title> (SVG) or title and text (HTML); a label that
+      // left out the text drawn inside would tell a screen reader something else
+      if (!node.querySelector(":scope > title") && !node.getAttribute("title") && !node.textContent.trim()) node.setAttribute("aria-label", key);
     } else {
       node.removeAttribute("tabindex");
       node.removeAttribute("role");
@@ -248,7 +255,7 @@ function wireBoard() {
     if (ev.type === "keydown" && ev.key !== "Enter" && ev.key !== " ") return;
     ev.preventDefault();
     const t = node.querySelector("title");
-    clickKey(node.getAttribute("data-key"), node.getAttribute("aria-label") || (t ? t.textContent : ""));
+    clickKey(node.getAttribute("data-key"), node.getAttribute("title") || (t ? t.textContent : node.getAttribute("aria-label") || ""));
   };
   board.addEventListener("click", handler);
   board.addEventListener("keydown", handler);
@@ -317,7 +324,7 @@ function chatView() {
   const list = $("chat-log");
   const msgs = [...chatSeen.values()].sort((a, b) => a.id - b.id).slice(-200);
   list.replaceChildren(...msgs.map((m) => {
-    const who = typeof m.seat === "number" ? el("span", { class: `side side-${m.seat} tiny` }, m.name || sideName(state ? state.names : [], m.seat)) : "";
+    const who = typeof m.seat === "number" ? el("span", { class: `side side-${sideOf(m.seat)} tiny` }, m.name || sideName(state ? state.names : [], m.seat)) : "";
     const li = el("li", { class: `chat-line${m.to === "team" ? " team" : ""}`, "data-id": String(m.id) },
       who, m.to === "team" ? " (team)" : "", ": ");
     const text = document.createElement("span");
@@ -357,15 +364,173 @@ async function sendChat(ev) {
 function logView() {
   const list = $("log");
   list.replaceChildren();
-  // One line per change, the seat that made it first; the events of it in order.
+  // One item per change, numbered as this seat numbers them; inside it who did what (events.js:
+  // names for "Player N", an agent's reply under the agent, "whose turn" lines as dividers).
+  const tidy = renderer && renderer.eventText ? (line) => renderer.eventText(line, state.view, pageContext(state)) : (x) => x;
   for (const entry of state.log || []) {
-    const events = entry.events || [];
-    if (!events.length) continue;
-    const who = entry.seat === null || entry.seat === undefined ? "" : el("span", { class: `side side-${entry.seat} tiny` }, sideName(state.names, entry.seat));
-    if (events.length <= 3) list.append(el("li", {}, who, who ? " " : "", events.join(" · ")));
-    else list.append(el("li", {}, who, el("ul", { class: "sub-events" }, events.map((e) => el("li", {}, e)))));
+    const parts = groups(entry, state.names, tidy);
+    if (!parts.length) continue;
+    const body = parts.map((g) => g.divider
+      ? el("div", { class: "log-turn" }, g.lines[0])
+      : el("div", { class: "log-act" },
+        g.seat === null ? "" : el("span", { class: `side side-${sideOf(g.seat)} tiny` }, sideName(state.names, g.seat)),
+        g.seat === null ? "" : " ", withoutName(g, state.names).join(" · ")));
+    list.append(el("li", { "data-version": String(entry.version) }, el("span", { class: "log-num", "aria-hidden": "true" }, `${entry.version}.`), el("div", { class: "log-body" }, body)));
   }
   list.scrollTop = list.scrollHeight;
+}
+
+// ---- the deadline: a live countdown, the local clock time on hover ----------------------------
+let deadlineAt = null;
+let ticker = null;
+
+/** "4:05", "1 h 02 min", "2 days 3 h": how long until the deadline, for people. */
+function untilText(ms) {
+  const sec = Math.max(0, Math.round(ms / 1000));
+  if (sec >= 172800) return `${Math.floor(sec / 86400)} days ${Math.floor((sec % 86400) / 3600)} h`;
+  if (sec >= 3600) return `${Math.floor(sec / 3600)} h ${String(Math.floor((sec % 3600) / 60)).padStart(2, "0")} min`;
+  return `${Math.floor(sec / 60)}:${String(sec % 60).padStart(2, "0")}`;
+}
+
+function tick() {
+  const box = $("deadline");
+  if (!deadlineAt || Number.isNaN(deadlineAt.getTime())) {
+    box.replaceChildren();
+    clearInterval(ticker);
+    ticker = null;
+    return;
+  }
+  const left = deadlineAt.getTime() - Date.now();
+  const local = deadlineAt.toLocaleString();
+  box.replaceChildren("Deadline: ", el("time", { datetime: deadlineAt.toISOString(), title: `at ${local} (your local time)`, id: "countdown", "data-left": String(Math.max(0, Math.round(left / 1000))) },
+    left > 0 ? `in ${untilText(left)}` : "now (the server acts on it)"));
+  box.classList.toggle("soon", left > 0 && left < 60000);
+  if (!ticker) ticker = setInterval(tick, 1000);
+}
+
+/** A group's lines without the name the badge already shows ("Bob downshifts" reads "[Bob]
+ * downshifts"); "Bob's Infantry" keeps it. */
+function withoutName(g, names) {
+  const name = names[g.seat];
+  if (!name) return g.lines;
+  return g.lines.map((line) => (line.startsWith(name + " ") ? line.slice(name.length + 1) : line));
+}
+
+/** The colour a seat is drawn in: the game's (a team game draws seats in their team's colour,
+ * null where this page does not know the team), else the seat's own. */
+function seatSide(st, seat) {
+  if (renderer && renderer.seatSide) {
+    const side = renderer.seatSide(st, seat);
+    return side === undefined ? seat : side;
+  }
+  return seat;
+}
+function sideOf(seat) {
+  const side = state ? seatSide(state, seat) : seat;
+  return side === null ? "none" : side;
+}
+
+/** "You play Ann. Players: Ann ● online vs Bob ○ last seen 2 min ago". */
+function whoLine(st) {
+  const seatLine = st.seat === null || st.seat === undefined
+    ? el("span", { id: "seat-line" }, "You are watching as a spectator.")
+    : el("span", { id: "seat-line" }, "You play ", sideBadge(st.names, st.seat, seatSide(st, st.seat)), ".");
+  $("who").replaceChildren(seatLine, " Players: ", ...st.names.flatMap((_, i) => [
+    el("span", { class: "player", "data-seat": String(i) }, sideBadge(st.names, i, seatSide(st, i)), presenceMark(st, i)),
+    i < st.names.length - 1 ? " vs " : ""]));
+}
+
+// Who is at the table is not a change of the game: the page asks for it every few seconds
+// (a small answer from the server's memory) instead of being sent a message.
+const PRESENCE_EVERY_MS = 8000;
+async function pollPresence() {
+  if (!state || document.hidden) return;
+  try {
+    const res = await call("GET", `/games/${encodeURIComponent(gameId)}/presence`);
+    if (state && Array.isArray(res.presence)) {
+      state.presence = res.presence;
+      whoLine(state);
+    }
+  } catch (e) {
+    // the next state message or poll brings it
+  }
+}
+
+/** "online" or "last seen 5 min ago" after a player's badge (`presence`, from the server). */
+function presenceMark(st, seat) {
+  const p = (st.presence || []).find((x) => x.seat === seat);
+  if (!p || (st.seats && st.seats[seat] && st.seats[seat].kind !== "human")) return "";
+  if (p.online) return el("span", { class: "presence online", title: "connected now" }, " ● online");
+  if (!p.last_seen) return el("span", { class: "presence away" }, " ○ not here");
+  const when = new Date(p.last_seen);
+  const mins = Math.max(0, Math.round((Date.now() - when.getTime()) / 60000));
+  const ago = mins < 1 ? "just now" : mins < 60 ? `${mins} min ago` : mins < 1440 ? `${Math.round(mins / 60)} h ago` : `${Math.round(mins / 1440)} days ago`;
+  return el("span", { class: "presence away", title: `last seen ${when.toLocaleString()}` }, ` ○ last seen ${ago}`);
+}
+
+/** Mark the board elements of the last move (or the last turn's moves: `last_move`, from the
+ * engine's action targets, only those this seat may know) and say it in their labels. */
+function markLast() {
+  const last = state && state.last_move;
+  const keys = new Set(last && Array.isArray(last.targets) ? last.targets : []);
+  for (const node of $("board").querySelectorAll("[data-key]")) {
+    const on = keys.has(node.getAttribute("data-key"));
+    node.classList.toggle("last-move", on);
+    if (on) node.setAttribute("data-last", "1");
+    else node.removeAttribute("data-last");
+  }
+  $("board").dataset.lastMove = [...keys].join(" ");
+}
+
+/** The ARIA live region: what the newest entries did and the result, said once each. */
+let announced = null;
+function announce() {
+  const box = $("announce");
+  if (!box || !state) return;
+  const entries = state.log || [];
+  const newest = entries.length ? entries[entries.length - 1].version : 0;
+  if (announced === null) {
+    announced = newest;
+    if (!state.over) return;
+  }
+  const fresh = entries.filter((e) => e.version > announced);
+  announced = Math.max(announced, newest);
+  const words = [];
+  for (const e of fresh) {
+    for (const g of groups(e, state.names)) {
+      if (g.divider) words.push(g.lines[0]);
+      else words.push(`${g.seat === null ? "" : sideName(state.names, g.seat) + ": "}${g.lines.join(". ")}`);
+    }
+  }
+  if (state.over && !box.dataset.over) {
+    box.dataset.over = "1";
+    words.push(`Game over. ${resultWords().join(" ")}`);
+  }
+  if (words.length) box.textContent = words.join(". ").slice(-600);
+}
+
+/** The result and its reason in words, with the seats' names. */
+function resultWords() {
+  const res = state.result || {};
+  const said = named(res.text || state.status_line || "The game has ended.", state.names);
+  const text = said.charAt(0).toUpperCase() + said.slice(1);
+  const reason = res.reason ? named(String(res.reason), state.names) : "";
+  return reason && !text.toLowerCase().includes(reason.toLowerCase()) ? [text, `(${reason})`] : [text];
+}
+
+/** At the end, the result at the top of the page, where a phone shows it first. */
+function outcomeTop() {
+  const box = $("outcome");
+  if (!box) return;
+  if (!state.over) {
+    box.hidden = true;
+    return;
+  }
+  const [text, reason] = resultWords();
+  box.replaceChildren(el("strong", {}, "Game over: "), el("span", { id: "outcome-text" }, text),
+    reason ? el("span", { class: "outcome-reason" }, " ", reason) : "",
+    " ", el("a", { href: "#end" }, "rematch and replay"));
+  box.hidden = false;
 }
 
 function endPanel() {
@@ -375,10 +540,9 @@ function endPanel() {
     return;
   }
   box.hidden = false;
-  const res = state.result || {};
   box.replaceChildren(
     el("h2", {}, "Game over"),
-    el("p", { id: "result", class: "result" }, res.text || state.status_line || "The game has ended."),
+    el("p", { id: "result", class: "result" }, resultWords().join(" ")),
     el("p", {},
       state.seat !== null && state.seat !== undefined ? el("button", { type: "button", id: "rematch", onclick: rematch }, state.rematch ? "Join the rematch" : "Rematch") : "",
       " ",
@@ -406,19 +570,17 @@ async function show(st) {
   await loadRenderer(st.game);
   document.title = `${st.title} — boardct`;
   $("title").textContent = st.title;
-  const seatLine = st.seat === null || st.seat === undefined
-    ? el("span", { id: "seat-line" }, "You are watching as a spectator.")
-    : el("span", { id: "seat-line" }, "You play ", sideBadge(st.names, st.seat), ".");
-  $("who").replaceChildren(seatLine, " Players: ", ...st.names.flatMap((_, i) => [sideBadge(st.names, i), i < st.names.length - 1 ? " vs " : ""]));
-  $("status").textContent = st.status_line || "";
+  whoLine(st);
+  $("status").textContent = named(st.status_line || "", st.names);
   // Who is still to decide as this seat may know it (the view's `to_move`, the engine's
   // to_move_seen: a game with sealed orders does not tell who has handed in); a renderer may
   // say it in the game's own words (`waiting`).
   const others = (st.view && Array.isArray(st.view.to_move) ? st.view.to_move : st.to_move || []).filter((s) => s !== st.seat);
   const waiting = renderer.waiting ? renderer.waiting(st) : others.length ? `Waiting for ${others.map((s) => sideName(st.names, s)).join(", ")}.` : "";
-  $("turn").textContent = st.over ? "" : st.my_turn ? `Your move. ${st.prompt || ""}` : waiting;
+  $("turn").textContent = st.over ? "" : st.my_turn ? `Your move. ${named(st.prompt || "", st.names)}` : named(waiting, st.names);
   $("turn").classList.toggle("mine", !!st.my_turn && !st.over);
-  $("deadline").textContent = st.deadline ? `Deadline: ${new Date(st.deadline).toLocaleString()} (${st.deadline})` : "";
+  deadlineAt = st.deadline && !st.over ? new Date(st.deadline) : null;
+  tick();
   const board = $("board");
   const ctx = pageContext(st);
   const nodes = [];
@@ -444,7 +606,8 @@ async function show(st) {
   // by its own command, have no drawn result, or take no undo of a sealed turn).
   const allowed = new Set(st.offers_allowed || []);
   $("offer-draw").hidden = !allowed.has("draw");
-  $("offer-undo").hidden = !allowed.has("undo");
+  // nothing to take back before the first move
+  $("offer-undo").hidden = !allowed.has("undo") || !(st.log || []).some((e) => e.seat !== null && e.seat !== undefined);
   if ($("choices").hidden === false && !st.my_turn) clearChoices();
   if (!st.my_turn) source = null;
   decorate();
@@ -452,7 +615,10 @@ async function show(st) {
   offers();
   chatPanel(st);
   logView();
+  markLast();
   endPanel();
+  outcomeTop();
+  announce();
   // For tests and assistive tools: which state this page has drawn.
   document.body.dataset.version = String(st.version);
   document.body.dataset.myTurn = st.my_turn ? "1" : "0";
@@ -562,6 +728,7 @@ async function main() {
   });
   socket.version = state ? state.version : null;
   socket.connect();
+  setInterval(pollPresence, PRESENCE_EVERY_MS);
 }
 
 main();

@@ -1,6 +1,7 @@
 // The replay page of a finished game: forward, back and jump through the frames the server
 // gives after the end (GET /games/{id}/replay), hidden information revealed (every seat's view).
 import { call, tokenFor, el, sideName, importRenderer } from "./app.js";
+import { named } from "./events.js";
 
 const $ = (id) => document.getElementById(id);
 const parts = location.pathname.split("/").filter(Boolean);
@@ -15,7 +16,7 @@ function draw() {
   $("jump").value = String(k);
   $("where").textContent = `move ${k} of ${frames.length - 1}`;
   $("move-line").textContent = k === 0 ? "Start of the game" : `Move ${f.ply}: ${sideName(names, f.seat)} played ${f.text}`;
-  $("frame-events").replaceChildren(...(f.events || []).map((e) => el("li", {}, typeof e === "string" ? e : JSON.stringify(e))));
+  $("frame-events").replaceChildren(...(f.events || []).map((e) => el("li", {}, typeof e === "string" ? named(e, names) : JSON.stringify(e))));
   // Each view names its viewer; anything else that differs from the spectator's is hidden
   // information, and then each seat's own view is drawn.
   const plain = (view) => JSON.stringify(Object.assign({}, view, { viewer: null }));
@@ -62,7 +63,7 @@ async function main() {
   }
   names = st.names || [];
   document.title = `Replay: ${st.title} — boardct`;
-  $("title").textContent = `Replay: ${st.title}${st.result && st.result.text ? " — " + st.result.text : ""}`;
+  $("title").textContent = `Replay: ${st.title}${st.result && st.result.text ? " — " + named(st.result.text, names) : ""}`;
   renderer = await importRenderer(st.game);
   frames = rep.frames || [];
   if (!frames.length) return;

@@ -22,7 +22,8 @@ export function svgRoot(width, height, label) {
   return s("svg", {
     viewBox: `0 0 ${width} ${height}`,
     class: "board-svg",
-    role: "img",
+    // a group, not an image: its parts are named (titles) and the playable ones are buttons
+    role: "group",
     "aria-label": label,
     preserveAspectRatio: "xMidYMid meet",
   });
@@ -30,7 +31,7 @@ export function svgRoot(width, height, label) {
 
 /** Side colours (Okabe-Ito, colour-blind safe) and shapes: sides never differ by colour only. */
 export const SIDE_FILL = ["#0072B2", "#E69F00", "#009E73", "#CC79A7"];
-export const SIDE_TEXT = ["#ffffff", "#000000", "#ffffff", "#000000"];
+export const SIDE_TEXT = ["#ffffff", "#000000", "#000000", "#000000"]; // WCAG AA on each fill
 
 /** A side marker shape centred at (x, y) with radius r: circle, square, triangle, diamond. */
 export function sideShape(side, x, y, r, attrs = {}) {

@@ -162,7 +162,7 @@ function panel(view, ctx) {
   const board = view.board;
   const out = el("div", { class: "ctf-panel" });
   const legend = !watching(view)
-    ? ["coloured squares are what your bots see (terrain, elevation in the corner); grey is out of sight; ",
+    ? [ctx.replay ? `coloured squares are what ${sideName(ctx.names || [], ctx.seat)}'s bots saw` : "coloured squares are what your bots see", " (terrain, elevation in the corner); grey is out of sight; ",
       "framed letters are command posts; shapes with a line are bots (the line points where they face), yours outlined thick."]
     : ended(view)
       ? ["framed letters are command posts; shapes with a line are every team's bots as the game ended (the line points where they face); ",
@@ -192,21 +192,42 @@ function panel(view, ctx) {
       if (b.state === "functional" || owed.includes(b.bot)) out.append(sheetForm(view, b, ctx));
     }
   }
-  if (ctx.seat !== null && ctx.seat !== undefined && board.log && board.log.length) {
-    out.append(el("details", { class: "report" }, el("summary", {}, `Turn ${board.log_turn} report (${board.log.length} entries)`),
-      el("p", { class: "hint" }, "The full turn report of this seat, as the server keeps it:"),
-      el("button", { type: "button", onclick: async (ev) => {
-        const box = ev.target.nextElementSibling;
-        try {
-          const rep = await ctx.api("GET", `/report?turn=${board.log_turn}`);
-          const reps = rep && Array.isArray(rep.reports) ? rep.reports : [rep];
-          box.textContent = reps.map((r) => (typeof r === "string" ? r : r.text || JSON.stringify(r, null, 1))).join("\n\n");
-        } catch (e) {
-          box.textContent = e.message;
-        }
-      } }, "Load my turn report"), el("pre", { class: "raw-view" })));
+  if (!ctx.replay && ctx.seat !== null && ctx.seat !== undefined && board.log && board.log.length) {
+    out.append(reportBox(board, ctx));
   }
   return out;
+}
+
+// The turn report as this page last showed it: the page redraws the board on every state
+// message (another seat's change, a resync), and the report must stay open and filled across
+// those redraws; it is dropped when a new turn's report replaces it.
+const report = { key: null, open: false, text: "" };
+
+function reportBox(board, ctx) {
+  const key = `${ctx.state ? ctx.state.game_id : ""}:${ctx.seat}:${board.log_turn}`;
+  if (report.key !== key) Object.assign(report, { key, open: false, text: "" });
+  const pre = el("pre", { class: "raw-view", id: "turn-report-text" }, report.text);
+  const load = async () => {
+    try {
+      const rep = await ctx.api("GET", `/report?turn=${board.log_turn}`);
+      const reps = rep && Array.isArray(rep.reports) ? rep.reports : [rep];
+      report.text = reps.map((r) => (typeof r === "string" ? r : r.text || JSON.stringify(r, null, 1))).join("\n\n");
+    } catch (e) {
+      report.text = e.message;
+    }
+    if (report.key === key) {
+      for (const node of document.querySelectorAll("#turn-report-text")) node.textContent = report.text;
+    }
+  };
+  const box = el("details", { class: "report", id: "turn-report", open: report.open },
+    el("summary", {}, `Turn ${board.log_turn} report (${board.log.length} entries)`),
+    el("p", { class: "hint" }, "The full turn report of this seat, as the server keeps it:"),
+    el("button", { type: "button", onclick: load }, report.text ? "Load it again" : "Load my turn report"), pre);
+  box.addEventListener("toggle", () => {
+    report.open = box.open;
+    if (box.open && !report.text) load();
+  });
+  return box;
 }
 
 /** The line under the title while this seat does not decide (CTF-41): before the turn is
@@ -224,4 +245,16 @@ function waiting(st) {
   return `Turn ${view.turn}.${due}${when}`;
 }
 
-export default { render, panel, waiting, hideLegal: true, commandHint: "Type a whole order sheet on one line, e.g. `BOT 1 TURN 3; P1 6 - 2 - 0; P2 13 - 2 - 0; P3 6 - 2 - 0; P4 13 - 2 - 0; P5 13 - 2 - 0`, or use the form." };
+/** The colour a seat's badge is drawn in: its team's, as its Bots are drawn (CTF-1), where
+ * this seat knows it (its own team, every Bot once the game is over); null elsewhere. */
+function seatSide(st, seat) {
+  const board = (st.view && st.view.board) || {};
+  const bots = [...(board.bots || []), ...(board.contacts || [])];
+  const own = bots.find((b) => b.player === seat && b.team);
+  if (own) return TEAM_INDEX(own.team);
+  const mine = (board.bots || []).find((b) => b.team);
+  if (mine && (st.team || []).includes(seat)) return TEAM_INDEX(mine.team);
+  return null;
+}
+
+export default { render, panel, waiting, seatSide, hideLegal: true, commandHint: "Type a whole order sheet on one line, e.g. `BOT 1 TURN 3; P1 6 - 2 - 0; P2 13 - 2 - 0; P3 6 - 2 - 0; P4 13 - 2 - 0; P5 13 - 2 - 0`, or use the form." };

@@ -117,11 +117,13 @@ function renderColumn(board, names, byId, selected, terrain) {
     g.append(s("text", { x: 8, y: y + 24, "font-size": 20, "font-weight": 700, text: String(i) }));
     g.append(s("text", { x: 8, y: y + 42, "font-size": 12, text: t }));
     if (i === 0 || i === 9) g.append(s("text", { x: 8, y: y + 56, "font-size": 10, text: `base ${SIGN[i === 0 ? 0 : 1]}` }));
-    g.append(terrainIcon(t, 300, y + h - 6) || "");
+    // beside the sector number, clear of the chips (a fifth chip's vitality squares sit where
+    // a bottom-right icon would)
+    g.append(terrainIcon(t, 24, y + 30) || "");
     svg.append(g);
     ids.forEach((id, k) => {
       const op = byId[id];
-      if (op) svg.append(chip(op, 66 + (k % per) * 52, y + 8 + Math.floor(k / per) * 60, names, selected));
+      if (op) svg.append(chip(op, 70 + (k % per) * 52, y + 8 + Math.floor(k / per) * 60, names, selected));
     });
     y += h;
   });
@@ -189,4 +191,17 @@ function panel(view, ctx) {
   return out;
 }
 
-export default { render, panel, commandHint: "Type a command: two digits under LSTD (24 = move to sector 4), three under STDEX (325 = operator 2 hits 5); 01 confirm, 00 deny, 08 draw, 09 concede." };
+// An operator as the log names it ("+0", "-3") becomes "Ann's Blade +0": its owner and class
+// from the view, so the log never shows a bare "+0/-0". Crate counts ("(+1 crate)") stay.
+const OP_IN_LINE = /(^|[\s(])([+\-−])(\d)(?![\d.]| crate)/g;
+function eventText(line, view, ctx) {
+  const ops = (view && view.board && view.board.operators) || [];
+  const byId = Object.fromEntries(ops.map((o) => [o.id, o]));
+  return line.replace(OP_IN_LINE, (all, pre, sign, n) => {
+    const op = byId[`${sign === "−" ? "-" : sign}${n}`];
+    if (!op) return all;
+    return `${pre}${sideName(ctx.names || [], op.player)}'s ${op.class} ${opLabel(op)}`;
+  });
+}
+
+export default { render, panel, eventText, commandHint: "Type a command: two digits under LSTD (24 = move to sector 4), three under STDEX (325 = operator 2 hits 5); 01 confirm, 00 deny, 08 draw, 09 concede." };

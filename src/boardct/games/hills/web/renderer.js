@@ -62,11 +62,11 @@ function render(view, ctx) {
       g.append(s("polygon", { class: "hit", points: hexPoints(cx, cy, R - 1), fill: t.fill, stroke: "#333", "stroke-width": 1 }));
       if (letter === "H") {
         const owner = Number(h.tile.slice(1) || 0);
-        g.append(s("text", { x: cx, y: cy - 22, "text-anchor": "middle", "font-size": 11, "font-weight": 700, fill: "#222", text: "HQ" }));
+        g.append(s("text", { class: "tile-name", x: cx, y: cy - 28, "text-anchor": "middle", "font-size": 10, "font-weight": 700, fill: "#222", text: "HQ" }));
         g.append(sideShape(owner, cx - 20, cy + 27, 7, { opacity: 0.9 }));
         words = `hex (${h.q},${h.r}): ${sideName(names, owner)}'s headquarters`;
       } else {
-        g.append(s("text", { x: cx, y: cy - 20, "text-anchor": "middle", "font-size": 11, fill: "#222", text: letter === "P" ? "plains" : letter === "M" ? "mount" : "forest" }));
+        g.append(s("text", { class: "tile-name", x: cx, y: cy - 28, "text-anchor": "middle", "font-size": 10, fill: "#222", text: letter === "P" ? "plains" : letter === "M" ? "mount" : "forest" }));
         words = `hex (${h.q},${h.r}): ${t.name}`;
       }
       if (h.star) { g.append(star(cx - 26, cy + 2, 9, true)); words += ", star"; }
@@ -113,10 +113,13 @@ function panel(view, ctx) {
   const mine = seat !== null && seat !== undefined ? (board.hands || {})[String(seat)] || [] : null;
   const out = el("div", { class: "hills-panel" });
   out.append(el("p", { class: "game-facts" },
-    `Turns done ${board.turns_done.join(" / ")} of ${board.turn_limit} · stars face down ${board.stars_face_down} of ${board.stars_total} · seized ${sideName(names, 0)} ${board.seize[0]}, ${sideName(names, 1)} ${board.seize[1]}` +
+    `Turns played: ${board.turns_done.map((n, p) => `${sideName(names, p)} ${n}`).join(", ")}` +
+    (board.turn_limit ? ` (a draw once each has played ${board.turn_limit})` : " (no turn limit)") +
+    ` · stars face down ${board.stars_face_down} of ${board.stars_total} · seized ${sideName(names, 0)} ${board.seize[0]}, ${sideName(names, 1)} ${board.seize[1]}` +
     (board.boosted ? ` · boosted: ${KIND[board.boosted] || board.boosted}` : "") + (board.card_played ? " · a card was played this turn" : "")));
   if (mine !== null) {
-    out.append(el("h3", {}, `Your hand (${mine.length})`),
+    // the replay draws each player's view side by side: there it is that player's hand
+    out.append(el("h3", {}, `${ctx.replay ? sideName(names, seat) + "'s" : "Your"} hand (${mine.length})`),
       mine.length ? el("ul", { class: "hand", id: "my-hand" }, mine.map((c) => el("li", {}, c))) : el("p", { id: "my-hand" }, "No cards."));
   }
   out.append(el("p", {}, el("span", { class: "label" }, "Cards in hand: "),

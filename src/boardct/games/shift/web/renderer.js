@@ -1,7 +1,7 @@
 // Shift, the single-card duel: both cards with their four gears on the ring (current gear on
 // top; its two neighbours, the gears a shift may reach (SH-16), left and right), each gear drawn
 // with its own printed numbers (level, power, guard and its alpha/beta/omega attacks: coin
-// pattern and spirit cost), the card's power, guard and this round's mods, spirit tokens lit or
+// pattern and spirit cost; no text under 12 units, so a phone's card stays readable), the card's power, guard and this round's mods, spirit tokens lit or
 // burnt, and the coin flips as they happen. Drawn only from the view envelope (`view.board`).
 // Each gear is `gear:<player>:<1|2L|3|2R>`: the engine names the gear a shift goes to, the gear
 // an attack is made with, and the gears a defence activates or spirit-guards.
@@ -37,11 +37,11 @@ function gearTile(p, pl, gearName, i, cx, cy, on, card) {
   g.append(s("text", { x: x + 8, y: y + 19, "font-size": on ? 18 : 16, "font-weight": 700, fill: "#111", text: gearName }));
   const bits = attackBits(gear);
   if (gear) {
-    g.append(s("text", { x: x + TILE_W - 8, y: y + 18, "text-anchor": "end", "font-size": 11, fill: "#444", text: `Lv ${gear.level}` }));
+    g.append(s("text", { x: x + TILE_W - 8, y: y + 18, "text-anchor": "end", "font-size": 13, fill: "#444", text: `Lv ${gear.level}` }));
     g.append(s("text", { class: "gear-stats", x: x + 8, y: y + 37, "font-size": 13, "font-weight": 700, fill: "#111", text: `P ${gear.power} · G ${gear.guard}` }));
     const lines = bits.length > 2 ? [bits.slice(0, 2), bits.slice(2)] : [bits];
     lines.forEach((line, k) => {
-      g.append(s("text", { class: "gear-attacks", x: x + 8, y: y + 53 + k * 14, "font-size": 11, fill: "#333", text: line.map((b) => b.short).join("  ") || (k === 0 ? "no attack" : "") }));
+      g.append(s("text", { class: "gear-attacks", x: x + 6, y: y + 54 + k * 15, "font-size": 13, fill: "#333", text: line.map((b) => b.short).join("  ") || (k === 0 ? "no attack" : "") }));
     });
   }
   const facts = gear ? `level ${gear.level}, power ${gear.power}, guard ${gear.guard}; ${bits.map((b) => b.long).join("; ") || "no attack"}` : "";
@@ -56,7 +56,7 @@ function card(view, p, x, names, me) {
   g.append(s("rect", { x, y: 10, width: 380, height: CARD_H, rx: 14, fill: "#fffdf6", stroke: SIDE_FILL[p], "stroke-width": active ? 6 : 3, "stroke-dasharray": p === 1 ? "10 4" : null }));
   g.append(sideShape(p, x + 24, 36, 11));
   g.append(s("text", { x: x + 44, y: 42, "font-size": 18, "font-weight": 700, text: `${pl.card}` }));
-  g.append(s("text", { x: x + 44, y: 62, "font-size": 13, fill: "#444", text: `${sideName(names, p)}${p === me ? " (you)" : ""}${active ? " — to play" : ""}` }));
+  g.append(s("text", { x: x + 44, y: 62, "font-size": 14, fill: "#444", text: `${sideName(names, p)}${p === me ? " (you)" : ""}${active ? " — to play" : ""}` }));
   // the gear ring, rotated so the current gear is on top, each gear with its printed numbers
   const cx = x + 130;
   const cy = 212;
@@ -74,11 +74,11 @@ function card(view, p, x, names, me) {
   const mod = (n) => (n ? `(${n > 0 ? "+" : ""}${n} this round)` : "");
   g.append(s("text", { x: sx, y: 100, "font-size": 15, text: `Level ${pl.level}` }));
   g.append(s("text", { x: sx, y: 128, "font-size": 16, "font-weight": 700, text: `Power ${pl.power}` }));
-  g.append(s("text", { x: sx, y: 145, "font-size": 10, fill: "#555", text: mod(pl.temp_power) }));
+  g.append(s("text", { x: sx, y: 146, "font-size": 12, fill: "#555", text: mod(pl.temp_power) }));
   g.append(s("text", { x: sx, y: 170, "font-size": 16, "font-weight": 700, text: `Guard ${pl.guard}` }));
-  g.append(s("text", { x: sx, y: 187, "font-size": 10, fill: "#555", text: mod(pl.temp_guard) }));
+  g.append(s("text", { x: sx, y: 188, "font-size": 12, fill: "#555", text: mod(pl.temp_guard) }));
   // spirit tokens: stack (unused), lit, burnt
-  g.append(s("text", { x: sx, y: 222, "font-size": 12, fill: "#444", text: "Spirit tokens" }));
+  g.append(s("text", { x: sx, y: 222, "font-size": 13, fill: "#444", text: "Spirit tokens" }));
   const tokens = [];
   for (let i = 0; i < pl.stack; i++) tokens.push("stack");
   for (let i = 0; i < pl.lit; i++) tokens.push("lit");
@@ -93,14 +93,17 @@ function card(view, p, x, names, me) {
     tg.append(s("title", { text: `spirit token: ${t === "stack" ? "unused" : t}` }));
     g.append(tg);
   });
-  g.append(s("text", { x: sx, y: 300, "font-size": 10, fill: "#444", text: `${pl.stack} unused · ${pl.lit} lit` }));
-  g.append(s("text", { x: sx, y: 314, "font-size": 10, fill: "#444", text: `${pl.burnt} burnt` }));
+  g.append(s("text", { x: sx, y: 300, "font-size": 12, fill: "#444", text: `${pl.stack} unused · ${pl.lit} lit` }));
+  g.append(s("text", { x: sx, y: 316, "font-size": 12, fill: "#444", text: `${pl.burnt} burnt` }));
   const notes = [];
   if (pl.skip_shift_phase) notes.push("skips the shift phase");
   if (pl.skip_next_turn) notes.push("skips the next turn");
   if (notes.length) g.append(s("text", { x: x + 20, y: CARD_H + 2, "font-size": 12, fill: "#b00020", "font-weight": 700, text: notes.join(", ") }));
   return g;
 }
+
+/** A name cut to fit under a coin. */
+const short = (name) => (name.length > 9 ? name.slice(0, 8) + "…" : name);
 
 /** The coin flips, newest last, from `top`: `perRow` coins a row. */
 function flips(svg, board, names, top, perRow) {
@@ -112,7 +115,7 @@ function flips(svg, board, names, top, perRow) {
     const g = s("g", { class: "flip" });
     g.append(s("circle", { cx: x, cy: y, r: 16, fill: face === "H" ? "#f2c94c" : "#c0c0c0", stroke: "#6b5200", "stroke-width": 2 }));
     g.append(s("text", { x, y: y + 6, "text-anchor": "middle", "font-size": 15, "font-weight": 700, text: face }));
-    g.append(s("text", { x, y: y + 30, "text-anchor": "middle", "font-size": 9, fill: "#444", text: who < 0 ? "toss" : `P${who + 1}` }));
+    g.append(s("text", { x, y: y + 30, "text-anchor": "middle", "font-size": 9, fill: "#444", text: who < 0 ? "toss" : short(sideName(names, who)) }));
     g.append(s("title", { text: `${face === "H" ? "heads" : "tails"}: ${why}${who >= 0 ? " (" + sideName(names, who) + ")" : ""}` }));
     svg.append(g);
   });
