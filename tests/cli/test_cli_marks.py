@@ -8,6 +8,7 @@ Bots saw (CTF-15, CTF-38, CTF-41)."""
 from __future__ import annotations
 
 import importlib
+import io
 import re
 
 from cli_helpers import run
@@ -223,3 +224,53 @@ def test_play_ctf_the_map_after_the_turn_marks_the_computers_bot(tmp_path, monke
     assert ctf_cell(board, x, y) .startswith("*2")
     mine = re.search(r"Bot 1 A \w+ at (\d+)-(\d+)", board)
     assert mine and not ctf_cell(board, *map(int, mine.groups())).startswith("*")
+
+
+def test_ctf_a_bot_whose_cell_has_no_blank_is_named_under_the_map():
+    """Bot 12's cell (`12<`) has no blank for `*`: reverse video, and a line naming it."""
+    state = registry.get("ctf2187").new(seed=1, names=["Ann", "Ben"], bots_per_team=6)
+    bot = next(b for b in state.bots_of(1) if b.num == 12)
+    board = state.render_rich(1)
+    marked = cli_module("ctf2187").mark_board(board, ("bot:12",))
+    assert ctf_cell(marked.plain, bot.x, bot.y) == ctf_cell(board.plain, bot.x, bot.y)
+    assert reversed_text(marked) == ctf_cell(board.plain, bot.x, bot.y)
+    assert marked.plain.split("\n")[-1] == f"Marked (the last turn): Bot 12 at {bot.x}-{bot.y}"
+    assert cli_module("ctf2187").mark_board(board, ("bot:13",)) is board  # no such Bot drawn
+
+
+def computer_session(state, seat: int):
+    from rich.console import Console
+
+    from boardct.cli.terminal import Session
+
+    console = Console(file=io.StringIO(), width=100, color_system=None)
+    return Session(state, console, computer={seat: make("greedy", seed=1)})
+
+
+def test_the_terminal_marks_no_sealed_sheet_of_the_computer():
+    """CTF-41: the computer (Player 1) hands in its sheet first; until the turn is processed
+    nothing is marked, though the sheet names its Bot (`action_targets`)."""
+    state = registry.get("ctf2187").new(seed=1, names=["Ben", "Ann"])
+    session = computer_session(state, 0)
+    session.computer_moves()
+    assert tuple(state.current_players()) == (1,) and session.last_targets == ()
+    moves.act(state, 1, state.parse("default", 1), entry=False)  # Ann's sheet: turn 1 done
+    session.computer_moves()  # the computer's next sheet: again nothing to mark
+    assert session.last_targets == ()
+
+
+def test_the_terminal_marks_a_hills_turn_whole_from_its_public_events():
+    """Every action of the computer's turn is marked (not the last one, `end`, alone), from
+    what its public events name."""
+    state = registry.get("hills").new(seed=1, names=["Ann", "Ben"])
+    alone, agent, expected = state.clone(), make("greedy", seed=1), []
+    while alone.current_players() == (1,):  # the same turn played aside, its events read
+        action = agent.select(alone.clone(), 1)
+        events = moves.act(alone, 1, action, entry=False).events
+        found = cli_module("hills").event_targets(alone, alone.events_for(events, 0), 0)
+        expected += [t for t in found if t not in expected]
+    session = computer_session(state, 1)
+    session.computer_moves()
+    assert tuple(state.current_players()) == (0,)
+    assert session.last_targets == tuple(expected)
+    assert len([t for t in expected if t.startswith("squad:1")]) >= 2
