@@ -11,7 +11,11 @@ terminal (its tokens, letters and numbers): `help` at the table shows it after t
 commands (`game_legend`). A game without one shows none. It may also hold
 `mark_board(board, targets)`, which returns the board (a Rich `Text`) with the elements of
 `targets` (`State.action_targets`: "sector:4") marked: the terminal marks the computer's last
-move with it (`game_hook`). A game without it gets the move named under the board only.
+move with it (`game_hook`). A game without it gets the move named under the board only. The
+module's `event_targets(state, events, viewer)` adds the board elements that the move's events
+name as `viewer` saw them (filtered by `State.events_for` first: where a piece went, what it
+hit). In a game with hidden information the move itself may be secret (a sealed order), so
+there only those are marked, never its `action_targets`.
 
 What is here: `click` itself (re-exported, so the game uses the same click as `boardct`); the
 group and command classes that turn a `BoardctError` into the one-line message `error: ...`
@@ -29,6 +33,7 @@ import re
 from typing import Any
 
 import click
+from rich.text import Text
 
 from boardct.core.errors import BoardctError
 from boardct.core.inputs import MAX_FILE_BYTES, InputError, ascii_int, read_bytes, strip_bom
@@ -46,6 +51,7 @@ __all__ = [
     "decode_text",
     "game_hook",
     "game_legend",
+    "mark_span",
     "parse_options",
     "read_text",
     "shown",
@@ -92,6 +98,19 @@ def game_legend(module_name: str | None) -> str:
     """The `LEGEND` text of a game's CLI module, or "" (see `game_hook`)."""
     legend = game_hook(module_name, "LEGEND")
     return legend.rstrip("\n") if isinstance(legend, str) else ""
+
+
+def mark_span(row: Text, start: int, end: int, left: str = ">", right: str = "<") -> Text:
+    """`row` with the characters `start:end` in reverse video and, to show the mark without
+    colours too, `left` and `right` written over the characters just outside them where
+    those are blanks (or `[`/`]`, a cell's own brackets), so the columns never move."""
+    out = row.copy()
+    out.stylize("reverse", start, end)
+    plain = out.plain
+    for at, char in ((start - 1, left), (end, right)):
+        if 0 <= at < len(plain) and plain[at] in " []" and len(char) == 1:
+            out = out[:at] + Text(char, style="bold") + out[at + 1:]
+    return out
 
 
 def parse_options(pairs: tuple[str, ...]) -> dict[str, str]:

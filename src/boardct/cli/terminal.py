@@ -747,6 +747,7 @@ class Session:
             text = self.state.notation(action)
             words = self.state.describe_action(action, p)
             before = self.state.clone()
+            targets = tuple(before.action_targets(action, p))  # named where it was chosen
             events = moves.act(self.state, p, action, entry=False).events
             # with sealed simultaneous orders not even "played." is said: who else has
             # handed in is the moderator's alone (CTF 2187, CTF-41); the events say what
@@ -755,11 +756,14 @@ class Session:
                     else [f"Player {p + 1} (computer): {text}"]
                     if self.state.game.perfect_information
                     else [f"Player {p + 1} (computer): played."])
-            targets = tuple(self.state.action_targets(action, p))
             if self.state.game.perfect_information and not self.state.game.simultaneous:
                 plain = "" if words == text else f" ({words})"
                 self.last_move = f"{self.player_name(p)} played {text}{plain}"
-                self.last_targets = targets
+            else:  # the move may be secret: only what the reader's events name is marked
+                targets = ()
+            targets += self.seen_targets(events)  # where it went, what it hit
+            # a turn of several actions (Hills) is marked whole
+            self.last_targets += tuple(t for t in targets if t not in self.last_targets)
             said.append(self._played(before, p, action, events, head))
 
     @contextlib.contextmanager
@@ -778,6 +782,21 @@ class Session:
 
         with self.console.status(Elapsed(), spinner="line"):
             yield
+
+    def seen_targets(self, events: Sequence[Event]) -> tuple[str, ...]:
+        """The board elements the computer's move involved as far as the reader of the board
+        saw them (where a piece went, what it hit): the game's `event_targets(state, events,
+        viewer)` (`boardct.cli.ext`) given only the events `events_for` lets that reader see;
+        none without that hook."""
+        hook = game_hook(self.state.game.frontends.cli, "event_targets")
+        if not callable(hook):
+            return ()
+        eyes = self.eyes(self.viewer())
+        try:
+            found = hook(self.state, self.state.events_for(events, eyes), eyes)
+            return tuple(t for t in found if isinstance(t, str))
+        except Exception:  # a game's drawing aid must never stop the game
+            return ()
 
     def mark_last_move(self, board: Text) -> Text:
         """The board with the computer's last move marked by the game's `mark_board`, where

@@ -1,9 +1,15 @@
-"""Force Field Factions' parts of the terminal: no commands of its own, and the legend `help`
-shows (how to read a square of the board). Loaded through `FFFGame.frontends.cli`."""
+"""Force Field Factions' parts of the terminal: no commands of its own, the legend `help`
+shows (how to read a square of the board), and the mark the terminal puts on the board for the
+computer's last move (the square of the piece it moved, where it went, what it hit). Loaded
+through `FFFGame.frontends.cli`."""
 
 from __future__ import annotations
 
-from boardct.cli.ext import click
+import re
+
+from rich.text import Text
+
+from boardct.cli.ext import click, mark_span
 
 COMMANDS: tuple[click.Command, ...] = ()  # no commands of its own
 
@@ -21,3 +27,54 @@ Reading the board (Force Field Factions):
                ones / 3-pip ones (FFF-3); the pool is public.
   lost counts (1/2/3)          each size's own pieces a player has lost (FFF-25, counted for
                purple). A player with no piece left of some size loses (FFF-15)."""
+
+
+_FILE = re.compile(r"(?<![a-z])[a-h](?![a-z])")  # a file letter of the header line
+
+
+def mark_board(board: Text, targets: tuple[str, ...]) -> Text:
+    """`board` with the squares of `targets` (`sq:e2`, the page's names: the square of the
+    piece the turn selected, FFF-30) marked: the square's text in reverse video between `>`
+    and `<`, written over the blanks around it (the mark shows without colours too, and no
+    column moves). The squares are found under the file letters of the board's header."""
+    squares = [t.partition(":")[2] for t in targets if t.startswith("sq:")]
+    rows = board.split("\n", allow_blank=True)
+    files: dict[str, tuple[int, int]] = {}  # file letter -> its cell's columns
+    for row in rows:
+        letters = [(m.group(), m.start()) for m in _FILE.finditer(row.plain)]
+        if len(letters) >= 2 and "".join(w for w, _ in letters) == row.plain.replace(" ", ""):
+            width = letters[1][1] - letters[0][1]
+            files = {w: (at, at + width) for w, at in letters}
+            break
+    hit = False
+    for square in squares:
+        cell = files.get(square[:1])
+        rank = square[1:]
+        if cell is None or not rank.isdigit():
+            continue
+        for k, row in enumerate(rows):
+            plain = row.plain
+            if plain.split()[:1] == [rank] and len(plain) > cell[0]:
+                text = plain[cell[0]:cell[1]].rstrip()
+                if text:
+                    rows[k] = mark_span(row, cell[0], cell[0] + len(text))
+                    hit = True
+                break
+    return Text("\n").join(rows) if hit else board
+
+
+# The events of a turn whose second square is where the piece went (a step) or what it hit.
+_TO_SQUARE = frozenset({"step", "capture", "push", "strip", "convert", "fail"})
+
+
+def event_targets(state: object, events: list[tuple], viewer: int | None) -> tuple[str, ...]:
+    """The squares a turn's events name beyond the selected piece's own: where it stepped to
+    and the squares it attacked (`sq:d5`), for the terminal to mark beside the square it
+    started from (every FFF event is public)."""
+    out: list[str] = []
+    for event in events:
+        if len(event) > 2 and event[0] in _TO_SQUARE and isinstance(event[2], str):
+            key = f"sq:{event[2]}"
+            if key not in out:
+                out.append(key)
+    return tuple(out)

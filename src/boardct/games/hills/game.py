@@ -126,7 +126,7 @@ until your third turn there (Seize).
 class HillsGame(Game):
     id = "hills"
     title = "Battle for The Shifting Hills"
-    frontends = FrontEnds(web="web")
+    frontends = FrontEnds(cli="boardct.games.hills.cli", web="web")
     small_options = {"turn_limit": 10}
     help_text = HELP
     min_players = 2

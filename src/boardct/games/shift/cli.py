@@ -1,4 +1,5 @@
-"""`boardct cards`: the Shift cards: list the shipped ones, show one, check a card file.
+"""`boardct cards`: the Shift cards: list the shipped ones, show one, check a card file; and
+the mark the terminal puts on the board for the computer's last move (`mark_board`).
 
 `boardct` adds these commands through `ShiftGame.frontends.cli`; like every game's commands
 they use only the CLI's extension point (`boardct.cli.ext`), the core and the game's engine.
@@ -6,7 +7,11 @@ they use only the CLI's extension point (`boardct.cli.ext`), the core and the ga
 
 from __future__ import annotations
 
-from boardct.cli.ext import BoardctGroup, click
+import re
+
+from rich.text import Text
+
+from boardct.cli.ext import BoardctGroup, click, mark_span
 from boardct.games.shift import cardformat
 from boardct.games.shift.cards import (
     card_text,
@@ -94,3 +99,37 @@ Reading the cards (Shift):
                       dealt damage with 5 there loses (SH-13, SH-14).
   Last coins          the latest coin flips: the toss, then each player's (P1,
                       P2), heads H and tails T."""
+
+
+_GEAR_LINE = re.compile(r"  [> ] gear (\S+)")
+MARK = " <"  # after the gear's line, where the board has nothing
+
+
+def mark_board(board: Text, targets: tuple[str, ...]) -> Text:
+    """`board` with the gears of `targets` (`gear:0:2L`, the page's names: the gear shifted
+    to, attacked with or guarding) marked on their card: the gear's line in reverse video,
+    `*` before it and `<` after it (the mark shows without colours too). A board without the
+    cards' gear lines (the compact one) is left as it is."""
+    wanted = set()
+    for target in targets:
+        kind, _, rest = target.partition(":")
+        player, _, gear = rest.partition(":")
+        if kind == "gear" and player in ("0", "1") and gear:
+            wanted.add((int(player), gear))
+    if not wanted:
+        return board
+    rows = board.split("\n", allow_blank=True)
+    card = -1  # whose card the lines are on: the n-th "  Ability:" line starts card n
+    hit = False
+    for k, row in enumerate(rows):
+        plain = row.plain
+        if plain.startswith("  Ability:"):
+            card += 1
+            continue
+        found = _GEAR_LINE.match(plain)
+        if found and (card, found.group(1)) in wanted:
+            marked = mark_span(row, 2, len(plain.rstrip()), left="*", right=" ")
+            marked.append(MARK, style="bold")
+            rows[k] = marked
+            hit = True
+    return Text("\n").join(rows) if hit else board
