@@ -122,6 +122,9 @@ def test_a_guest_carries_a_seat_to_another_device_then_keeps_it_in_an_account(se
     # told plainly where the seat lives, and given a personal link to carry it
     assert first.get_attribute("#seat-home", "data-home") == "browser"
     assert "lives in this browser" in first.inner_text("#seat-home")
+    assert not first.is_visible("#carry-link")  # one line until the player asks
+    first.click("#carry summary")
+    assert first.is_visible("#carry-link")
     link = first.input_value("#carry-link")
     assert link.endswith(f"/play/{gid}#seat={ann_token}")
     second = pages.new()

@@ -105,18 +105,26 @@ function seatHome(st) {
   if (!token && account) {
     box.replaceChildren(el("p", {}, `Signed in as ${account.username}: this seat follows your account. Open this game on any device where you are signed in.`));
     box.dataset.home = "account";
+    delete box.dataset.token;
   } else if (token) {
+    // rebuilt only when the seat changes: the box stays open or closed as the player left it
+    if (box.dataset.home === "browser" && box.dataset.token === token) {
+      box.hidden = false;
+      return;
+    }
     const link = el("input", { readonly: true, id: "carry-link", value: `${location.origin}/play/${encodeURIComponent(gameId)}#seat=${token}`, "aria-label": "personal link to this seat" });
     const copy = el("button", { type: "button", onclick: async () => {
       link.select();
       try { await navigator.clipboard.writeText(link.value); } catch (e) { /* selected: copy by hand */ }
     } }, "Copy");
-    box.replaceChildren(
-      el("p", {}, "Your seat lives in this browser only: clearing it, or another device, and you can only watch."),
-      el("p", {}, "To play it on another device, open this personal link there (keep it to yourself: whoever opens it plays your seat): "),
+    // one line until asked: the board stays near the top, on a phone too
+    box.replaceChildren(el("details", { id: "carry" },
+      el("summary", {}, "Your seat lives in this browser only: play it on another device"),
+      el("p", {}, "Clearing this browser, or another device, and you can only watch. To play it on another device, open this personal link there (keep it to yourself: whoever opens it plays your seat): "),
       el("div", { class: "links" }, link, copy),
-      el("p", {}, "Or ", el("a", { href: `/account?next=${encodeURIComponent(location.pathname)}`, id: "carry-signin" }, "sign in or sign up"), " to keep this seat in an account, on every device."));
+      el("p", {}, "Or ", el("a", { href: `/account?next=${encodeURIComponent(location.pathname)}`, id: "carry-signin" }, "sign in or sign up"), " to keep this seat in an account, on every device.")));
     box.dataset.home = "browser";
+    box.dataset.token = token;
   } else {
     box.hidden = true;
     return;
