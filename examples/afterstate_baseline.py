@@ -53,38 +53,57 @@ from boardct.core.game import Game, State
 class AfterstateValue:
     """V(x) = sigmoid(w.x + b) over a player's observation tensor of an afterstate."""
 
-    def __init__(self, n_in: int):
+    def __init__(self, n_in: int, heuristic: bool = True):
         self.w = np.zeros(n_in, np.float64)
         self.b = 0.0
+        self.heuristic = heuristic  # the last input is the game's evaluation (`features`)
 
     def values(self, x: np.ndarray) -> np.ndarray:
         z = np.clip(x @ self.w + self.b, -30.0, 30.0)
         return 1.0 / (1.0 + np.exp(-z))
 
     def update(self, x: np.ndarray, targets: np.ndarray, lr: float) -> None:
-        """One gradient step of the mean cross-entropy between V(x) and `targets` (rows),
-        scaled by the rows' mean squared norm (a normalised step: an observation tensor has
-        a hundred or more set entries, and a plain step of that size overshoots)."""
+        """One step down the cross-entropy between V(x) and `targets`, summed over the rows
+        (each chosen afterstate a sample of its own), scaled by the rows' mean squared norm
+        (a normalised step: an observation tensor has a hundred or more set entries, and a
+        plain step of that size overshoots)."""
         err = targets - self.values(x)
         scale = lr / (1.0 + float((x * x).sum(axis=1).mean()))
-        self.w += scale * (err @ x) / len(err)
-        self.b += scale * float(err.mean())
+        self.w += scale * (err @ x)
+        self.b += scale * float(err.sum())
 
     def save(self, path: Path, meta: dict) -> None:
-        np.savez(path, meta=json.dumps(meta), w=self.w, b=np.array(self.b))
+        np.savez(path, meta=json.dumps({**meta, "heuristic": self.heuristic}), w=self.w,
+                 b=np.array(self.b))
 
     @classmethod
     def load(cls, path: Path) -> tuple[AfterstateValue, dict]:
         with np.load(path) as data:
             meta = json.loads(str(data["meta"]))
-            value = cls(len(data["w"]))
+            value = cls(len(data["w"]), bool(meta.get("heuristic", False)))
             value.w = data["w"].astype(np.float64)
             value.b = float(data["b"])
         return value, meta
 
 
-def afterstates(state: State, player: int, rng: np.random.Generator, candidates: int = 0
-                ) -> tuple[list, np.ndarray]:
+HEURISTIC_SCALE = 3.0  # the game's evaluation in [-1, 1], times this, is the last feature
+
+
+def features(after: State, player: int, heuristic: bool) -> list[float]:
+    """The player's observation tensor of an afterstate and, with `heuristic` and where the
+    game has an evaluation (`Game.evaluate`, the material count its agents use), that value
+    as one more input (scaled, so that its one weight learns as fast as the thousands of
+    observation entries together). The learner still learns what it is worth: untrained, its
+    weight is zero like the rest."""
+    row = list(after.observation_tensor(player))  # a copy: a game may hand out its own list
+    if heuristic:
+        v = after.game.evaluate(after, player)
+        row.append(HEURISTIC_SCALE * max(-1.0, min(1.0, float(v))) if v is not None else 0.0)
+    return row
+
+
+def afterstates(state: State, player: int, rng: np.random.Generator, candidates: int = 0,
+                heuristic: bool = True) -> tuple[list, np.ndarray]:
     """The legal actions of `player` (with `candidates`, at most that many of them, drawn
     uniformly without replacement) and the player's observation tensor of each one's result
     (one row each).
@@ -106,7 +125,7 @@ def afterstates(state: State, player: int, rng: np.random.Generator, candidates:
     for action in actions:
         after = seen.clone()
         after.apply(action, player)
-        rows.append(after.observation_tensor(player))
+        rows.append(features(after, player, heuristic))
     return actions, np.array(rows, dtype=np.float64)
 
 
@@ -114,7 +133,7 @@ def choose(value: AfterstateValue, state: State, player: int, rng: np.random.Gen
            epsilon: float = 0.0, candidates: int = 0) -> tuple[object, np.ndarray]:
     """The action of highest afterstate value among the candidates (ties at random; with
     probability `epsilon` any candidate) and its afterstate's features."""
-    actions, x = afterstates(state, player, rng, candidates)
+    actions, x = afterstates(state, player, rng, candidates, value.heuristic)
     if epsilon and rng.random() < epsilon:
         i = int(rng.integers(len(actions)))
     else:
@@ -187,12 +206,12 @@ def log(text: str) -> None:
 
 def train(game_id: str, options: dict, opponent: str, episodes: int, cpu: float, lr: float,
           epsilon: float, draw_reward: float, seed: int, candidates: int = 0,
-          log=log) -> tuple[AfterstateValue, dict]:
+          heuristic: bool = True, log=log) -> tuple[AfterstateValue, dict]:
     """Train a value; stop after `episodes` games or `cpu` CPU seconds (0: no limit)."""
     game = registry.get(game_id)
     players = game.min_players
     probe = game.new(seed=seed, **options)
-    value = AfterstateValue(len(probe.observation_tensor(0)))
+    value = AfterstateValue(len(features(probe, 0, heuristic)), heuristic)
     rng = np.random.default_rng(seed)
     results = [[0.0, 0] for _ in range(players)]
     start = time.process_time()
@@ -231,11 +250,14 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--episodes", type=int, default=1000, help="training games at most")
     ap.add_argument("--cpu", type=float, default=0.0,
                     help="training CPU seconds at most (0: no limit; checked between games)")
-    ap.add_argument("--lr", type=float, default=0.05)
+    ap.add_argument("--lr", type=float, default=0.02,
+                    help="step size per chosen afterstate (normalised by its squared norm)")
     ap.add_argument("--epsilon", type=float, default=0.1,
                     help="while training, the share of choices made uniformly at random")
     ap.add_argument("--candidates", type=int, default=48,
                     help="legal actions valued per choice, drawn at random (0: all of them)")
+    ap.add_argument("--no-heuristic", action="store_true",
+                    help="leave the game's evaluation out of the inputs (the observation only)")
     ap.add_argument("--draw-reward", type=float, default=0.5,
                     help="what a draw is worth in training")
     ap.add_argument("--seed", type=int, default=0)
@@ -272,7 +294,8 @@ def main(argv: list[str] | None = None) -> dict:
         game_id = args.game
         log(f"training on {game_id} {options or '(default options)'} against {args.opponent}")
         value, stats = train(game_id, options, args.opponent, args.episodes, args.cpu, args.lr,
-                             args.epsilon, args.draw_reward, args.seed, args.candidates, log)
+                             args.epsilon, args.draw_reward, args.seed, args.candidates,
+                             not args.no_heuristic, log)
         stats["opponent"] = args.opponent
         stats["candidates"] = args.candidates
         if args.save:
@@ -280,10 +303,12 @@ def main(argv: list[str] | None = None) -> dict:
     t0 = time.process_time()
     learner = evaluate(game_id, options, value, args.eval_games, args.candidates)
     eval_cpu = round(time.process_time() - t0, 1)
-    out = {"game": game_id, "options": options, **stats, "learner": learner,
+    out = {"game": game_id, "options": options, **stats, "heuristic": value.heuristic,
+           "learner": learner,
            "eval_cpu_seconds": eval_cpu}
     if not args.no_untrained:
-        out["untrained"] = evaluate(game_id, options, AfterstateValue(len(value.w)),
+        out["untrained"] = evaluate(game_id, options,
+                                    AfterstateValue(len(value.w), value.heuristic),
                                     args.eval_games, args.candidates)
     out["random"] = evaluate(game_id, options, None, args.eval_games)
     lo, hi = learner["win_interval"]

@@ -63,7 +63,7 @@ def test_the_learner_plays_a_legal_whole_turn_of_highest_value(baseline):
     state = mid_game_fff()
     me = state.to_move
     rng = np.random.default_rng(1)
-    value = baseline.AfterstateValue(len(state.observation_tensor(me)))
+    value = baseline.AfterstateValue(len(baseline.features(state, me, True)))
     value.w = rng.normal(0, 0.1, len(value.w))
     actions, x = baseline.afterstates(state, me, rng)
     assert actions == state.legal_actions(me) and len(actions) > 100
@@ -81,7 +81,7 @@ def test_the_untrained_value_chooses_uniformly_among_the_turns(baseline):
     """All weights zero value every afterstate alike: the untrained learner is `random`."""
     state = mid_game_fff()
     me = state.to_move
-    value = baseline.AfterstateValue(len(state.observation_tensor(me)))
+    value = baseline.AfterstateValue(len(baseline.features(state, me, True)))
     rng = np.random.default_rng(2)
     picks = {baseline.choose(value, state, me, rng, candidates=16)[0] for _ in range(30)}
     assert len(picks) > 20  # ~900 turns: thirty choices nearly all differ
@@ -142,3 +142,21 @@ def test_a_game_of_simultaneous_moves_is_refused(baseline, capsys):
         baseline.main(["--game", simultaneous[0], "--episodes", "1", "--eval-games", "1"])
     assert stop.value.code == 2
     assert "one player to move at a time" in capsys.readouterr().err
+
+
+def test_the_inputs_are_the_observation_and_the_games_evaluation_unless_left_out(baseline,
+                                                                                 tmp_path):
+    state = mid_game_fff()
+    me = state.to_move
+    obs = state.observation_tensor(me)
+    row = baseline.features(state, me, True)
+    assert row[:-1] == obs and len(row) == len(obs) + 1
+    assert row[-1] == pytest.approx(baseline.HEURISTIC_SCALE * state.game.evaluate(state, me))
+    assert baseline.features(state, me, False) == obs
+    saved = tmp_path / "plain.npz"
+    out = baseline.main(["--game", "fff", "--episodes", "1", "--eval-games", "1",
+                         "--candidates", "4", "--no-heuristic", "--no-untrained",
+                         "--save", str(saved)])
+    assert out["heuristic"] is False
+    value, _meta = baseline.AfterstateValue.load(saved)
+    assert value.heuristic is False and len(value.w) == len(obs)
