@@ -2,30 +2,32 @@
 each one leads to (its afterstate), in plain numpy, through the core API (docs/rl.md).
 
     pip install "boardct[rl]"
-    python examples/afterstate_baseline.py --game fff --cpu 180 --save fff-value.npz
-    python examples/afterstate_baseline.py --evaluate fff-value.npz --eval-games 200
+    python examples/afterstate_baseline.py --game fff --cpu 120 --eval-games 400 --save fff.npz
+    python examples/afterstate_baseline.py --evaluate fff.npz --eval-games 400
 
 Why: examples/selfplay_baseline.py learns a policy over the adapters' action ids. In Force Field
-Factions a turn is several step ids with "end turn" always open, so a policy over steps ends
-its turns at once, never captures, and learns little (docs/rl.md). The engine's own legal
-actions in FFF are whole turns (`State.legal_actions()`, some 900 a position), and the
-`random` agent picks uniformly among those. This learner works at that level, for any game
-whose legal actions the engine lists and that has one player to move at a time: for each legal
-action it applies the action to a clone, reads the mover's observation tensor of the result
-(`State.observation_tensor(player)`, the game's own encoding, built only from what the
-player's view holds), and plays the action whose afterstate has the highest value (ties broken
-at random; epsilon-greedy while training). The clones are of `State.determinize`, never of
-the true state, so nothing hidden is read in games that hide anything (FFF hides nothing). To
-keep a choice cheap, `--candidates K` values K legal actions drawn at random (48 by default,
-of FFF's ~900; 0 values all, some 60 ms a choice).
+Factions a turn is several step ids with "end turn" always open, so a policy over steps ends its
+turns at once, never captures, and learns little (docs/rl.md). The engine's own legal actions in
+FFF are whole turns (`State.legal_actions()`, some 900 a position), and the `random` agent picks
+uniformly among those. This learner works at that level, for any game whose legal actions the
+engine lists and that has one player to move at a time: for each legal action it applies the
+action to a clone, reads the mover's observation tensor of the result
+(`State.observation_tensor(player)`, the game's own encoding, built only from what the player's
+view holds) and, unless `--no-heuristic`, the game's evaluation of it (`Game.evaluate`, in FFF
+its material count: one more input whose weight is learned like the rest), and plays the action
+whose afterstate has the highest value (ties broken at random; epsilon-greedy while training).
+The clones are of `State.determinize`, never of the true state, so nothing hidden is read in
+games that hide anything (FFF hides nothing). To keep a choice cheap, `--candidates K` values K
+legal actions drawn at random (48 by default, of FFF's ~900; 0 values all, some 60 ms a choice).
 
-The value is linear in the observation, squashed to a win probability: V(x) = sigmoid(w.x + b).
-It learns by Monte-Carlo returns: after each game, every afterstate the learner chose is moved
+The value is linear in those inputs, squashed to a win probability: V(x) = sigmoid(w.x + b). It
+learns by Monte-Carlo returns: after each game, every afterstate the learner chose is moved
 towards that game's result for its seat (1 win, 0 loss, `--draw-reward` for a draw), by one
-gradient step of the cross-entropy. No reward is shaped: captures and material are worth what
-the results they lead to teach. The untrained value (all weights zero) values every afterstate
-alike, so it plays uniformly among the legal actions, like `random`; the evaluation reports it
-beside the trained value on the same seeds and seats, so what learning adds is measured.
+normalised gradient step of the cross-entropy per afterstate. No reward is shaped: captures and
+material are worth what the results they lead to teach. The untrained value (all weights zero)
+values every afterstate alike, so it plays uniformly among its candidates, like `random`; the
+evaluation reports it beside the trained value on the same seeds and seats, so what learning
+adds is measured.
 
 Training plays against an agent (`--opponent random`, the default; any spec of
 `boardct play --vs`), the learner's seat alternating, or against itself (`--opponent self`,
