@@ -22,7 +22,8 @@ with `--mix P`, a share P of the episodes puts the policy in one seat (drawn) an
 random legal ids in the others, an opponent the weaker seat can beat (in FFF, random *step*
 ids end turns at once and never capture, so that mix gives draws only; against the `random`
 agent, which picks among whole turns, `--opponent random` learns more, though in 3 CPU
-minutes not enough to beat it: docs/rl.md). The reward is the
+minutes not enough to beat it: docs/rl.md; examples/afterstate_baseline.py, choosing among
+whole turns, does). The reward is the
 player's return (1 win, 0 loss); a draw counts
 `--draw-reward` (0 by default, so that the learner plays to win rather than to stall to the
 turn limit).
