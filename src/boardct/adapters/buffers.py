@@ -39,6 +39,27 @@ def entries_of(state: State, player: int, kind: str) -> dict[int, float]:
     return state.information_state_entries(player)
 
 
+def observed(state: State, player: int, kind: str, size: int) -> Any:
+    """A new flat float32 array, `player`'s tensor of this kind: the memory of the game's
+    `observation_array` where it writes one (no copy), else written from its entries."""
+    if kind == "observation":
+        floats = state.observation_array(player)
+        if floats is not None:
+            return np.frombuffer(floats, np.float32)
+        return tensor_of(state.observation_entries(player), size)
+    return tensor_of(state.information_state_entries(player), size)
+
+
+def write_observed(out: Any, state: State, player: int, kind: str) -> Any:
+    """`out` (a flat float32 array) made `player`'s tensor of this kind; returned."""
+    if kind == "observation":
+        floats = state.observation_array(player)
+        if floats is not None:
+            out[:] = np.frombuffer(floats, np.float32)
+            return out
+    return write_entries(out, entries_of(state, player, kind))
+
+
 def write_entries(out: Any, entries: dict[int, float]) -> Any:
     """`out` (a flat float32 array) made the tensor of these entries: zeroed, then each entry
     written; returned."""

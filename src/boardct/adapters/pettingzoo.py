@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from boardct.adapters.buffers import check_kind, entries_of, mask_of, tensor_of
+from boardct.adapters.buffers import check_kind, mask_of, observed
 from boardct.adapters.common import (
     OBS_HIGH,
     OBS_LOW,
@@ -172,7 +172,7 @@ class _Shared:
         st = self.state
         if st is None:
             raise BoardctError("call reset() before observing")
-        obs = tensor_of(entries_of(st, player, self.kind), self._size)
+        obs = observed(st, player, self.kind, self._size)
         return {"observation": obs if self._flat else obs.reshape(self.shape),
                 "action_mask": mask_of(self._legal_ids(player), self._actions)}
 

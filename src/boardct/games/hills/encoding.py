@@ -13,6 +13,8 @@ information state adds the last `HISTORY` actions of the game.
 
 from __future__ import annotations
 
+from array import array
+
 from boardct.core.encoding import (
     check_id,
     dense,
@@ -155,18 +157,20 @@ _SEIZE = {n: scaled(n, 3) for n in range(8)}
 _BOARDS: dict[tuple, tuple] = {}  # the board's part of the tensor, per what is face up
 
 
-def _board(state, me: int) -> tuple[dict[int, float], list[float]]:
+def _board(state, me: int) -> tuple[dict[int, float], list[float], array]:
     """The hexes' tile and star fields (squads left 0) and the last four global values (tiles
     and stars still face down), as `observation` makes them: they change only when a tile is
     turned or a star used, so they are made once per such board and observer. Made from the
-    face-up hexes only (`rev`); the key's `tiles` and `info` are the setup's own objects."""
+    face-up hexes only (`rev`); the key's `tiles` and `info` are the setup's own objects.
+    The block comes twice: as entries, and written into a float32 array of the whole size
+    (the start of `fast_array`'s)."""
     from boardct.games.hills.board import HQ, LAND
 
     rev, tiles, star, info = state.rev, state.tiles, state.star, state.info
     key = (me, id(tiles), id(info), bytes(rev), bytes(star))
     found = _BOARDS.get(key)
     if found is not None and found[0] is tiles and found[1] is info:
-        return found[2], found[3]
+        return found[2], found[3], found[4]
     block: dict[int, float] = {}
     for h in range(N_HEXES):
         at = _HEX_AT[h]
@@ -194,8 +198,11 @@ def _board(state, me: int) -> tuple[dict[int, float], list[float]]:
     tail.append(scaled(info.star_total - stars_up, info.star_total))
     if len(_BOARDS) > 4096:
         _BOARDS.clear()
-    _BOARDS[key] = (tiles, info, block, tail)
-    return block, tail
+    floats = array("f", bytes(4 * SIZE))
+    for at, v in block.items():
+        floats[at] = v
+    _BOARDS[key] = (tiles, info, block, tail, floats)
+    return block, tail, floats
 
 
 def fast_observation(state, player: int) -> list[float]:
@@ -206,9 +213,21 @@ def fast_observation(state, player: int) -> list[float]:
 def fast_entries(state, player: int) -> dict[int, float]:
     """The entries of `fast_observation` that may be nonzero (position -> value), written
     into a dict so that an adapter copies these few rather than the whole tensor."""
-    me = player
-    block, tail = _board(state, me)
-    out = block.copy()  # a fresh dict: the cached block stays as it is
+    block, tail, _ = _board(state, player)
+    return _write(state, player, block.copy(), tail)  # a fresh dict: the cached one kept
+
+
+def fast_array(state, player: int) -> array:
+    """`fast_observation` as a fresh float32 `array` (the learners' adapters hand it to
+    numpy without a copy): the same writes as `fast_entries`, onto a copy of the board's
+    cached array."""
+    _, tail, floats = _board(state, player)
+    return _write(state, player, floats[:], tail)
+
+
+def _write(state, me: int, out, tail: list[float]):
+    """The squads' and the global entries of `me`'s observation written into `out` (the
+    board's entries, as a dict or as a float array of `SIZE`: indexed alike); returned."""
     units, pos, imp, st = state.units, state.pos, state.imp, state.st
     status_of = _STATUS_OF[0] if _STATUS_OF else _status_index()
     at = _SQUADS_AT

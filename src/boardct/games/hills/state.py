@@ -10,6 +10,7 @@ public.
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, ClassVar
 
@@ -988,6 +989,9 @@ class HillsState(State[int]):
 
     def observation_entries(self, player: int) -> dict[int, float]:
         return enc.fast_entries(self, player)
+
+    def observation_array(self, player: int) -> array:
+        return enc.fast_array(self, player)
 
     def information_state_entries(self, player: int) -> dict[int, float]:
         return enc.fast_information_entries(self, player)
