@@ -225,6 +225,7 @@ class BoardctAECEnv(_Shared, AECEnv):
         self.truncations: dict[str, bool] = {}
         self.infos: dict[str, dict] = {}
         self.agent_selection = self.possible_agents[0]
+        self._rewarded = False
 
     def __str__(self) -> str:
         return f"boardct_{self.game.id}"
@@ -238,6 +239,7 @@ class BoardctAECEnv(_Shared, AECEnv):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
         self._skip_agent_selection = None
+        self._rewarded = False  # no reward in `rewards` but 0: nothing to clear or add up
         self._select()
 
     def _select(self) -> None:
@@ -268,10 +270,13 @@ class BoardctAECEnv(_Shared, AECEnv):
         player = self._index[agent]
         number = self._legal_id(player, action)  # raises first, if so asked
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
+        if self._rewarded:  # PettingZoo's clearing and adding up, skipped while all are 0
+            self._clear_rewards()
+            self._rewarded = False
         self._steps += 1
         if number is None:
             self.rewards[agent] = self.illegal_reward
+            self._rewarded = True
             self.infos[agent] = {"illegal_action": True}
             if self.illegal_action == "terminate":
                 EnvLogger.warn_on_illegal_move()
@@ -286,6 +291,7 @@ class BoardctAECEnv(_Shared, AECEnv):
                 for a in self.agents:
                     self.rewards[a] = float(returns[self._index[a]])
                     self.terminations[a] = True
+                self._rewarded = True
                 self._after(agent)
             else:
                 self._select()
@@ -293,7 +299,8 @@ class BoardctAECEnv(_Shared, AECEnv):
                 and self._steps >= self.max_cycles * len(self.possible_agents)):
             self.truncations = dict.fromkeys(self.agents, True)
             self._after(agent)
-        self._accumulate_rewards()
+        if self._rewarded:
+            self._accumulate_rewards()
 
 
 class BoardctParallelEnv(_Shared, ParallelEnv):

@@ -140,19 +140,34 @@ def fast_array(state, player: int) -> array:
     return _write(state, player, _ZEROS[:])
 
 
+_RANKS: dict[tuple[int, ...], list[int]] = {}
+
+
+def _ranks(loc: list[int], stamp: list[int]) -> list[int]:
+    """Each operator's place in its sector's stack (by stamp; 0 off the board), remembered
+    per placing of the operators: most actions move none."""
+    key = (*loc, *stamp)
+    rank = _RANKS.get(key)
+    if rank is None:
+        rank = [0] * 20
+        last, k = -1, 0
+        for where, _, i in sorted([(loc[i], stamp[i], i) for i in range(20) if loc[i] >= 0]):
+            k = k + 1 if where == last else 0
+            last = where
+            rank[i] = k
+        if len(_RANKS) > 4096:
+            _RANKS.clear()
+        _RANKS[key] = rank
+    return rank
+
+
 def _write(state, player: int, out):
     """Every entry of `player`'s observation that may be nonzero written into `out` (a dict,
     or a zeroed float array of `SIZE`: indexed alike); returned."""
     from boardct.games.fieldshift import state as S
 
     loc, vit, skl, pv, bleed = state.loc, state.vit, state.skl, state.pv, state.bleed
-    stamp = state.stamp
-    rank = [0] * 20
-    last, k = -1, 0
-    for where, _, i in sorted([(loc[i], stamp[i], i) for i in range(20) if loc[i] >= 0]):
-        k = k + 1 if where == last else 0
-        last = where
-        rank[i] = k
+    rank = _ranks(loc, state.stamp)
     cap = S.BLEED_TURNS
     base = 0
     for p in (player, 1 - player):

@@ -167,9 +167,13 @@ def _board(state, me: int) -> tuple[dict[int, float], list[float], array]:
     from boardct.games.hills.board import HQ, LAND
 
     rev, tiles, star, info = state.rev, state.tiles, state.star, state.info
+    last = _LAST[me]  # the board this observer saw last: most steps turn no tile
+    if last and last[0] is tiles and last[1] is info and last[5] == rev and last[6] == star:
+        return last[2], last[3], last[4]
     key = (me, id(tiles), id(info), bytes(rev), bytes(star))
     found = _BOARDS.get(key)
     if found is not None and found[0] is tiles and found[1] is info:
+        _LAST[me] = (*found, rev[:], star[:])
         return found[2], found[3], found[4]
     block: dict[int, float] = {}
     for h in range(N_HEXES):
@@ -202,7 +206,23 @@ def _board(state, me: int) -> tuple[dict[int, float], list[float], array]:
     for at, v in block.items():
         floats[at] = v
     _BOARDS[key] = (tiles, info, block, tail, floats)
+    _LAST[me] = (tiles, info, block, tail, floats, rev[:], star[:])
     return block, tail, floats
+
+
+_LAST: list[tuple] = [(), ()]  # per observer, `_board`'s last answer and the board it is of
+_SCALED: dict[tuple[int, float], float] = {}
+
+
+def _scaled(value: int, top: float) -> float:
+    """`scaled(value, top)`, remembered: the counts scaled here take few values."""
+    key = (value, top)
+    found = _SCALED.get(key)
+    if found is None:
+        if len(_SCALED) > 4096:
+            _SCALED.clear()
+        found = _SCALED[key] = scaled(value, top)
+    return found
 
 
 def fast_observation(state, player: int) -> list[float]:
@@ -260,9 +280,9 @@ def _write(state, me: int, out, tail: list[float]):
         out[g + 2] = 1.0
     tdone = state.tdone
     if tdone[me]:
-        out[g + 3] = scaled(tdone[me], limit)
+        out[g + 3] = _scaled(tdone[me], limit)
     if tdone[1 - me]:
-        out[g + 4] = scaled(tdone[1 - me], limit)
+        out[g + 4] = _scaled(tdone[1 - me], limit)
     if state.card_played:
         out[g + 5] = 1.0
     if state.boosted >= 0:
@@ -288,11 +308,11 @@ def _write(state, me: int, out, tail: list[float]):
     mix = info.deck_mix
     deck = state.deck
     if deck:
-        out[g + 21] = scaled(len(deck), sum(mix))
+        out[g + 21] = _scaled(len(deck), sum(mix))
     discard = state.discard
     if discard:
         for c in range(4):
-            out[g + 22 + c] = scaled(discard.count(c), mix[c])
+            out[g + 22 + c] = _scaled(discard.count(c), mix[c])
     out[g + 26], out[g + 27], out[g + 28], out[g + 29] = tail
     out[g + 30] = flag(state.out is not None)
     return out
