@@ -117,17 +117,22 @@ def write_rows(out: Any, rows: list[array[float] | dict[int, float]]) -> Any:
     copy of their bytes joined; entries with one zeroing and one scattered write for the
     whole batch (numpy reads every dict's keys and values itself), rather than a few numpy
     calls per row."""
-    if rows and not isinstance(rows[0], dict):
+    entries = [r for r in rows if isinstance(r, dict)]
+    if not entries:
         out.reshape(-1)[:] = np.frombuffer(b"".join(rows), np.float32)  # type: ignore[arg-type]
         return out
+    if len(entries) < len(rows):  # some of each: row by row
+        for row_out, row in zip(out, rows, strict=True):
+            write_row(row_out, row)
+        return out
     out.fill(0.0)
-    sizes = [len(r) for r in rows]
+    sizes = [len(r) for r in entries]
     total = sum(sizes)
     if total:
         width = out.shape[1]
-        at = np.fromiter(chain.from_iterable(rows), np.intp, total)
-        at += np.repeat(np.arange(0, width * len(rows), width, dtype=np.intp), sizes)
-        out.reshape(-1)[at] = np.fromiter(chain.from_iterable(r.values() for r in rows),
+        at = np.fromiter(chain.from_iterable(entries), np.intp, total)
+        at += np.repeat(np.arange(0, width * len(entries), width, dtype=np.intp), sizes)
+        out.reshape(-1)[at] = np.fromiter(chain.from_iterable(r.values() for r in entries),
                                           np.float32, total)
     return out
 
