@@ -18,7 +18,7 @@ from array import array
 from boardct.core.encoding import check_id, dense, flag, one_hot, scaled
 from boardct.core.errors import IllegalAction
 from boardct.games.fieldshift.notation import TWO
-from boardct.games.fieldshift.tables import RULESETS, VITALITY
+from boardct.games.fieldshift.tables import BLEED_TURNS, RULESETS, VITALITY
 
 NUM_ACTIONS = 1100
 STATUSES = ("deployed", "bleeding", "reserve", "dead")
@@ -145,7 +145,7 @@ _RANKS: dict[tuple[int, ...], list[int]] = {}
 
 def _ranks(loc: list[int], stamp: list[int]) -> list[int]:
     """Each operator's place in its sector's stack (by stamp; 0 off the board), remembered
-    per placing of the operators: most actions move none."""
+    per placing of the operators (about half the observations of a game meet one again)."""
     key = (*loc, *stamp)
     rank = _RANKS.get(key)
     if rank is None:
@@ -161,18 +161,29 @@ def _ranks(loc: list[int], stamp: list[int]) -> list[int]:
     return rank
 
 
+_PV: tuple[int, ...] = ()  # the state module's offsets in `pv` (it imports this module)
+
+
+def _pv_layout() -> tuple[int, ...]:
+    global _PV
+    from boardct.games.fieldshift import state as S
+
+    _PV = (S.PV_SIZE, S.SEL, S.WATCH, S.DEAD, S.CRATES, S.SKCD, S.SPCD, S.ARTREADY)
+    return _PV
+
+
 def _write(state, player: int, out):
     """Every entry of `player`'s observation that may be nonzero written into `out` (a dict,
     or a zeroed float array of `SIZE`: indexed alike); returned."""
-    from boardct.games.fieldshift import state as S
-
+    pv_size, sel_at, watch_at, dead, crates, skcd, spcd, art = _PV or _pv_layout()
     loc, vit, skl, pv, bleed = state.loc, state.vit, state.skl, state.pv, state.bleed
     rank = _ranks(loc, state.stamp)
-    cap = S.BLEED_TURNS
+    cap = BLEED_TURNS
+    vit_of, five, skill3 = _VIT, _FIVE, _SKILL3
     base = 0
     for p in (player, 1 - player):
-        o = p * S.PV_SIZE
-        sel, watch = pv[o + S.SEL], pv[o + S.WATCH]
+        o = p * pv_size
+        sel, watch = pv[o + sel_at], pv[o + watch_at]
         for i in range(p * 10, p * 10 + 10):
             where = loc[i]
             v = vit[i]
@@ -184,24 +195,23 @@ def _write(state, player: int, out):
                 if r:
                     out[at + 5] = _RANK19[r]
             else:
-                out[base + (_DEAD_ST if where == S.DEAD else _RESERVE_ST) + 10] = 1.0
+                out[base + (_DEAD_ST if where == dead else _RESERVE_ST) + 10] = 1.0
             if v:
-                out[at] = _VIT[v] if v in _VIT else scaled(v, VITALITY)
+                out[at] = vit_of[v] if v in vit_of else scaled(v, VITALITY)
             v = bleed[i]  # state.bleed_timer(i), inlined
             if v:
                 v = v if v < cap else cap
-                out[at + 1] = _FIVE[v] if v in _FIVE else scaled(v, 5)
+                out[at + 1] = five[v] if v in five else scaled(v, 5)
             v = skl[i]
             if v:
-                out[at + 2] = _SKILL3[v] if v in _SKILL3 else scaled(v, 3)
+                out[at + 2] = skill3[v] if v in skill3 else scaled(v, 3)
             if watch == i:
                 out[at + 3] = 1.0
             if sel == i:
                 out[at + 4] = 1.0
             base += OP_FIELDS
-    crates, skcd, spcd, art = S.CRATES, S.SKCD, S.SPCD, S.ARTREADY  # FAC is CRATES + 1
-    for p in (player, 1 - player):
-        o = p * S.PV_SIZE
+    for p in (player, 1 - player):  # FAC is CRATES + 1
+        o = p * pv_size
         for f in range(4):  # crates, then the three facilities, in a row in `pv`
             v = pv[o + crates + f]
             if v:
