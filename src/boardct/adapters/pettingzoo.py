@@ -260,6 +260,14 @@ class BoardctAECEnv(_Shared, AECEnv):
     def observe(self, agent: str) -> dict[str, Any]:
         return self._observe(self._index[agent])
 
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's `last()`, the selected agent's observation and state read directly
+        (learners call it every action)."""
+        agent = self.agent_selection
+        return (self._observe(self._index[agent]) if observe else None,
+                self._cumulative_rewards[agent], self.terminations[agent],
+                self.truncations[agent], self.infos[agent])
+
     def step(self, action: Any) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:

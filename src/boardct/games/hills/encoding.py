@@ -27,7 +27,15 @@ from boardct.core.encoding import (
 )
 from boardct.core.errors import IllegalAction
 from boardct.games.hills import actions as A
-from boardct.games.hills.board import CARD_WORDS, HEXES, KIND_LETTERS, N_HEXES, UNIT_CAP
+from boardct.games.hills.board import (
+    CARD_WORDS,
+    HEXES,
+    HQ,
+    KIND_LETTERS,
+    LAND,
+    N_HEXES,
+    UNIT_CAP,
+)
 
 CODES: tuple[int, ...] = tuple(a for a in range(8000) if A.is_code(a))
 ID_OF = {a: i for i, a in enumerate(CODES)}
@@ -160,36 +168,38 @@ _BOARDS: dict[tuple, tuple] = {}  # the board's part of the tensor, per what is 
 def _board(state, me: int) -> tuple[dict[int, float], list[float], array]:
     """The hexes' tile and star fields (squads left 0) and the last four global values (tiles
     and stars still face down), as `observation` makes them: they change only when a tile is
-    turned or a star used, so they are made once per such board and observer. Made from the
-    face-up hexes only (`rev`); the key's `tiles` and `info` are the setup's own objects.
+    turned or a star used, so they are made once per such board and observer (from the
+    observer's last board, only the hexes that changed rewritten). Made from the face-up
+    hexes only (`rev`); the key's `tiles` and `info` are the setup's own objects.
     The block comes twice: as entries, and written into a float32 array of the whole size
     (the start of `fast_array`'s)."""
-    from boardct.games.hills.board import HQ, LAND
-
     rev, tiles, star, info = state.rev, state.tiles, state.star, state.info
     last = _LAST[me]  # the board this observer saw last: most steps turn no tile
-    if last and last[0] is tiles and last[1] is info and last[5] == rev and last[6] == star:
-        return last[2], last[3], last[4]
-    key = (me, id(tiles), id(info), bytes(rev), bytes(star))
-    found = _BOARDS.get(key)
-    if found is not None and found[0] is tiles and found[1] is info:
-        _LAST[me] = (*found, rev[:], star[:])
-        return found[2], found[3], found[4]
-    block: dict[int, float] = {}
-    for h in range(N_HEXES):
-        at = _HEX_AT[h]
-        if not rev[h]:
-            block[at] = 1.0
-            continue
-        t = tiles[h]
-        if t == 3:  # "H": a headquarters, HQ.index(h) its owner
-            block[at + (4 if HQ.index(h) == me else 5)] = 1.0
-        else:
-            block[at + 1 + t] = 1.0
-        if star[h] == 1:
-            block[at + 6] = 1.0
-        elif star[h] == 2:
-            block[at + 7] = 1.0
+    if last and last[0] is tiles and last[1] is info:
+        rev0, star0 = last[5], last[6]
+        if rev0 == rev and star0 == star:
+            return last[2], last[3], last[4]
+        # a tile turned or a star used since: the hexes that changed rewritten, no others
+        block, floats = last[2].copy(), last[4][:]
+        for h in range(N_HEXES):
+            if rev[h] != rev0[h] or star[h] != star0[h]:
+                at = _HEX_AT[h]
+                for f in range(at, at + 8):
+                    block.pop(f, None)
+                    floats[f] = 0.0
+                for f in _hex_fields(h, at, rev, tiles, star, me):
+                    block[f] = floats[f] = 1.0
+    else:
+        key = (me, id(tiles), id(info), bytes(rev), bytes(star))
+        found = _BOARDS.get(key)
+        if found is not None and found[0] is tiles and found[1] is info:
+            _LAST[me] = (*found, rev[:], star[:])
+            return found[2], found[3], found[4]
+        block = {}
+        floats = array("f", bytes(4 * SIZE))
+        for h in range(N_HEXES):
+            for f in _hex_fields(h, _HEX_AT[h], rev, tiles, star, me):
+                block[f] = floats[f] = 1.0
     revealed = [0, 0, 0]
     stars_up = 0
     for h in LAND:
@@ -200,14 +210,27 @@ def _board(state, me: int) -> tuple[dict[int, float], list[float], array]:
     counts = info.tile_counts
     tail = [scaled(counts[t] - revealed[t], counts[t]) for t in range(3)]
     tail.append(scaled(info.star_total - stars_up, info.star_total))
-    if len(_BOARDS) > 4096:
-        _BOARDS.clear()
-    floats = array("f", bytes(4 * SIZE))
-    for at, v in block.items():
-        floats[at] = v
-    _BOARDS[key] = (tiles, info, block, tail, floats)
+    if not last or last[0] is not tiles or last[1] is not info:  # a board met anew: kept
+        if len(_BOARDS) > 4096:
+            _BOARDS.clear()
+        _BOARDS[(me, id(tiles), id(info), bytes(rev), bytes(star))] = (tiles, info, block,
+                                                                        tail, floats)
     _LAST[me] = (tiles, info, block, tail, floats, rev[:], star[:])
     return block, tail, floats
+
+
+def _hex_fields(h: int, at: int, rev, tiles, star, me: int) -> tuple[int, ...]:
+    """The positions of hex `h`'s tile and star fields (from `at`) that are 1.0 (the rest 0)."""
+    if not rev[h]:
+        return (at,)
+    t = tiles[h]
+    # "H": a headquarters, HQ.index(h) its owner
+    tile = at + (4 if HQ.index(h) == me else 5) if t == 3 else at + 1 + t
+    if star[h] == 1:
+        return (tile, at + 6)
+    if star[h] == 2:
+        return (tile, at + 7)
+    return (tile,)
 
 
 _LAST: list[tuple] = [(), ()]  # per observer, `_board`'s last answer and the board it is of
