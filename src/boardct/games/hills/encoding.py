@@ -174,7 +174,7 @@ def _board(state, me: int) -> tuple[dict[int, float], list[float], array]:
     The block comes twice: as entries, and written into a float32 array of the whole size
     (the start of `fast_array`'s)."""
     rev, tiles, star, info = state.rev, state.tiles, state.star, state.info
-    last = _LAST[me]  # the board this observer saw last: most steps turn no tile
+    last = _LAST.get((me, id(tiles)), ())  # this observer's last board of this game
     if last and last[0] is tiles and last[1] is info:
         rev0, star0 = last[5], last[6]
         if rev0 == rev and star0 == star:
@@ -193,7 +193,7 @@ def _board(state, me: int) -> tuple[dict[int, float], list[float], array]:
         key = (me, id(tiles), id(info), bytes(rev), bytes(star))
         found = _BOARDS.get(key)
         if found is not None and found[0] is tiles and found[1] is info:
-            _LAST[me] = (*found, rev[:], star[:])
+            _remember(me, (*found, rev[:], star[:]))
             return found[2], found[3], found[4]
         block = {}
         floats = array("f", bytes(4 * SIZE))
@@ -215,8 +215,14 @@ def _board(state, me: int) -> tuple[dict[int, float], list[float], array]:
             _BOARDS.clear()
         _BOARDS[(me, id(tiles), id(info), bytes(rev), bytes(star))] = (tiles, info, block,
                                                                         tail, floats)
-    _LAST[me] = (tiles, info, block, tail, floats, rev[:], star[:])
+    _remember(me, (tiles, info, block, tail, floats, rev[:], star[:]))
     return block, tail, floats
+
+
+def _remember(me: int, last: tuple) -> None:
+    if len(_LAST) > 1024:
+        _LAST.clear()
+    _LAST[me, id(last[0])] = last
 
 
 def _hex_fields(h: int, at: int, rev, tiles, star, me: int) -> tuple[int, ...]:
@@ -233,7 +239,9 @@ def _hex_fields(h: int, at: int, rev, tiles, star, me: int) -> tuple[int, ...]:
     return (tile,)
 
 
-_LAST: list[tuple] = [(), ()]  # per observer, `_board`'s last answer and the board it is of
+# per observer and game (its setup's tiles), `_board`'s last answer and the board it is of:
+# most steps turn no tile (several games stepped in turn each keep theirs)
+_LAST: dict[tuple[int, int], tuple] = {}
 _SCALED: dict[tuple[int, float], float] = {}
 
 
