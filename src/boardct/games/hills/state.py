@@ -979,6 +979,12 @@ class HillsState(State[int]):
     def id_action(self, action_id: int, player: int | None = None) -> int:
         return enc.id_action(action_id)
 
+    def legal_ids(self, player: int | None = None) -> list[int]:
+        """`action_id` of each legal action, ascending (the core's default, its lookup
+        inlined: every legal action is a code `ID_OF` numbers)."""
+        id_of = enc.ID_OF
+        return sorted({id_of[a] for a in self.legal_actions(player)})
+
     def observation_tensor(self, player: int) -> list[float]:
         """`enc.observation(self.view(player), player)`, built without the view (its fast
         path: the same values, tested)."""
