@@ -206,6 +206,7 @@ class BoardctVectorEnv(VectorEnv):
             assert st is not None
             p = self._player[i]
             number = as_id(chosen[i])
+            done = True  # a Python bool: reading numpy's back costs more
             if number is None or number not in self._legal[i]:
                 rewards[i] = self.illegal_reward
                 ended[i] = illegal[i] = True
@@ -217,7 +218,9 @@ class BoardctVectorEnv(VectorEnv):
                     returns[i] = r
                     rewards[i] = r[p]
                     ended[i] = True
-            if ended[i]:
+                else:
+                    done = False
+            if done:
                 self._look(i)
                 if same_step:
                     final = np.zeros(self._obs_rows.shape[1], np.float32)
