@@ -34,7 +34,8 @@ none and ignores what it is given (PettingZoo's API test passes a dummy).
 Hidden information stays hidden: an agent's observation is the game's observation tensor for
 that agent (or, with `observation="information_state"`, its information-state tensor), both
 built only from what that agent may know. Each observation is a fresh array (a learner may
-keep it), written from the game's entries (`boardct.adapters.buffers`).
+keep it): the game's own float array where it writes one (`State.observation_array`), else
+written from its entries (`boardct.adapters.buffers`).
 """
 
 from __future__ import annotations
