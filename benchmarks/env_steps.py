@@ -10,8 +10,9 @@ figures hold on a shared machine) divided by that time. The columns of a row tak
 
 - `raw`: the engine alone, `legal_ids` + `apply_id` (no observation);
 - `raw+obs`: the same, plus what any learner's interface must hand out at each action: the
-  acting player's observation written into a float32 array (from `observation_entries`) and
-  its action mask into an int8 array;
+  acting player's observation written into a float32 array (as the adapters write it: the
+  game's `observation_array` where it writes one, else its `observation_entries`) and its
+  action mask into an int8 array;
 - `pettingzoo`: the AEC environment, `last()` (observation dict with the mask) + `step()`;
 - `gymnasium`: the single-agent environment against the `random` agent: the learner's
   actions (the opponent's moves take their share of the time but are not counted);
@@ -66,7 +67,7 @@ def interleaved(runners: dict[str, Runner], seconds: float, rounds: int) -> dict
 
 
 def raw(game, observe: bool) -> Runner:
-    from boardct.adapters.buffers import write_entries, write_mask
+    from boardct.adapters.buffers import write_mask, write_observed
 
     rng = random.Random(1)
     info = game.info({}, None)
@@ -84,7 +85,7 @@ def raw(game, observe: bool) -> Runner:
             p = players[0]
             legal = st.legal_ids(p)
             if observe:
-                write_entries(obs, st.observation_entries(p))
+                write_observed(obs, st, p, "observation")
                 write_mask(mask, legal)
             st.apply_id(rng.choice(legal), p)
             n += 1

@@ -5,6 +5,7 @@ from the state before), in PettingZoo, Gymnasium and OpenSpiel's observer alike.
 from __future__ import annotations
 
 import random
+from array import array
 
 import pytest
 
@@ -33,6 +34,34 @@ def test_batched_rows_and_masks_land_in_their_own_rows():
     assert masks.tolist() == [[0, 0, 0, 0, 1], [1, 0, 1, 0, 0], [0, 0, 0, 0, 0]]
 
 
+def test_batched_float_arrays_and_a_mix_with_entries_land_in_their_own_rows():
+    rows = np.full((3, 4), 0.5, np.float32)
+    write_rows(rows, [array("f", [1, 0, 0, 0.25]), array("f", [0] * 4), array("f", [0, 1, 0, 0])])
+    assert rows.tolist() == [[1, 0, 0, 0.25], [0, 0, 0, 0], [0, 1, 0, 0]]
+    write_rows(rows, [{2: 1.0}, array("f", [0, 0, 0, 0.5]), {}])
+    assert rows.tolist() == [[0, 0, 1, 0], [0, 0, 0, 0.5], [0, 0, 0, 0]]
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_an_observation_kept_by_a_learner_stays_as_it_was(game_id):
+    """The AEC observation is fresh memory (the game's own float array where it writes one):
+    later steps do not change a kept one, and writing into it changes no later one."""
+    e = env(game_id)
+    e.reset(seed=5)
+    first, *_ = e.last()
+    kept = first["observation"].copy()
+    first["observation"][...] = 0.5  # a learner's in-place normalisation, say
+    again, *_ = e.last()
+    assert again["observation"].tolist() == kept.tolist()
+    rng = random.Random(1)
+    for _ in range(6):
+        obs, _r, term, trunc, _i = e.last()
+        if term or trunc:
+            break
+        e.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    assert again["observation"].tolist() == kept.tolist()
+
+
 @pytest.mark.parametrize("game_id", game_ids())
 def test_pettingzoo_observations_are_the_games_tensors_along_a_whole_game(game_id):
     """Every step of a game at its default options (up to 300 actions), both kinds."""
@@ -47,7 +76,8 @@ def test_pettingzoo_observations_are_the_games_tensors_along_a_whole_game(game_i
             p = e.possible_agents.index(agent)
             tensor = (e.state.observation_tensor(p) if kind == "observation"
                       else e.state.information_state_tensor(p))
-            assert obs["observation"].reshape(-1).tolist() == pytest.approx(tensor)
+            assert obs["observation"].dtype == np.float32
+            assert obs["observation"].reshape(-1).tolist() == np.float32(tensor).tolist()
             assert np.flatnonzero(obs["action_mask"]).tolist() == e.state.legal_ids(p)
             e.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+from array import array
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -94,6 +95,11 @@ def check_fast_equals_view(state: State) -> None:
         assert dense(state.observation_entries(p), len(expected if info is None
                                                          else obs(state, p))) == obs(state, p)
         assert dense(state.information_state_entries(p), len(expected)) == expected
+        # and the float32 array a game writes directly (where it does) holds them too
+        floats = state.observation_array(p)
+        if floats is not None:
+            assert floats.typecode == "f"
+            assert floats.tolist() == array("f", obs(state, p)).tolist(), f"array of seat {p}"
         if game_id != "fff":  # FFF numbers steps, not turns (tests/fff/test_fff_steps.py)
             assert state.legal_ids(p) == sorted(state.action_id(a, p)
                                                 for a in state.legal_actions(p))

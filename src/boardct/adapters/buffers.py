@@ -17,6 +17,8 @@ from boardct.adapters.common import need
 from boardct.core.game import State
 
 if TYPE_CHECKING:
+    from array import array
+
     import numpy as np
 else:
     np = need("numpy", "rl")
@@ -37,6 +39,40 @@ def entries_of(state: State, player: int, kind: str) -> dict[int, float]:
     if kind == "observation":
         return state.observation_entries(player)
     return state.information_state_entries(player)
+
+
+def observed(state: State, player: int, kind: str, size: int) -> Any:
+    """A new flat float32 array, `player`'s tensor of this kind: the memory of the game's
+    `observation_array` where it writes one (no copy), else written from its entries."""
+    if kind == "observation":
+        floats = state.observation_array(player)
+        if floats is not None:
+            return np.frombuffer(floats, np.float32)
+        return tensor_of(state.observation_entries(player), size)
+    return tensor_of(state.information_state_entries(player), size)
+
+
+def row_of(state: State, player: int, kind: str) -> array[float] | dict[int, float]:
+    """`player`'s tensor of this kind as the game gives it: its `observation_array` where
+    it writes one, else its entries (for `write_row` / `write_rows`)."""
+    if kind == "observation":
+        floats = state.observation_array(player)
+        if floats is not None:
+            return floats
+    return entries_of(state, player, kind)
+
+
+def write_row(out: Any, row: array[float] | dict[int, float]) -> Any:
+    """`out` (a flat float32 array) made the tensor of `row` (see `row_of`); returned."""
+    if isinstance(row, dict):
+        return write_entries(out, row)
+    out[:] = np.frombuffer(row, np.float32)
+    return out
+
+
+def write_observed(out: Any, state: State, player: int, kind: str) -> Any:
+    """`out` (a flat float32 array) made `player`'s tensor of this kind; returned."""
+    return write_row(out, row_of(state, player, kind))
 
 
 def write_entries(out: Any, entries: dict[int, float]) -> Any:
@@ -75,18 +111,28 @@ def write_mask(out: Any, legal: list[int]) -> Any:
     return out
 
 
-def write_rows(out: Any, rows: list[dict[int, float]]) -> Any:
+def write_rows(out: Any, rows: list[array[float] | dict[int, float]]) -> Any:
     """`out` (a 2-D float32 array, one flat tensor a row) made row i the tensor of
-    `rows[i]`: one zeroing and one scattered write for the whole batch (numpy reads every
-    dict's keys and values itself), rather than a few numpy calls per row."""
+    `rows[i]` (see `row_of`; a game gives all its rows alike): whole float arrays in one
+    copy of their bytes joined; entries with one zeroing and one scattered write for the
+    whole batch (numpy reads every dict's keys and values itself), rather than a few numpy
+    calls per row."""
+    entries = [r for r in rows if isinstance(r, dict)]
+    if not entries:
+        out.reshape(-1)[:] = np.frombuffer(b"".join(rows), np.float32)  # type: ignore[arg-type]
+        return out
+    if len(entries) < len(rows):  # some of each: row by row
+        for row_out, row in zip(out, rows, strict=True):
+            write_row(row_out, row)
+        return out
     out.fill(0.0)
-    sizes = [len(r) for r in rows]
+    sizes = [len(r) for r in entries]
     total = sum(sizes)
     if total:
         width = out.shape[1]
-        at = np.fromiter(chain.from_iterable(rows), np.intp, total)
-        at += np.repeat(np.arange(0, width * len(rows), width, dtype=np.intp), sizes)
-        out.reshape(-1)[at] = np.fromiter(chain.from_iterable(r.values() for r in rows),
+        at = np.fromiter(chain.from_iterable(entries), np.intp, total)
+        at += np.repeat(np.arange(0, width * len(entries), width, dtype=np.intp), sizes)
+        out.reshape(-1)[at] = np.fromiter(chain.from_iterable(r.values() for r in entries),
                                           np.float32, total)
     return out
 

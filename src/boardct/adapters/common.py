@@ -6,6 +6,7 @@ Kept free of the optional libraries themselves so that importing it costs nothin
 from __future__ import annotations
 
 import importlib
+import operator
 import re
 from types import ModuleType
 from typing import Any
@@ -64,8 +65,6 @@ def game_of(game_id: str | Game) -> Game:
 
 def check_seed(seed: Any) -> int:
     """A seed as a non-negative int below 2**63, or a clear ValueError."""
-    import operator
-
     try:
         value = operator.index(seed)
     except TypeError:
@@ -117,8 +116,8 @@ def illegal(state: State, player: int, action: Any, legal: list[int]) -> Illegal
 
 def as_id(action: Any) -> int | None:
     """An action as an int id (numpy integers welcome), or None if it is not a whole number."""
-    import operator
-
+    if type(action) is int:  # the common case, first
+        return action
     if isinstance(action, bool):
         return None
     try:

@@ -58,7 +58,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from boardct.adapters.buffers import entries_of, write_entries
+from boardct.adapters.buffers import write_observed
 from boardct.adapters.common import game_of, need, probe
 from boardct.core import moves, registry
 from boardct.core.errors import BoardctError
@@ -570,8 +570,9 @@ class Observer:
     perfect recall its information-state tensor, and their strings.
 
     `tensor` is preallocated once and rewritten in place by `set_from` (OpenSpiel's observers
-    work so: copy it to keep it), from the game's entries (`observation_entries`): zeroed,
-    then only the entries that may be nonzero written (`boardct.adapters.buffers`)."""
+    work so: copy it to keep it), from the game's float array where it writes one
+    (`observation_array`), else from its entries (`observation_entries`): zeroed, then only
+    the entries that may be nonzero written (`boardct.adapters.buffers`)."""
 
     def __init__(self, shape: tuple[int, ...], recall: bool):
         self.recall = recall
@@ -580,7 +581,7 @@ class Observer:
         self.dict = {"observation": self.tensor.reshape(shape)}
 
     def set_from(self, state: BoardctState, player: int) -> None:
-        write_entries(self.tensor, entries_of(state.inner, player, self.kind))
+        write_observed(self.tensor, state.inner, player, self.kind)
 
     def string_from(self, state: BoardctState, player: int) -> str:
         inner = state.inner

@@ -34,14 +34,15 @@ none and ignores what it is given (PettingZoo's API test passes a dummy).
 Hidden information stays hidden: an agent's observation is the game's observation tensor for
 that agent (or, with `observation="information_state"`, its information-state tensor), both
 built only from what that agent may know. Each observation is a fresh array (a learner may
-keep it), written from the game's entries (`boardct.adapters.buffers`).
+keep it): the game's own float array where it writes one (`State.observation_array`), else
+written from its entries (`boardct.adapters.buffers`).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from boardct.adapters.buffers import check_kind, entries_of, mask_of, tensor_of
+from boardct.adapters.buffers import check_kind, mask_of, observed
 from boardct.adapters.common import (
     OBS_HIGH,
     OBS_LOW,
@@ -172,7 +173,7 @@ class _Shared:
         st = self.state
         if st is None:
             raise BoardctError("call reset() before observing")
-        obs = tensor_of(entries_of(st, player, self.kind), self._size)
+        obs = observed(st, player, self.kind, self._size)
         return {"observation": obs if self._flat else obs.reshape(self.shape),
                 "action_mask": mask_of(self._legal_ids(player), self._actions)}
 
@@ -225,6 +226,7 @@ class BoardctAECEnv(_Shared, AECEnv):
         self.truncations: dict[str, bool] = {}
         self.infos: dict[str, dict] = {}
         self.agent_selection = self.possible_agents[0]
+        self._rewarded = False
 
     def __str__(self) -> str:
         return f"boardct_{self.game.id}"
@@ -238,6 +240,7 @@ class BoardctAECEnv(_Shared, AECEnv):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
         self._skip_agent_selection = None
+        self._rewarded = False  # no reward in `rewards` but 0: nothing to clear or add up
         self._select()
 
     def _select(self) -> None:
@@ -258,6 +261,14 @@ class BoardctAECEnv(_Shared, AECEnv):
     def observe(self, agent: str) -> dict[str, Any]:
         return self._observe(self._index[agent])
 
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's `last()`, the selected agent's observation and state read directly
+        (learners call it every action)."""
+        agent = self.agent_selection
+        return (self._observe(self._index[agent]) if observe else None,
+                self._cumulative_rewards[agent], self.terminations[agent],
+                self.truncations[agent], self.infos[agent])
+
     def step(self, action: Any) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
@@ -268,10 +279,13 @@ class BoardctAECEnv(_Shared, AECEnv):
         player = self._index[agent]
         number = self._legal_id(player, action)  # raises first, if so asked
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
+        if self._rewarded:  # PettingZoo's clearing and adding up, skipped while all are 0
+            self._clear_rewards()
+            self._rewarded = False
         self._steps += 1
         if number is None:
             self.rewards[agent] = self.illegal_reward
+            self._rewarded = True
             self.infos[agent] = {"illegal_action": True}
             if self.illegal_action == "terminate":
                 EnvLogger.warn_on_illegal_move()
@@ -286,6 +300,7 @@ class BoardctAECEnv(_Shared, AECEnv):
                 for a in self.agents:
                     self.rewards[a] = float(returns[self._index[a]])
                     self.terminations[a] = True
+                self._rewarded = True
                 self._after(agent)
             else:
                 self._select()
@@ -293,7 +308,8 @@ class BoardctAECEnv(_Shared, AECEnv):
                 and self._steps >= self.max_cycles * len(self.possible_agents)):
             self.truncations = dict.fromkeys(self.agents, True)
             self._after(agent)
-        self._accumulate_rewards()
+        if self._rewarded:
+            self._accumulate_rewards()
 
 
 class BoardctParallelEnv(_Shared, ParallelEnv):

@@ -35,8 +35,9 @@ Each game's next seeds follow a stream started from its own seed, so a seeded ru
 reproducible.
 
 Speed: the games' observations are written straight into one preallocated (N, ...) array
-from their entries (`boardct.adapters.buffers`), all N in one scattered write a step, and the
-masks into one (N, actions) array the same way.
+(`boardct.adapters.buffers`): the float arrays of the games that write them
+(`observation_array`) in one copy of their bytes, or else their entries, all N in one
+scattered write a step; the masks into one (N, actions) array the same way.
 With `copy=True` (the default, as Gymnasium's own vector environments) `step` and `reset`
 return copies; `copy=False` returns the buffers themselves, rewritten by the next call.
 """
@@ -45,19 +46,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from boardct.adapters.buffers import (
-    check_kind,
-    entries_of,
-    write_entries,
-    write_masks,
-    write_rows,
-)
+from boardct.adapters.buffers import check_kind, row_of, write_masks, write_row, write_rows
 from boardct.adapters.common import SeedStream, as_id, check_seed, game_of, need, new_state, probe
 from boardct.core import moves
 from boardct.core.errors import BoardctError
 from boardct.core.game import Game, State
 
 if TYPE_CHECKING:
+    from array import array
+
     import gymnasium as gym
     import numpy as np
     from gymnasium.vector import AutoresetMode, VectorEnv
@@ -120,7 +117,7 @@ class BoardctVectorEnv(VectorEnv):
         self._seeds = [SeedStream() for _ in range(num_envs)]
         self._player = [0] * num_envs  # whose decision, per game
         self._legal: list[list[int]] = [[] for _ in range(num_envs)]
-        self._entries: list[dict[int, float]] = [{} for _ in range(num_envs)]
+        self._rows: list[array[float] | dict[int, float]] = [{} for _ in range(num_envs)]
         self._autoreset = [False] * num_envs
 
     # -- one game ----------------------------------------------------------------------------
@@ -143,11 +140,11 @@ class BoardctVectorEnv(VectorEnv):
             legal = st.legal_ids(p)
         self._player[i] = p
         self._legal[i] = legal
-        self._entries[i] = entries_of(st, p, self.kind)
+        self._rows[i] = row_of(st, p, self.kind)
 
     def _write(self) -> None:
         """Every game's observation and mask into the buffers, in one write each."""
-        write_rows(self._obs_rows, self._entries)
+        write_rows(self._obs_rows, self._rows)
         write_masks(self._masks, self._legal)
 
     def _out(self, array: Any) -> Any:
@@ -209,6 +206,7 @@ class BoardctVectorEnv(VectorEnv):
             assert st is not None
             p = self._player[i]
             number = as_id(chosen[i])
+            done = True  # a Python bool: reading numpy's back costs more
             if number is None or number not in self._legal[i]:
                 rewards[i] = self.illegal_reward
                 ended[i] = illegal[i] = True
@@ -220,11 +218,13 @@ class BoardctVectorEnv(VectorEnv):
                     returns[i] = r
                     rewards[i] = r[p]
                     ended[i] = True
-            if ended[i]:
+                else:
+                    done = False
+            if done:
                 self._look(i)
                 if same_step:
                     final = np.zeros(self._obs_rows.shape[1], np.float32)
-                    final_obs.append((i, write_entries(final, self._entries[i]).reshape(
+                    final_obs.append((i, write_row(final, self._rows[i]).reshape(
                         self.shape)))
                     self._start(i, None)
                 else:

@@ -31,6 +31,7 @@ from boardct.core.outcome import Outcome, Termination
 from boardct.core.rng import Rng, fresh_seed
 
 if TYPE_CHECKING:  # pragma: no cover
+    from array import array
     from typing import Self
 
 __all__ = [
@@ -698,6 +699,13 @@ class State(Generic[ActionT]):
         tensor, most of which is 0 (one-hot planes). By default made from the tensor; a game
         overrides it with a builder of its own (and may derive its tensor from it)."""
         return {i: v for i, v in enumerate(self.observation_tensor(player)) if v}
+
+    def observation_array(self, player: int) -> array[float] | None:
+        """`observation_tensor(player)` as a fresh float32 `array.array` ("f"), or None (the
+        default) when the game writes none. A game whose entries are written in one pass may
+        write them straight into a zeroed array: an adapter then hands that memory to numpy
+        as it is, with no dict built or read (learners step through this every action)."""
+        return None
 
     def information_state_entries(self, player: int) -> dict[int, float]:
         """`information_state_tensor(player)` as entries, as `observation_entries` gives the

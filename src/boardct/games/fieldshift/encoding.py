@@ -13,10 +13,12 @@ is written from the observer's side: "own" is the observing player, "other" the 
 
 from __future__ import annotations
 
+from array import array
+
 from boardct.core.encoding import check_id, dense, flag, one_hot, scaled
 from boardct.core.errors import IllegalAction
 from boardct.games.fieldshift.notation import TWO
-from boardct.games.fieldshift.tables import RULESETS, VITALITY
+from boardct.games.fieldshift.tables import BLEED_TURNS, RULESETS, VITALITY
 
 NUM_ACTIONS = 1100
 STATUSES = ("deployed", "bleeding", "reserve", "dead")
@@ -126,22 +128,62 @@ def fast_observation(state, player: int) -> list[float]:
 def fast_entries(state, player: int) -> dict[int, float]:
     """The entries of `fast_observation` that may be nonzero (position -> value): written
     into a dict, so that an adapter copies these few rather than the whole tensor."""
+    return _write(state, player, {})
+
+
+_ZEROS = array("f", bytes(4 * SIZE))
+
+
+def fast_array(state, player: int) -> array:
+    """`fast_observation` as a fresh float32 `array` (the learners' adapters hand it to
+    numpy without a copy): the same writes as `fast_entries`, into a zeroed array."""
+    return _write(state, player, _ZEROS[:])
+
+
+_RANKS: dict[tuple[int, ...], list[int]] = {}
+
+
+def _ranks(loc: list[int], stamp: list[int]) -> list[int]:
+    """Each operator's place in its sector's stack (by stamp; 0 off the board), remembered
+    per placing of the operators (about half the observations of a game meet one again)."""
+    key = (*loc, *stamp)
+    rank = _RANKS.get(key)
+    if rank is None:
+        rank = [0] * 20
+        last, k = -1, 0
+        for where, _, i in sorted([(loc[i], stamp[i], i) for i in range(20) if loc[i] >= 0]):
+            k = k + 1 if where == last else 0
+            last = where
+            rank[i] = k
+        if len(_RANKS) > 4096:
+            _RANKS.clear()
+        _RANKS[key] = rank
+    return rank
+
+
+_PV: tuple[int, ...] = ()  # the state module's offsets in `pv` (it imports this module)
+
+
+def _pv_layout() -> tuple[int, ...]:
+    global _PV
     from boardct.games.fieldshift import state as S
 
-    out: dict[int, float] = {}
+    _PV = (S.PV_SIZE, S.SEL, S.WATCH, S.DEAD, S.CRATES, S.SKCD, S.SPCD, S.ARTREADY)
+    return _PV
+
+
+def _write(state, player: int, out):
+    """Every entry of `player`'s observation that may be nonzero written into `out` (a dict,
+    or a zeroed float array of `SIZE`: indexed alike); returned."""
+    pv_size, sel_at, watch_at, dead, crates, skcd, spcd, art = _PV or _pv_layout()
     loc, vit, skl, pv, bleed = state.loc, state.vit, state.skl, state.pv, state.bleed
-    stamp = state.stamp
-    rank = [0] * 20
-    last, k = -1, 0
-    for where, _, i in sorted([(loc[i], stamp[i], i) for i in range(20) if loc[i] >= 0]):
-        k = k + 1 if where == last else 0
-        last = where
-        rank[i] = k
-    cap = S.BLEED_TURNS
+    rank = _ranks(loc, state.stamp)
+    cap = BLEED_TURNS
+    vit_of, five, skill3 = _VIT, _FIVE, _SKILL3
     base = 0
     for p in (player, 1 - player):
-        o = p * S.PV_SIZE
-        sel, watch = pv[o + S.SEL], pv[o + S.WATCH]
+        o = p * pv_size
+        sel, watch = pv[o + sel_at], pv[o + watch_at]
         for i in range(p * 10, p * 10 + 10):
             where = loc[i]
             v = vit[i]
@@ -153,24 +195,23 @@ def fast_entries(state, player: int) -> dict[int, float]:
                 if r:
                     out[at + 5] = _RANK19[r]
             else:
-                out[base + (_DEAD_ST if where == S.DEAD else _RESERVE_ST) + 10] = 1.0
+                out[base + (_DEAD_ST if where == dead else _RESERVE_ST) + 10] = 1.0
             if v:
-                out[at] = _VIT[v] if v in _VIT else scaled(v, VITALITY)
+                out[at] = vit_of[v] if v in vit_of else scaled(v, VITALITY)
             v = bleed[i]  # state.bleed_timer(i), inlined
             if v:
                 v = v if v < cap else cap
-                out[at + 1] = _FIVE[v] if v in _FIVE else scaled(v, 5)
+                out[at + 1] = five[v] if v in five else scaled(v, 5)
             v = skl[i]
             if v:
-                out[at + 2] = _SKILL3[v] if v in _SKILL3 else scaled(v, 3)
+                out[at + 2] = skill3[v] if v in skill3 else scaled(v, 3)
             if watch == i:
                 out[at + 3] = 1.0
             if sel == i:
                 out[at + 4] = 1.0
             base += OP_FIELDS
-    crates, skcd, spcd, art = S.CRATES, S.SKCD, S.SPCD, S.ARTREADY  # FAC is CRATES + 1
-    for p in (player, 1 - player):
-        o = p * S.PV_SIZE
+    for p in (player, 1 - player):  # FAC is CRATES + 1
+        o = p * pv_size
         for f in range(4):  # crates, then the three facilities, in a row in `pv`
             v = pv[o + crates + f]
             if v:

@@ -1258,6 +1258,9 @@ class FieldShiftState(State[int]):
     def observation_entries(self, player: int) -> dict[int, float]:
         return enc.fast_entries(self, player)
 
+    def observation_array(self, player: int) -> array:
+        return enc.fast_array(self, player)
+
     def resign_action(self, player: int) -> int:
         """Resigning is FieldShift's own concession, 09 (FS-20)."""
         return _TWO + nt.CONCEDE

@@ -13,6 +13,8 @@ information state adds the last `HISTORY` actions of the game.
 
 from __future__ import annotations
 
+from array import array
+
 from boardct.core.encoding import (
     check_id,
     dense,
@@ -25,7 +27,15 @@ from boardct.core.encoding import (
 )
 from boardct.core.errors import IllegalAction
 from boardct.games.hills import actions as A
-from boardct.games.hills.board import CARD_WORDS, HEXES, KIND_LETTERS, N_HEXES, UNIT_CAP
+from boardct.games.hills.board import (
+    CARD_WORDS,
+    HEXES,
+    HQ,
+    KIND_LETTERS,
+    LAND,
+    N_HEXES,
+    UNIT_CAP,
+)
 
 CODES: tuple[int, ...] = tuple(a for a in range(8000) if A.is_code(a))
 ID_OF = {a: i for i, a in enumerate(CODES)}
@@ -155,33 +165,41 @@ _SEIZE = {n: scaled(n, 3) for n in range(8)}
 _BOARDS: dict[tuple, tuple] = {}  # the board's part of the tensor, per what is face up
 
 
-def _board(state, me: int) -> tuple[dict[int, float], list[float]]:
+def _board(state, me: int) -> tuple[dict[int, float], list[float], array]:
     """The hexes' tile and star fields (squads left 0) and the last four global values (tiles
     and stars still face down), as `observation` makes them: they change only when a tile is
-    turned or a star used, so they are made once per such board and observer. Made from the
-    face-up hexes only (`rev`); the key's `tiles` and `info` are the setup's own objects."""
-    from boardct.games.hills.board import HQ, LAND
-
+    turned or a star used, so they are made once per such board and observer (from the
+    observer's last board, only the hexes that changed rewritten). Made from the face-up
+    hexes only (`rev`); the key's `tiles` and `info` are the setup's own objects.
+    The block comes twice: as entries, and written into a float32 array of the whole size
+    (the start of `fast_array`'s)."""
     rev, tiles, star, info = state.rev, state.tiles, state.star, state.info
-    key = (me, id(tiles), id(info), bytes(rev), bytes(star))
-    found = _BOARDS.get(key)
-    if found is not None and found[0] is tiles and found[1] is info:
-        return found[2], found[3]
-    block: dict[int, float] = {}
-    for h in range(N_HEXES):
-        at = _HEX_AT[h]
-        if not rev[h]:
-            block[at] = 1.0
-            continue
-        t = tiles[h]
-        if t == 3:  # "H": a headquarters, HQ.index(h) its owner
-            block[at + (4 if HQ.index(h) == me else 5)] = 1.0
-        else:
-            block[at + 1 + t] = 1.0
-        if star[h] == 1:
-            block[at + 6] = 1.0
-        elif star[h] == 2:
-            block[at + 7] = 1.0
+    last = _LAST.get((me, id(tiles)), ())  # this observer's last board of this game
+    if last and last[0] is tiles and last[1] is info:
+        rev0, star0 = last[5], last[6]
+        if rev0 == rev and star0 == star:
+            return last[2], last[3], last[4]
+        # a tile turned or a star used since: the hexes that changed rewritten, no others
+        block, floats = last[2].copy(), last[4][:]
+        for h in range(N_HEXES):
+            if rev[h] != rev0[h] or star[h] != star0[h]:
+                at = _HEX_AT[h]
+                for f in range(at, at + 8):
+                    block.pop(f, None)
+                    floats[f] = 0.0
+                for f in _hex_fields(h, at, rev, tiles, star, me):
+                    block[f] = floats[f] = 1.0
+    else:
+        key = (me, id(tiles), id(info), bytes(rev), bytes(star))
+        found = _BOARDS.get(key)
+        if found is not None and found[0] is tiles and found[1] is info:
+            _remember(me, (*found, rev[:], star[:]))
+            return found[2], found[3], found[4]
+        block = {}
+        floats = array("f", bytes(4 * SIZE))
+        for h in range(N_HEXES):
+            for f in _hex_fields(h, _HEX_AT[h], rev, tiles, star, me):
+                block[f] = floats[f] = 1.0
     revealed = [0, 0, 0]
     stars_up = 0
     for h in LAND:
@@ -192,10 +210,50 @@ def _board(state, me: int) -> tuple[dict[int, float], list[float]]:
     counts = info.tile_counts
     tail = [scaled(counts[t] - revealed[t], counts[t]) for t in range(3)]
     tail.append(scaled(info.star_total - stars_up, info.star_total))
-    if len(_BOARDS) > 4096:
-        _BOARDS.clear()
-    _BOARDS[key] = (tiles, info, block, tail)
-    return block, tail
+    if not last or last[0] is not tiles or last[1] is not info:  # a board met anew: kept
+        if len(_BOARDS) > 4096:
+            _BOARDS.clear()
+        _BOARDS[(me, id(tiles), id(info), bytes(rev), bytes(star))] = (tiles, info, block,
+                                                                        tail, floats)
+    _remember(me, (tiles, info, block, tail, floats, rev[:], star[:]))
+    return block, tail, floats
+
+
+def _remember(me: int, last: tuple) -> None:
+    if len(_LAST) > 1024:
+        _LAST.clear()
+    _LAST[me, id(last[0])] = last
+
+
+def _hex_fields(h: int, at: int, rev, tiles, star, me: int) -> tuple[int, ...]:
+    """The positions of hex `h`'s tile and star fields (from `at`) that are 1.0 (the rest 0)."""
+    if not rev[h]:
+        return (at,)
+    t = tiles[h]
+    # "H": a headquarters, HQ.index(h) its owner
+    tile = at + (4 if HQ.index(h) == me else 5) if t == 3 else at + 1 + t
+    if star[h] == 1:
+        return (tile, at + 6)
+    if star[h] == 2:
+        return (tile, at + 7)
+    return (tile,)
+
+
+# per observer and game (its setup's tiles), `_board`'s last answer and the board it is of:
+# most steps turn no tile (several games stepped in turn each keep theirs)
+_LAST: dict[tuple[int, int], tuple] = {}
+_SCALED: dict[tuple[int, float], float] = {}
+
+
+def _scaled(value: int, top: float) -> float:
+    """`scaled(value, top)`, remembered: the counts scaled here take few values."""
+    key = (value, top)
+    found = _SCALED.get(key)
+    if found is None:
+        if len(_SCALED) > 4096:
+            _SCALED.clear()
+        found = _SCALED[key] = scaled(value, top)
+    return found
 
 
 def fast_observation(state, player: int) -> list[float]:
@@ -206,9 +264,21 @@ def fast_observation(state, player: int) -> list[float]:
 def fast_entries(state, player: int) -> dict[int, float]:
     """The entries of `fast_observation` that may be nonzero (position -> value), written
     into a dict so that an adapter copies these few rather than the whole tensor."""
-    me = player
-    block, tail = _board(state, me)
-    out = block.copy()  # a fresh dict: the cached block stays as it is
+    block, tail, _ = _board(state, player)
+    return _write(state, player, block.copy(), tail)  # a fresh dict: the cached one kept
+
+
+def fast_array(state, player: int) -> array:
+    """`fast_observation` as a fresh float32 `array` (the learners' adapters hand it to
+    numpy without a copy): the same writes as `fast_entries`, onto a copy of the board's
+    cached array."""
+    _, tail, floats = _board(state, player)
+    return _write(state, player, floats[:], tail)
+
+
+def _write(state, me: int, out, tail: list[float]):
+    """The squads' and the global entries of `me`'s observation written into `out` (the
+    board's entries, as a dict or as a float array of `SIZE`: indexed alike); returned."""
     units, pos, imp, st = state.units, state.pos, state.imp, state.st
     status_of = _STATUS_OF[0] if _STATUS_OF else _status_index()
     at = _SQUADS_AT
@@ -241,9 +311,9 @@ def fast_entries(state, player: int) -> dict[int, float]:
         out[g + 2] = 1.0
     tdone = state.tdone
     if tdone[me]:
-        out[g + 3] = scaled(tdone[me], limit)
+        out[g + 3] = _scaled(tdone[me], limit)
     if tdone[1 - me]:
-        out[g + 4] = scaled(tdone[1 - me], limit)
+        out[g + 4] = _scaled(tdone[1 - me], limit)
     if state.card_played:
         out[g + 5] = 1.0
     if state.boosted >= 0:
@@ -269,11 +339,11 @@ def fast_entries(state, player: int) -> dict[int, float]:
     mix = info.deck_mix
     deck = state.deck
     if deck:
-        out[g + 21] = scaled(len(deck), sum(mix))
+        out[g + 21] = _scaled(len(deck), sum(mix))
     discard = state.discard
     if discard:
         for c in range(4):
-            out[g + 22 + c] = scaled(discard.count(c), mix[c])
+            out[g + 22 + c] = _scaled(discard.count(c), mix[c])
     out[g + 26], out[g + 27], out[g + 28], out[g + 29] = tail
     out[g + 30] = flag(state.out is not None)
     return out

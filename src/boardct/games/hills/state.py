@@ -10,6 +10,7 @@ public.
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, ClassVar
 
@@ -978,6 +979,12 @@ class HillsState(State[int]):
     def id_action(self, action_id: int, player: int | None = None) -> int:
         return enc.id_action(action_id)
 
+    def legal_ids(self, player: int | None = None) -> list[int]:
+        """`action_id` of each legal action, ascending (the core's default, its lookup
+        inlined: every legal action is a code `ID_OF` numbers)."""
+        id_of = enc.ID_OF
+        return sorted({id_of[a] for a in self.legal_actions(player)})
+
     def observation_tensor(self, player: int) -> list[float]:
         """`enc.observation(self.view(player), player)`, built without the view (its fast
         path: the same values, tested)."""
@@ -988,6 +995,9 @@ class HillsState(State[int]):
 
     def observation_entries(self, player: int) -> dict[int, float]:
         return enc.fast_entries(self, player)
+
+    def observation_array(self, player: int) -> array:
+        return enc.fast_array(self, player)
 
     def information_state_entries(self, player: int) -> dict[int, float]:
         return enc.fast_information_entries(self, player)

@@ -17,6 +17,7 @@ events in words in `text.py`.
 from __future__ import annotations
 
 import math
+from array import array
 from collections.abc import Sequence
 from typing import ClassVar, TypeAlias
 
@@ -745,6 +746,9 @@ class ShiftState(ShiftNotation, ShiftText, State[int]):
 
     def observation_entries(self, player: int) -> dict[int, float]:
         return enc.fast_entries(self, player)
+
+    def observation_array(self, player: int) -> array:
+        return enc.fast_array(self, player)
 
     def action_targets(self, action: int, player: int | None = None) -> tuple[str, ...]:
         """The gears of the deciding player's card an action involves, as the page draws them
