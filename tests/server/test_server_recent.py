@@ -79,9 +79,11 @@ def test_the_marks_are_rebuilt_when_a_game_is_loaded(api, db_path):
     assert again["targets"] == move["targets"]
 
 
-def test_fff_marks_the_square_the_piece_stepped_to_for_both_players(api):
+def test_fff_marks_the_square_the_piece_stepped_to_for_both_players(api, db_path):
     """FFF-30: a turn selects a piece (its square, `action_targets`); where it stepped to is
-    in the turn's events, and every FFF event is public."""
+    in the turn's events, and every FFF event is public; the marks are rebuilt on a reload."""
+    from conftest import Api, make_client
+
     game = api.create("fff")
     tokens = [s["token"] for s in game["seats"]]
     gid = game["game_id"]
@@ -94,6 +96,9 @@ def test_fff_marks_the_square_the_piece_stepped_to_for_both_players(api):
         last = api.state(gid, token)["last_move"]
         assert last["seat"] == mover and last["targets"] == [*step["targets"],
                                                              f"sq:{went.group(1)}"], last
+    with make_client(db_path) as client:  # another server on the same database
+        again = Api(client).state(gid, tokens[1 - mover])["last_move"]
+    assert again["targets"] == [*step["targets"], f"sq:{went.group(1)}"]
 
 
 _MOVED = re.compile(r"^Bot (\d+) \w+ \d+-\d+ -> (\d+)-(\d+),")  # "Bot 2 moves 4-10 -> 5-9, ..."

@@ -99,6 +99,28 @@ def test_the_last_move_is_marked_after_each_move(server, pages, game_id, width, 
     shot(ann, f"pages-{game_id}-{width}")
 
 
+def test_fff_marks_the_square_the_piece_stepped_to(server, pages):
+    """FFF-30: a turn (through the API) steps a piece; Ann's page marks the square
+    it left (the turn's selected piece, `action_targets`) and the square it went to (the
+    turn's events, `State.event_targets`), both drawn by the FFF renderer."""
+    game = server.create("fff", [{"kind": "human", "name": "Ann"},
+                                 {"kind": "human", "name": "Bob"}])
+    gid = game["game_id"]
+    tokens = [s["token"] for s in game["seats"]]
+    ann = pages.new(1280, 800)
+    claim(ann, server, gid, game["seats"][0]["invite"], "Ann")
+    tokens[0] = page_token(ann, gid)
+    mover = server.state(gid, tokens[1])["to_move"][0]
+    step = next(a for a in server.state(gid, tokens[mover])["legal"] if " m " in a["text"])
+    went = re.search(r"steps to ([a-h][1-8])", step["description"])
+    assert went, step
+    server.move(gid, tokens[mover], step["text"])
+    wait_version(ann, server.state(gid, tokens[0])["version"])
+    assert marked(ann) == {*step["targets"], f"sq:{went.group(1)}"}
+    assert ann.locator(f'#board [data-key="sq:{went.group(1)}"]').get_attribute(
+        "class").split().count("last-move") == 1
+
+
 def test_log_numbers_are_whole_and_turn_lines_are_dividers(server, pages):
     game = server.create("hills", [{"kind": "human", "name": "Ann"},
                                    {"kind": "human", "name": "Bob"}])
