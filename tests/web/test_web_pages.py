@@ -328,6 +328,33 @@ def test_the_ctf_turn_report_stays_open_and_filled(server, pages, width, height)
     shot(ann, f"pages-ctf2187-{width}-report")
 
 
+def test_ctf_marks_the_bots_the_seat_s_bots_saw_move(server, pages):
+    """CTF-15, CTF-38: once a turn is processed, Ann's map marks the other Bots her Bot saw
+    move and the sectors they ended in (`State.event_targets`), keys her page draws; every
+    element of her `last_move` that the page draws is marked."""
+    game = server.create("ctf2187", [{"kind": "human", "name": "Ann"},
+                                     {"kind": "human", "name": "Bob"}])
+    gid = game["game_id"]
+    tokens = [s["token"] for s in game["seats"]]
+    ann = pages.new(1280, 800)
+    claim(ann, server, gid, game["seats"][0]["invite"], "Ann")
+    tokens[0] = page_token(ann, gid)
+    own = {f"bot:{b}" for b in server.state(gid, tokens[0])["view"]["board"]["owed"]}
+    for _ in range(3):  # a turn or three, until Bob's Bot moves where Ann's Bot sees it
+        for t in tokens:
+            ctf_sheet(server, gid, t)
+        st = server.state(gid, tokens[0])
+        wait_version(ann, st["version"])
+        targets, drawn = set(st["last_move"]["targets"]), drawn_keys(ann)
+        assert {t for t in targets if t.startswith("sector:")} <= drawn  # every sector is drawn
+        assert marked(ann) == targets & drawn, st["last_move"]  # a Bot gone out of sight is not
+        seen = {t for t in targets & drawn if t.startswith("bot:")} - own
+        if seen:
+            break
+    assert seen and any(t.startswith("sector:") for t in targets), st["last_move"]
+    assert ann.locator(f'#board [data-key="{min(seen)}"].last-move').count() == 1
+
+
 def test_the_deadline_counts_down(server, pages):
     game = server.create("ctf2187", [{"kind": "human", "name": "Ann"},
                                      {"kind": "human", "name": "Bob"}], turn_deadline=600)
