@@ -1,9 +1,9 @@
-"""The computer's move marked on the board at the terminal, game by game (`mark_board` and
-`event_targets` of each game's CLI module, `boardct.cli.ext`): on a real board after a real
-agent's move the marked element is the one the targets name, the mark shows without colours
-(markers written over blanks or a cell's brackets) and no column moves; and at `boardct play`
-the board after the computer's move carries the mark. CTF 2187 marks only what the viewer's
-Bots saw (CTF-15, CTF-38, CTF-41)."""
+"""The computer's move marked on the board at the terminal, game by game (`mark_board` of
+each game's CLI module, `boardct.cli.ext`, and the engine's `State.event_targets`): on a real
+board after a real agent's move the marked element is the one the targets name, the mark shows
+without colours (markers written over blanks or a cell's brackets) and no column moves; and
+at `boardct play` the board after the computer's move carries the mark. CTF 2187 marks only
+what the viewer's Bots saw (CTF-15, CTF-38, CTF-41)."""
 
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ def test_fff_marks_the_square_the_piece_left_and_the_one_it_stepped_to():
     state = registry.get("fff").new(seed=1, names=["Ann", "Ben"])
     p, targets, events = agent_moves(state, 5)  # Black's greedy turn: d1 m N... (a step)
     mod = cli_module("fff")
-    seen = mod.event_targets(state, state.events_for(events, None), None)
+    seen = state.event_targets(state.events_for(events, None), None)
     assert targets == ("sq:d1",) and seen and seen[0] == "sq:d2"
     board = state.render_rich(None)
     marked = mod.mark_board(board, targets + seen)
@@ -134,7 +134,7 @@ def test_hills_marks_the_hex_a_squad_moved_to_and_the_squad():
     state = registry.get("hills").new(seed=1, names=["Ann", "Ben"])
     p, targets, events = agent_moves(state)  # Player 2 moves its Infantry west (BSH-19)
     mod = cli_module("hills")
-    seen = mod.event_targets(state, state.events_for(events, 0), 0)
+    seen = state.event_targets(state.events_for(events, 0), 0)
     assert p == 1 and seen == targets == ("squad:1I", "hex:1,0")
     board = state.render_rich(0)
     marked = mod.mark_board(board, seen)
@@ -150,8 +150,8 @@ def test_hills_marks_the_hex_a_squad_moved_to_and_the_squad():
 
 
 def test_hills_names_nothing_for_an_ended_turn_or_a_card_drawn():
-    mod = cli_module("hills")
-    assert mod.event_targets(None, [("end", 1), ("turn", 0, 1), ("draw", 1)], 0) == ()
+    state = registry.get("hills").new(seed=1, names=["Ann", "Ben"])
+    assert state.event_targets([("end", 1), ("turn", 0, 1), ("draw", 1)], 0) == ()
 
 
 def test_play_hills_the_board_after_the_computers_turn_marks_where_its_squads_went(
@@ -188,7 +188,7 @@ def ctf_turn():
 def test_ctf_marks_the_other_bots_move_as_the_viewers_bots_saw_it():
     state, p, targets, events = ctf_turn()
     mod = cli_module("ctf2187")
-    seen = mod.event_targets(state, state.events_for(events, 0), 0)
+    seen = state.event_targets(state.events_for(events, 0), 0)
     bot = state.bots_of(1)[0]
     assert seen == (f"bot:{bot.num}", f"sector:{bot.x}-{bot.y}")  # where it ended
     assert "bot:1" not in seen  # the viewer's own Bot is not the computer's move
@@ -204,12 +204,11 @@ def test_ctf_marks_nothing_a_sealed_sheet_or_a_spectator_would_learn():
     """CTF-41: handing in a sheet names no Bot to anyone; a spectator, who sees no Bot while the
     game goes on, gets no mark of any."""
     state = registry.get("ctf2187").new(seed=1, names=["Ann", "Ben"])
-    mod = cli_module("ctf2187")
     _, targets, events = agent_moves(state)  # a sheet handed in, the turn not processed
     assert targets  # the sheet's own target, which the terminal never uses here
-    assert mod.event_targets(state, state.events_for(events, 1), 1) == ()
+    assert state.event_targets(state.events_for(events, 1), 1) == ()
     state, _, _, events = ctf_turn()
-    assert mod.event_targets(state, state.events_for(events, None), None) == ()
+    assert state.event_targets(state.events_for(events, None), None) == ()
 
 
 def test_play_ctf_the_map_after_the_turn_marks_the_computers_bot(tmp_path, monkeypatch):
@@ -267,7 +266,7 @@ def test_the_terminal_marks_a_hills_turn_whole_from_its_public_events():
     while alone.current_players() == (1,):  # the same turn played aside, its events read
         action = agent.select(alone.clone(), 1)
         events = moves.act(alone, 1, action, entry=False).events
-        found = cli_module("hills").event_targets(alone, alone.events_for(events, 0), 0)
+        found = alone.event_targets(alone.events_for(events, 0), 0)
         expected += [t for t in found if t not in expected]
     session = computer_session(state, 1)
     session.computer_moves()

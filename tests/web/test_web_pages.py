@@ -99,6 +99,28 @@ def test_the_last_move_is_marked_after_each_move(server, pages, game_id, width, 
     shot(ann, f"pages-{game_id}-{width}")
 
 
+def test_fff_marks_the_square_the_piece_stepped_to(server, pages):
+    """FFF-30: a turn (through the API) steps a piece; Ann's page marks the square
+    it left (the turn's selected piece, `action_targets`) and the square it went to (the
+    turn's events, `State.event_targets`), both drawn by the FFF renderer."""
+    game = server.create("fff", [{"kind": "human", "name": "Ann"},
+                                 {"kind": "human", "name": "Bob"}])
+    gid = game["game_id"]
+    tokens = [s["token"] for s in game["seats"]]
+    ann = pages.new(1280, 800)
+    claim(ann, server, gid, game["seats"][0]["invite"], "Ann")
+    tokens[0] = page_token(ann, gid)
+    mover = server.state(gid, tokens[1])["to_move"][0]
+    step = next(a for a in server.state(gid, tokens[mover])["legal"] if " m " in a["text"])
+    went = re.search(r"steps to ([a-h][1-8])", step["description"])
+    assert went, step
+    server.move(gid, tokens[mover], step["text"])
+    wait_version(ann, server.state(gid, tokens[0])["version"])
+    assert marked(ann) == {*step["targets"], f"sq:{went.group(1)}"}
+    assert ann.locator(f'#board [data-key="sq:{went.group(1)}"]').get_attribute(
+        "class").split().count("last-move") == 1
+
+
 def test_log_numbers_are_whole_and_turn_lines_are_dividers(server, pages):
     game = server.create("hills", [{"kind": "human", "name": "Ann"},
                                    {"kind": "human", "name": "Bob"}])
@@ -304,6 +326,33 @@ def test_the_ctf_turn_report_stays_open_and_filled(server, pages, width, height)
     assert form_box[0] <= form_box[1], form_box  # the weapon column is on the screen
     no_sideways_scroll(ann)
     shot(ann, f"pages-ctf2187-{width}-report")
+
+
+def test_ctf_marks_the_bots_the_seat_s_bots_saw_move(server, pages):
+    """CTF-15, CTF-38: once a turn is processed, Ann's map marks the other Bots her Bot saw
+    move and the sectors they ended in (`State.event_targets`), keys her page draws; every
+    element of her `last_move` that the page draws is marked."""
+    game = server.create("ctf2187", [{"kind": "human", "name": "Ann"},
+                                     {"kind": "human", "name": "Bob"}])
+    gid = game["game_id"]
+    tokens = [s["token"] for s in game["seats"]]
+    ann = pages.new(1280, 800)
+    claim(ann, server, gid, game["seats"][0]["invite"], "Ann")
+    tokens[0] = page_token(ann, gid)
+    own = {f"bot:{b}" for b in server.state(gid, tokens[0])["view"]["board"]["owed"]}
+    for _ in range(3):  # a turn or three, until Bob's Bot moves where Ann's Bot sees it
+        for t in tokens:
+            ctf_sheet(server, gid, t)
+        st = server.state(gid, tokens[0])
+        wait_version(ann, st["version"])
+        targets, drawn = set(st["last_move"]["targets"]), drawn_keys(ann)
+        assert {t for t in targets if t.startswith("sector:")} <= drawn  # every sector is drawn
+        assert marked(ann) == targets & drawn, st["last_move"]  # a Bot gone out of sight is not
+        seen = {t for t in targets & drawn if t.startswith("bot:")} - own
+        if seen:
+            break
+    assert seen and any(t.startswith("sector:") for t in targets), st["last_move"]
+    assert ann.locator(f'#board [data-key="{min(seen)}"].last-move').count() == 1
 
 
 def test_the_deadline_counts_down(server, pages):

@@ -12,10 +12,10 @@ commands (`game_legend`). A game without one shows none. It may also hold
 `mark_board(board, targets)`, which returns the board (a Rich `Text`) with the elements of
 `targets` (`State.action_targets`: "sector:4") marked: the terminal marks the computer's last
 move with it (`game_hook`). A game without it gets the move named under the board only. The
-module's `event_targets(state, events, viewer)` adds the board elements that the move's events
+engine's `State.event_targets(events, viewer)` adds the board elements that the move's events
 name as `viewer` saw them (filtered by `State.events_for` first: where a piece went, what it
-hit). In a game with hidden information the move itself may be secret (a sealed order), so
-there only those are marked, never its `action_targets`.
+hit), the same elements the pages mark. In a game with hidden information the move itself may
+be secret (a sealed order), so there only those are marked, never its `action_targets`.
 
 What is here: `click` itself (re-exported, so the game uses the same click as `boardct`); the
 group and command classes that turn a `BoardctError` into the one-line message `error: ...`

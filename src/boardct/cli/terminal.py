@@ -785,15 +785,11 @@ class Session:
 
     def seen_targets(self, events: Sequence[Event]) -> tuple[str, ...]:
         """The board elements the computer's move involved as far as the reader of the board
-        saw them (where a piece went, what it hit): the game's `event_targets(state, events,
-        viewer)` (`boardct.cli.ext`) given only the events `events_for` lets that reader see;
-        none without that hook."""
-        hook = game_hook(self.state.game.frontends.cli, "event_targets")
-        if not callable(hook):
-            return ()
+        saw them (where a piece went, what it hit): the engine's `State.event_targets` given
+        only the events `events_for` lets that reader see (none by default)."""
         eyes = self.eyes(self.viewer())
         try:
-            found = hook(self.state, self.state.events_for(events, eyes), eyes)
+            found = self.state.event_targets(self.state.events_for(events, eyes), eyes)
             return tuple(t for t in found if isinstance(t, str))
         except Exception:  # a game's drawing aid must never stop the game
             return ()

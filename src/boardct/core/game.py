@@ -471,6 +471,16 @@ class State(Generic[ActionT]):
         by default (the action is picked from the list)."""
         return ()
 
+    def event_targets(self, events: Sequence[Event], viewer: int | None) -> tuple[str, ...]:
+        """The board elements that `events` (an action's events as `viewer` saw them, already
+        passed through `events_for`) show `viewer`, as the keys of `action_targets`: where a
+        piece went, what it hit, another side's units its units saw move. Every front end
+        marks the last move with these beside the action's own targets (where the viewer may
+        know those): a sealed order names its own element only to its player, but the turn it
+        completes shows each viewer what that viewer saw. Called on the state after the
+        events; empty by default (the action's targets are all there is to mark)."""
+        return ()
+
     def moves_note(self) -> str:
         """A line `moves` prints after the list, when the legal actions are not all there is
         to type (sample order sheets); empty by default."""

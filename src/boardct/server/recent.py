@@ -1,22 +1,27 @@
 """What just happened, for the pages: the board elements the last move (or the last turn's
 moves) involved, so a page can mark them as lichess marks the last move.
 
-The elements are the engine's own (`State.action_targets`, the `data-key`s the game's renderer
-draws), computed on the state the action was legal in, never parsed from notation. They are
-kept per log entry (`note`) in `Live.extra`, and each seat's state message gets `last_move`
+The elements are the engine's own (the `data-key`s the game's renderer draws), never parsed
+from notation: the action's `State.action_targets`, computed on the state the action was legal
+in, and `State.event_targets` of the entry's events as each viewer saw them (`events_for`):
+where a piece went, what it hit, the other Bots a seat's Bots saw move. They are kept per log
+entry (`note`) in `Live.extra`, and each seat's state message gets `last_move`
 (`last_move_extra`) built only from what that seat may know:
 
-- the mover always knows their own move;
+- the mover always knows their own action's elements;
 - anyone else only when the move showed them everything it caused: the game has perfect
   information, or every event of the move passes the seat's `events_for` filter, and the turn
   is not a sealed simultaneous one (there, even which of your own elements moved is yours
   alone until the turn is resolved);
+- every seat (and a spectator) gets the elements its own filtered events show: those passed
+  the one secrecy filter, so the entry that processes a simultaneous turn shows each seat what
+  its units saw, and a sealed order shows nobody else anything (CTF-41);
 - an entry the seat may not know of at all (a sealed order, `Entry.known_to`) is skipped.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from boardct.core.errors import BoardctError
@@ -32,11 +37,18 @@ MAX_TARGETS = 16  # elements per move, a bound far above any game's (~3)
 
 @dataclass(frozen=True)
 class Mark:
-    """The elements one log entry's action involved and the viewers who may see them."""
+    """The elements one log entry involved: its action's (`targets`) with the viewers who may
+    see them, and those its events showed each viewer (`seen`, by seat; None: a spectator)."""
 
     seat: int | None
     targets: tuple[str, ...]
     viewers: frozenset[int | None]
+    seen: dict[int | None, tuple[str, ...]] = field(default_factory=dict)
+
+    def shown_to(self, seat: int | None) -> tuple[str, ...]:
+        """The elements `seat` may see, the action's first."""
+        own = self.targets if seat in self.viewers else ()
+        return own + tuple(t for t in self.seen.get(seat, ()) if t not in own)
 
 
 def _viewers(live: Live, after: State, seat: int | None, events: list[Event]
@@ -60,20 +72,37 @@ def _viewers(live: Live, after: State, seat: int | None, events: list[Event]
     return frozenset(out)
 
 
+def _seen(live: Live, after: State, events: list[Event]) -> dict[int | None, tuple[str, ...]]:
+    """What `events` showed each viewer (`State.event_targets` of the viewer's own filtered
+    events), bounded by MAX_TARGETS; a viewer shown nothing is left out."""
+    out: dict[int | None, tuple[str, ...]] = {}
+    for p in live.players():
+        try:
+            found = after.event_targets(after.events_for(events, p), p)
+            shown = tuple(dict.fromkeys(str(t) for t in found))[:MAX_TARGETS]
+        except Exception:  # a game's hook failing never stops a committed move
+            continue
+        if shown:
+            out[p] = shown
+    return out
+
+
 def note(live: Live, entry: Entry, before: State, action: Any, events: list[Event]) -> None:
-    """Keep the elements of `entry`'s action (legal in `before`) for the pages. A table entry
-    (resign, draw, undo: no action) and an action naming no element keep nothing."""
+    """Keep the elements of `entry` for the pages: its action's (legal in `before`) and its
+    events' as each viewer saw them (on `live.state`, the state after them). A table entry
+    (resign, draw, undo: no action) and an entry naming no element keep nothing."""
     if action is None or entry.seat is None:
         return
     try:
         targets = tuple(str(t) for t in before.action_targets(action, entry.seat))[:MAX_TARGETS]
     except Exception:  # a game's hook failing never stops a committed move
-        return
-    if not targets:
+        targets = ()
+    seen = _seen(live, live.state, events)
+    if not targets and not seen:
         return
     marks: dict[int, Mark] = live.extra.setdefault(KEY, {})
     marks[entry.version] = Mark(entry.seat, targets,
-                                _viewers(live, live.state, entry.seat, events))
+                                _viewers(live, live.state, entry.seat, events), seen)
     if len(marks) > KEEP:
         for v in sorted(marks)[:-KEEP]:
             del marks[v]
@@ -94,7 +123,8 @@ def note_entry(live: Live, entry: Entry, before: State, events: list[Event]) -> 
 
 def last_move_extra(live: Live, seat: int | None) -> dict[str, Any]:
     """`last_move` of `seat`'s state message: the elements of the newest entries by one player
-    (the last turn, a player's consecutive entries) that `seat` may see, with that player
+    (the last turn, a player's consecutive entries; in a simultaneous game no further back
+    than the newest processed turn) that `seat` may see, with that player
     (None where the game does not say who acted) and the versions (as `seat` numbers them).
     Empty targets before any move or when nothing may be shown."""
     marks: dict[int, Mark] = live.extra.get(KEY, {})
@@ -102,9 +132,14 @@ def last_move_extra(live: Live, seat: int | None) -> dict[str, Any]:
     targets: list[str] = []
     versions: list[int] = []
     first = True
+    resolved = False  # a simultaneous turn's processing entry (known to all) was passed
     for e in reversed(live.entries):
         if not e.known_to(seat):
             continue
+        if live.game.simultaneous and not e.private:
+            if resolved:  # an earlier turn's: the last turn ends here
+                break
+            resolved = True
         if first:
             first = False
             who = e.seat
@@ -113,10 +148,11 @@ def last_move_extra(live: Live, seat: int | None) -> dict[str, Any]:
         if e.seat is None:
             break
         mark = marks.get(e.version)
-        if mark is not None and seat in mark.viewers:
-            targets.extend(t for t in mark.targets if t not in targets)
+        shown = mark.shown_to(seat) if mark is not None else ()
+        if shown:
+            targets.extend(t for t in shown if t not in targets)
             versions.append(e.numbers.get(seat, e.version))
         if len(versions) >= KEEP:
             break
-    shown = who if (not live.game.simultaneous or who == seat or live.over) else None
-    return {"last_move": {"seat": shown, "targets": targets, "versions": sorted(versions)}}
+    mover = who if (not live.game.simultaneous or who == seat or live.over) else None
+    return {"last_move": {"seat": mover, "targets": targets, "versions": sorted(versions)}}

@@ -33,7 +33,7 @@ from boardct.core.errors import BoardctError, RecordError
 from boardct.core.inputs import MAX_FILE_BYTES, InputError, ascii_int, parse_json
 from boardct.core.records import MAX_NAME, Record, record_of, replay
 from boardct.games.ctf2187.maps import MAX_MAP_BYTES, parse_map
-from boardct.games.ctf2187.marks import event_targets, mark_board
+from boardct.games.ctf2187.marks import mark_board
 from boardct.games.ctf2187.report import format_report, turn_report
 from boardct.games.ctf2187.sheet import MAX_SHEET_CHARS, MISSING, STANDING
 from boardct.games.ctf2187.state import (
@@ -491,7 +491,7 @@ def bench_cmd(seconds: float, seed: int, bots_per_team: int, teams: int) -> None
 
 COMMANDS = (command,)
 # the terminal's marks of the computer's turn (boardct.cli.ext): what the viewer's Bots saw
-__all__ = ["COMMANDS", "LEGEND", "event_targets", "mark_board"]
+__all__ = ["COMMANDS", "LEGEND", "mark_board"]
 
 
 def _legend() -> str:

@@ -1,15 +1,14 @@
 """The marks the terminal puts on the CTF 2187 map for the computer's turn (`boardct.cli.ext`:
-a game's `event_targets` and `mark_board`, re-exported by `cli.py`).
+a game's `mark_board`, re-exported by `cli.py`).
 
 Orders are sealed (CTF-41): the terminal never marks what a sheet named. Once the turn is
 processed, the events the viewer's Bots saw (`CtfState.events_for`, CTF-15, CTF-38) say where
-the other Bots moved; `event_targets` names those Bots and the sectors they ended in, and
-`mark_board` marks them on the map the viewer sees."""
+the other Bots moved; the engine's `CtfState.event_targets` names those Bots and the sectors
+they ended in, and `mark_board` marks them on the map the viewer sees."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 
 from rich.text import Text
 
@@ -17,23 +16,6 @@ _ROW = re.compile(r"^ {0,2}(\d{1,3}) ")  # a map row: its y, then 3-character ce
 _BOT = re.compile(r"^ ?(\d{1,2})[^0-9 ]$")  # a Bot's cell: " 2<", "12k"
 _LEFT = 4  # the columns before the first cell of a row ("  9 ")
 _CELL = 3
-
-
-def event_targets(state: object, events: Sequence[tuple], viewer: int | None
-                  ) -> tuple[str, ...]:
-    """The Bots other than `viewer`'s own that the (already filtered) events show moving, and
-    the sector each last moved to: `("bot:2", "sector:14-10")`, the page's names."""
-    bots_of = getattr(state, "bots_of", None)
-    own = ({b.num for b in bots_of(viewer)} if viewer is not None and callable(bots_of)
-           else set())
-    last: dict[int, tuple[int, int]] = {}
-    for e in events:
-        if len(e) >= 7 and e[0] == "move" and type(e[1]) is int and e[1] not in own:
-            last[e[1]] = (e[5], e[6])  # (move, bot, how, x0, y0, x1, y1, facing, cost)
-    out: list[str] = []
-    for num, (x, y) in last.items():
-        out += [f"bot:{num}", f"sector:{x}-{y}"]
-    return tuple(out)
 
 
 def mark_board(board: Text, targets: tuple[str, ...]) -> Text:

@@ -741,6 +741,21 @@ class CtfState(State[Sheet]):
             return ()
         return (f"bot:{action[1]}",)
 
+    def event_targets(self, events: Sequence[tuple], viewer: int | None) -> tuple[str, ...]:
+        """The Bots other than `viewer`'s own that the events `viewer`'s Bots saw (already
+        filtered by `events_for`, CTF-15, CTF-38) show moving, and the sector each last moved
+        to: `("bot:2", "sector:14-10")`, the page's names. Orders are sealed (CTF-41): a sheet
+        handed in moves nothing, so only a processed turn names anything."""
+        own = {b.num for b in self.bots_of(viewer)} if viewer is not None else set()
+        last: dict[int, tuple[int, int]] = {}
+        for e in events:
+            if len(e) >= 7 and e[0] == "move" and type(e[1]) is int and e[1] not in own:
+                last[e[1]] = (e[5], e[6])  # (move, bot, how, x0, y0, x1, y1, facing, cost)
+        out: list[str] = []
+        for num, (x, y) in last.items():
+            out += [f"bot:{num}", f"sector:{x}-{y}"]
+        return tuple(out)
+
     def moves_note(self) -> str:
         return ("These are the menu's sample sheets: any sheet that passes CTF-37 may be handed in "
                 "('help' shows how to write one; 'default' keeps the standing orders).")

@@ -1,7 +1,7 @@
 """Force Field Factions' parts of the terminal: no commands of its own, the legend `help`
 shows (how to read a square of the board), and the mark the terminal puts on the board for the
-computer's last move (the square of the piece it moved, where it went, what it hit). Loaded
-through `FFFGame.frontends.cli`."""
+computer's last move (the square of the piece it moved, where it went, what it hit: the
+engine's `action_targets` and `event_targets`). Loaded through `FFFGame.frontends.cli`."""
 
 from __future__ import annotations
 
@@ -61,20 +61,3 @@ def mark_board(board: Text, targets: tuple[str, ...]) -> Text:
                     hit = True
                 break
     return Text("\n").join(rows) if hit else board
-
-
-# The events of a turn whose second square is where the piece went (a step) or what it hit.
-_TO_SQUARE = frozenset({"step", "capture", "push", "strip", "convert", "fail"})
-
-
-def event_targets(state: object, events: list[tuple], viewer: int | None) -> tuple[str, ...]:
-    """The squares a turn's events name beyond the selected piece's own: where it stepped to
-    and the squares it attacked (`sq:d5`), for the terminal to mark beside the square it
-    started from (every FFF event is public)."""
-    out: list[str] = []
-    for event in events:
-        if len(event) > 2 and event[0] in _TO_SQUARE and isinstance(event[2], str):
-            key = f"sq:{event[2]}"
-            if key not in out:
-                out.append(key)
-    return tuple(out)

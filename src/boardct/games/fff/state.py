@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar, TypeAlias
 
 from boardct.core.encoding import check_id
@@ -43,6 +44,8 @@ Turn: TypeAlias = tuple[int, ...]
 
 # A selection token's square as the page draws it (`action_targets`), per token (`qcode`).
 _SQUARE_KEY = tuple(f"sq:{SQUARE_NAMES[q_square(q)]}" for q in range(128))
+# The events of a turn whose second item is the square a piece went to (a step) or hit.
+_TO_SQUARE = frozenset({"step", "capture", "push", "strip", "convert", "fail"})
 
 
 def _nice(text: str) -> str:
@@ -214,6 +217,18 @@ class FFFState(State[Turn]):
             return ()
         q = action[0]
         return (_SQUARE_KEY[q],) if 0 <= q < len(_SQUARE_KEY) else ()
+
+    def event_targets(self, events: Sequence[Event], viewer: int | None) -> tuple[str, ...]:
+        """The squares a turn's events name beyond the selected piece's own: where it stepped
+        to and the squares it attacked (`sq:d5`), marked beside the square it started from
+        (`action_targets`). Every FFF event is public, so every viewer gets the same."""
+        out: list[str] = []
+        for event in events:
+            if len(event) > 2 and event[0] in _TO_SQUARE and isinstance(event[2], str):
+                key = f"sq:{event[2]}"
+                if key not in out:
+                    out.append(key)
+        return tuple(out)
 
     def _set_outcome(self, outcome: Outcome) -> None:
         self.result = outcome

@@ -3,62 +3,21 @@ the terminal puts on the board for the computer's turn (the squads it acted with
 they went to or attacked). Loaded through `HillsGame.frontends.cli` (see `boardct.cli.ext`).
 
 Hills has hidden information (face-down tiles, the hands), so the terminal marks what the
-turn's public events name (`event_targets`), never its commands' own targets."""
+turn's public events name (the engine's `HillsState.event_targets`), never its commands' own
+targets."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 
 from rich.text import Text
 
 from boardct.cli.ext import click, mark_span
-from boardct.games.hills.board import HEXES, KIND_LETTERS
 
 COMMANDS: tuple[click.Command, ...] = ()  # no commands of its own
 
 _CELL = re.compile(r"\[([^\[\]\n]{8})\]")  # a hex's line on the map: [F    1,0]
 _SQUADS = re.compile(r"^(?:Player |P)([12]): ")  # a player's squads line: Player 2: I6 (1,0)
-
-
-def _squad_key(sq: int) -> str:
-    return f"squad:{sq // 3}{KIND_LETTERS[sq % 3]}"
-
-
-def _hex_key(h: int) -> str:
-    q, r = HEXES[h]
-    return f"hex:{q},{r}"
-
-
-def event_targets(state: object, events: Sequence[tuple], viewer: int | None
-                  ) -> tuple[str, ...]:
-    """The squads and hexes a turn's public events name: a squad that moved and the hex it
-    moved to, an attacker, the hex it attacked and the squad there (BSH-19), a squad that
-    took damage (`squad:1I`, `hex:1,0`, the page's names)."""
-    out: list[str] = []
-
-    def add(key: str) -> None:
-        if key not in out:
-            out.append(key)
-
-    for e in events:
-        kind = e[0] if e else None
-        try:
-            if kind == "move":  # (move, squad, from hex, to hex)
-                add(_squad_key(e[1]))
-                add(_hex_key(e[3]))
-            elif kind == "attack":  # (attack, squad, enemy squad, enemy's hex, hit)
-                add(_squad_key(e[1]))
-                add(_hex_key(e[3]))
-                add(_squad_key(e[2]))
-            elif kind == "move-in":  # (move-in, squad, from hex, into hex)
-                add(_squad_key(e[1]))
-                add(_hex_key(e[3]))
-            elif kind in ("ammo", "damage"):  # (kind, squad, ...)
-                add(_squad_key(e[1]))
-        except (IndexError, TypeError):  # an event of another form names nothing here
-            continue
-    return tuple(out)
 
 
 def mark_board(board: Text, targets: tuple[str, ...]) -> Text:

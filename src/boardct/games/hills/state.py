@@ -11,6 +11,7 @@ public.
 from __future__ import annotations
 
 from array import array
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, ClassVar
 
@@ -820,6 +821,33 @@ class HillsState(State[int]):
         if op == A.MOVE:
             return (squad, _HEX_KEY[there])
         return (squad, _HEX_KEY[there], _SQUAD_KEY[1 - p][t])
+
+    def event_targets(self, events: Sequence[Event], viewer: int | None) -> tuple[str, ...]:
+        """The squads and hexes a turn's public events name: a squad that moved and the hex it
+        moved to, an attacker, the hex it attacked and the squad there (BSH-19), a squad that
+        took damage (`squad:1I`, `hex:1,0`, the page's names). Every Hills event a viewer
+        gets is public (`events_for`), so the viewer changes nothing."""
+        out: list[str] = []
+
+        def add(key: str) -> None:
+            if key not in out:
+                out.append(key)
+
+        for e in events:
+            kind = e[0] if e else None
+            try:
+                if kind in ("move", "move-in"):  # (kind, squad, from hex, to hex)
+                    add(_SQUAD_KEY[e[1] // 3][e[1] % 3])
+                    add(_HEX_KEY[e[3]])
+                elif kind == "attack":  # (attack, squad, enemy squad, enemy's hex, hit)
+                    add(_SQUAD_KEY[e[1] // 3][e[1] % 3])
+                    add(_HEX_KEY[e[3]])
+                    add(_SQUAD_KEY[e[2] // 3][e[2] % 3])
+                elif kind in ("ammo", "damage"):  # (kind, squad, ...)
+                    add(_SQUAD_KEY[e[1] // 3][e[1] % 3])
+            except (IndexError, TypeError):  # an event of another form names nothing here
+                continue
+        return tuple(out)
 
     def reveals(self, event: Event) -> bool:
         """A face-down tile turned up, a card drawn or played, and any fight (its result is
