@@ -159,3 +159,21 @@ def test_ctf_after_a_turn_each_seat_sees_the_bots_its_bots_saw_move(api, monkeyp
         if not states[0]["over"]:
             assert api.state(gid)["last_move"]["targets"] == []
     assert turns >= 5 and unseen >= 1  # the exclusion was put to the test
+
+
+def test_the_replay_marks_each_move_as_the_game_page_did(api):
+    """After the end the replay shows every position; each frame names the elements of the
+    move that led to it (the action's own and what its events show), as the game page marked
+    them: FFF's piece and the square it stepped to (FFF-30); the resignation marks nothing."""
+    game = api.create("fff")
+    tokens = [s["token"] for s in game["seats"]]
+    gid = game["game_id"]
+    mover = api.state(gid, tokens[0])["to_move"][0]
+    step = next(a for a in api.state(gid, tokens[mover])["legal"] if " m " in a["text"])
+    api.move(gid, tokens[mover], step["text"])
+    marked = api.state(gid, tokens[1 - mover])["last_move"]["targets"]
+    assert api.post(f"/games/{gid}/resign", {}, token=tokens[1 - mover]).status_code == 200
+    frames = api.get(f"/games/{gid}/replay", tokens[0]).json()["frames"]
+    assert frames[0].get("targets") is None  # the start: no move led there
+    assert frames[1]["targets"] == marked
+    assert frames[2]["targets"] == []

@@ -194,6 +194,12 @@ def test_replay_page_steps_through_a_finished_game(server, pages):
     assert page.inner_text("#where") == f"move 0 of {len(FULL_GAME)}"
     page.click("#forward")
     assert "played 26" in page.inner_text("#move-line")
+    # the move that led here is marked on the board, as the game page marks the last move
+    # (issue 33): the engine's elements of that move, the sector moved to among them
+    marked = page.eval_on_selector("#boards", "b => b.dataset.lastMove").split()
+    assert "sector:6" in marked
+    for key in marked:
+        assert page.locator(f'#boards [data-key="{key}"].last-move').count() >= 1
     page.click("#forward")
     page.click("#back")
     assert page.inner_text("#where") == f"move 1 of {len(FULL_GAME)}"

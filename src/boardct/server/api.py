@@ -8,6 +8,7 @@ of `ServiceError`, never a 500 or an HTML page.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from typing import Any
 
@@ -326,6 +327,28 @@ async def record(game_id: str, request: Request) -> JSONResponse:
     return JSONResponse(service_of(request).record(live).to_dict())
 
 
+def action_targets(state: Any, text: str, seat: int | None) -> list[str]:
+    """The board elements a replayed entry's action involves (`State.action_targets` of the
+    entry parsed on the state it was played in); none for a table entry (undo, resign, draw).
+    A game's hook failing marks nothing: it never stops the replay."""
+    if seat is None or moves.is_table_entry(text):
+        return []
+    try:
+        return [str(t) for t in state.action_targets(state.parse(text, seat), seat)]
+    except Exception:  # noqa: BLE001 - a game's hook; the replay goes on unmarked
+        return []
+
+
+def seen_targets(acted: list[str], after: Any, events: list[Any]) -> list[str]:
+    """The replay's last-move mark: after the end the whole game is revealed, so the action's
+    own elements and what its events show (`State.event_targets`, for the spectator, who sees
+    every public event), at most 16."""
+    out = list(acted)
+    with contextlib.suppress(Exception):  # a game's hook failing: the replay goes on
+        out += [str(t) for t in after.event_targets(after.events_for(events, None), None)]
+    return list(dict.fromkeys(out))[:16]
+
+
 @router.get("/games/{game_id}/replay")
 async def replay(game_id: str, request: Request) -> dict:
     """After the end: every position, with each seat's and the spectator's view."""
@@ -341,11 +364,13 @@ async def replay(game_id: str, request: Request) -> dict:
     frames: list[dict[str, Any]] = [{"ply": 0, "seat": None, "text": None, "events": [],
                                      "views": views(state), "spectator": state.view(None)}]
     for k, e in enumerate(live.entries, start=1):
+        acted = action_targets(state, e.text, e.seat)  # on the state it was legal in
         done = moves.apply_entry(state, e.text)
         state = done.state
         lines = seen_lines(state, done.events, [None])
         frames.append({"ply": k, "seat": e.seat, "text": e.text, "events": lines[None],
-                       "views": views(state), "spectator": state.view(None)})
+                       "views": views(state), "spectator": state.view(None),
+                       "targets": seen_targets(acted, state, done.events)})
     return {"game_id": live.id, "game": live.game.id, "frames": frames}
 
 

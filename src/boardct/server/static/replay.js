@@ -37,6 +37,12 @@ function draw() {
   if (hidden) seats.forEach((s) => one(f.views[s], Number(s), `${sideName(names, Number(s))}'s view`));
   else one(f.spectator, null, "Board");
   $("boards").replaceChildren(...boards);
+  // the move that led here, marked on every board as the game page marks the last move
+  const keys = new Set(Array.isArray(f.targets) ? f.targets : []);
+  for (const node of $("boards").querySelectorAll("[data-key]")) {
+    node.classList.toggle("last-move", keys.has(node.getAttribute("data-key")));
+  }
+  $("boards").dataset.lastMove = [...keys].join(" ");
   $("back").disabled = k === 0;
   $("first").disabled = k === 0;
   $("forward").disabled = k === frames.length - 1;
