@@ -115,9 +115,15 @@ def test_the_thinking_line_shows_after_the_players_own_move_and_goes(tmp_path):
     assert "\x1b[2K" in text[thinking:reply]
     assert "is thinking" not in text[reply:]
     assert re.search(r"is thinking\.\.\. [0-9]+ s", text)  # with the time spent
-    # the computer's move, named, under the next board
-    played = actions(save)[1]
-    assert f"> Computer (mcts) played {played}" in plain(text[reply:])
+    # the computer's move, named, under the next board: its whole turn (a select, then an
+    # order, or one action), in the order played
+    played = actions(save)[1:]
+    named = re.search(r"> Computer \(mcts\) played (.*)", plain(text[reply:]))
+    assert named, text[reply:]
+    line, at = named.group(1), 0
+    assert line.startswith(played[0] + " ") or line == played[0]
+    for move in played:  # each of the turn's actions, in order
+        at = line.index(move, at) + len(move)
 
 
 def test_hills_incoming_player_reads_the_others_whole_turn_and_nothing_hidden(tmp_path):

@@ -758,7 +758,12 @@ class Session:
                     else [f"Player {p + 1} (computer): played."])
             if self.state.game.perfect_information and not self.state.game.simultaneous:
                 plain = "" if words == text else f" ({words})"
-                self.last_move = f"{self.player_name(p)} played {text}{plain}"
+                # a turn of several actions (a FieldShift select, then its order) is named
+                # whole, as it is marked whole
+                if self.last_move is None:
+                    self.last_move = f"{self.player_name(p)} played {text}{plain}"
+                else:
+                    self.last_move += f", {text}{plain}"
             else:  # the move may be secret: only what the reader's events name is marked
                 targets = ()
             targets += self.seen_targets(events)  # where it went, what it hit
