@@ -22,25 +22,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 from pathlib import Path
 
+from boardct.arena.ratings import wilson
 from boardct.arena.runner import run_local, self_play
 from boardct.core import registry
 from boardct.core.errors import BoardctError
 from boardct.core.outcome import Termination
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson's 95% interval for a share of k in n."""
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def seat_balance(game_id: str, agent: str, games: int, seed: int, options: dict) -> dict:

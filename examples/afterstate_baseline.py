@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 from pathlib import Path
@@ -47,6 +46,7 @@ from pathlib import Path
 import numpy as np
 
 from boardct.agents import make as make_agent
+from boardct.arena.ratings import wilson
 from boardct.core import registry
 from boardct.core.errors import BoardctError
 from boardct.core.game import Game, State
@@ -163,15 +163,6 @@ def play_game(game: Game, options: dict, seed: int, seats: list, rng: np.random.
         state.apply(action, player)
     return state.returns(), chosen
 
-
-def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson's 95% interval for a share of k in n (as in selfplay_baseline.py)."""
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def evaluate(game_id: str, options: dict, value: AfterstateValue | None, games: int,

@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 from pathlib import Path
@@ -49,6 +48,7 @@ import numpy as np
 from boardct.adapters.gymnasium import BoardctEnv
 from boardct.adapters.pettingzoo import env as aec_env
 from boardct.agents import make as make_agent
+from boardct.arena.ratings import wilson
 from boardct.core.errors import BoardctError
 
 
@@ -205,15 +205,6 @@ def play_against(env: BoardctEnv, policy: Policy | None, seed: int, rng: np.rand
             raise RuntimeError(f"the policy played an illegal id: {info['illegal_action']}")
     return float(reward), choices
 
-
-def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson's 95% interval for a share of k in n."""
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def evaluate(game: str, options: dict, policy: Policy | None, games: int, greedy: bool = False,

@@ -87,15 +87,19 @@ def elo_difference(score: float) -> float:
     return 400.0 * math.log10(score / (1.0 - score))
 
 
-def score_interval(scores: list[float], z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson interval of a mean score (draws count half). Treating draws as half a
-    win and half a loss overstates the spread, so the interval errs on the wide side; unlike
-    mean +- 2 standard errors it stays inside [0, 1] and is not empty at 0% or 100%."""
-    n = len(scores)
+def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson's 95% interval for a share of `k` successes in `n` trials: unlike p +- 2
+    standard errors it stays inside [0, 1] and is not empty at 0% or 100%. (0, 1) for n = 0."""
     if not n:
         return (0.0, 1.0)
-    p = sum(scores) / n
+    p = k / n
     z2 = z * z
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = z / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
     return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def score_interval(scores: list[float], z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson interval of a mean score (draws count half). Treating draws as half a
+    win and half a loss overstates the spread, so the interval errs on the wide side."""
+    return wilson(sum(scores), len(scores), z)
