@@ -464,3 +464,39 @@ def test_pty_history_lists_the_game_and_replay_opens_it(tmp_path):
     replay.expect_exact("[Enter/n next, p previous, NUMBER jump, e end, q quit]")
     replay.sendline("q")
     replay.expect(pexpect.EOF)
+
+
+def test_two_terminals_starting_at_once_never_share_a_number(tmp_path, monkeypatch):
+    """The number is claimed (`.N.claim`, created exclusively) before the record is written:
+    a second terminal that read the folder at the same moment takes the next number."""
+    monkeypatch.chdir(tmp_path)
+    folder = history.history_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / ".1.claim").touch()  # another terminal is writing game 1 now
+    run("play", "fieldshift", "--names", "Ann", "Ben", "--seed", "1", "--no-clear",
+        input="24\n")
+    [mine] = history_files()
+    assert mine.name.startswith("2-")
+    assert not (folder / ".2.claim").exists()  # released once the record holds the number
+
+
+def test_a_number_written_between_reading_the_folder_and_claiming_it_is_left_alone(
+        tmp_path, monkeypatch):
+    folder = tmp_path / "h"
+    folder.mkdir()
+    (folder / "1-20260101-000000-fieldshift-aaaaaaaaaa.json").write_text("{}")
+    real_names = history._names
+    calls = []
+
+    def stale_then_real(where):
+        calls.append(where)
+        if len(calls) == 1:  # the first read happened before the other terminal wrote 2
+            names = real_names(where)
+            (folder / "2-20260101-000001-fieldshift-bbbbbbbbbb.json").write_text("{}")
+            return names
+        return real_names(where)
+
+    monkeypatch.setattr(history, "_names", stale_then_real)
+    path = history.numbered_path(folder, "20260101-000002-fieldshift-cccccccccc.json")
+    assert path.name.startswith("3-")
+    assert not (folder / ".2.claim").exists()  # the claim on the taken number was dropped

@@ -97,7 +97,11 @@ class Keeper:
                 raise OSError("this system has no user data folder")
             self.folder.mkdir(parents=True, exist_ok=True)
             path = self.kept or numbered_path(self.folder, entry_name(state))
-            record().save(path)
+            try:
+                record().save(path)
+            finally:
+                if self.kept is None:
+                    release_claim(path)
         except (OSError, ValueError) as exc:
             if self.warned:
                 return []
@@ -136,14 +140,55 @@ def numbered_path(folder: Path, entry: str) -> Path:
     """Where the game whose entry name is `entry` is kept: its own file when it is already
     there (a resumed game keeps its number), else a new file numbered one past the highest
     number in the folder. A number once given never changes and is never given again while
-    its file is there, so `boardct replay 7` is the same game however many are added."""
+    its file is there, so `boardct replay 7` is the same game however many are added.
+
+    Two terminals may start games at the same moment: the new number is claimed first, by
+    creating `.N.claim` exclusively (which only one process can do), then checked against
+    the files written since the folder was read. The claim is released by `release_claim`
+    once the record is written under that number."""
     names = _names(folder)
     for name in names:
         m = _NUMBERED.match(name)
         if m and m.group(2) == entry:
             return folder / name
-    numbers = [n for n in (number_of(name) for name in names) if n is not None]
-    return folder / f"{max(numbers, default=0) + 1}-{entry}"
+    while True:
+        claims = _claimed(folder)
+        numbers = [n for n in (number_of(name) for name in names) if n is not None]
+        number = max([*numbers, *claims], default=0) + 1
+        claim = folder / f".{number}.claim"
+        try:
+            claim.open("x").close()
+        except FileExistsError:
+            names = _names(folder)
+            continue
+        names = _names(folder)
+        if any(number_of(name) == number for name in names):
+            # another process wrote this number between our two reads: leave it theirs
+            claim.unlink(missing_ok=True)
+            continue
+        return folder / f"{number}-{entry}"
+
+
+def release_claim(path: Path) -> None:
+    """Drop the claim on `path`'s number (see `numbered_path`): its record now holds it."""
+    number = number_of(path.name)
+    if number is not None:
+        with contextlib.suppress(OSError):
+            (path.parent / f".{number}.claim").unlink(missing_ok=True)
+
+
+_CLAIM = re.compile(r"\.([0-9]{1,9})\.claim\Z")
+
+
+def _claimed(folder: Path) -> list[int]:
+    """Numbers claimed by a game being written now (or by one whose writer died before it
+    wrote: that number is then skipped, never given twice)."""
+    try:
+        with os.scandir(folder) as it:
+            return [int(m.group(1)) for item in itertools.islice(it, MAX_SCANNED)
+                    if (m := _CLAIM.match(item.name))]
+    except OSError:
+        return []
 
 
 def _number_the_unnumbered(folder: Path) -> None:
