@@ -34,6 +34,9 @@ def test_bids_are_clicked_on_cards_and_stay_sealed_until_both_are_in(
     claim(ben, server, gid, game["seats"][1]["invite"], "Ben")
     tokens = [page_token(ann, gid), page_token(ben, gid)]
     loaded = server.state(gid, tokens[0])
+    # the game's prompt "Ann (Player 1), your bid" reads with her name once, not "Ann (Ann)"
+    ann.wait_for_function("() => document.getElementById('turn').textContent.includes('bid')")
+    assert ann.locator("#turn").inner_text() == "Your move. Ann, your bid:"
     assert loaded["my_turn"] and {a["text"] for a in loaded["legal"]} == \
         {"bid 1", "bid 2", "bid 3", "bid 4"}
     # Ann clicks her card 3: the engine named it as that bid's target

@@ -7,11 +7,19 @@
 
 const PLAYER_N = /\bPlayer (\d{1,2})\b/g;
 
-/** `text` with "Player N" replaced by seat N-1's name where the seat has one of its own. */
+const AFTER_NAME = / \(Player (\d{1,2})\)/g;
+
+/** `text` with "Player N" replaced by seat N-1's name where the seat has one of its own; a
+ * "(Player N)" right after that very name (a game's "Ann (Player 1), your bid") is dropped
+ * rather than read "Ann (Ann)". */
 export function named(text, names) {
   if (typeof text !== "string") return "";
   if (!Array.isArray(names) || !names.length) return text;
-  return text.replace(PLAYER_N, (all, n) => {
+  const once = text.replace(AFTER_NAME, (all, n, at, whole) => {
+    const name = names[Number(n) - 1];
+    return name && whole.slice(0, at).endsWith(name) ? "" : all;
+  });
+  return once.replace(PLAYER_N, (all, n) => {
     const name = names[Number(n) - 1];
     return name && name !== all ? name : all;
   });
