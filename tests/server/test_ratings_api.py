@@ -6,7 +6,9 @@ alone; a game's end is counted once, whatever restarts; the schema migrates from
 
 from __future__ import annotations
 
+import contextlib
 import json
+import time
 import warnings
 from collections.abc import Iterator
 
@@ -301,3 +303,59 @@ def test_every_game_has_a_leaderboard(client):
         got = board(client, game.id)
         assert got["game"] == game.id and got["title"] == game.title
         assert json.dumps(got)
+
+
+# -- a real server killed at the end of a rated game -------------------------------------------
+def test_a_server_killed_as_a_rated_game_ends_counts_it_once(serve, db_url):
+    """SIGKILL while the ending resignation is in flight: after the restart the game has
+    either ended with the ratings moved, or not ended with them untouched (the end and the
+    ratings are one transaction); resent with its move id, it ends the game once, and the
+    ratings have counted it once."""
+    import threading
+
+    import httpx
+
+    server = serve(db_url)
+    http = httpx.Client(base_url=server.base_url + API, timeout=20)
+
+    def account(name: str) -> dict:
+        r = http.post("/account/signup", json={"username": name, "password": PASSWORD})
+        assert r.status_code == 201, r.text
+        http.cookies.clear()
+        return who(r.cookies[COOKIE])
+
+    ann, bob = account("ann"), account("bob")
+    made = http.post("/games", json={"game": "fieldshift", "rated": True}, headers=bob).json()
+    http.cookies.clear()
+    gid = made["game_id"]
+    r = http.post(f"/invites/{made['seats'][1]['invite']}", json={}, headers=ann)
+    assert r.status_code == 200, r.text
+    http.cookies.clear()
+
+    def resign_in_flight() -> None:
+        with contextlib.suppress(httpx.HTTPError):
+            httpx.post(f"{server.base_url}{API}/games/{gid}/resign",
+                       json={"move_id": "bob-resigns"}, headers=bob, timeout=5)
+
+    sender = threading.Thread(target=resign_in_flight)
+    sender.start()
+    time.sleep(0.05)
+    server.kill()
+    sender.join()
+    server.start()
+
+    def counted() -> tuple[bool, dict]:
+        st = http.get(f"/games/{gid}", headers=ann).json()
+        http.cookies.clear()
+        return bool(st["result"]), {p["username"]: p["games"] for p in
+                                    http.get("/leaderboard/fieldshift").json()["provisional"]}
+
+    ended, games = counted()
+    assert games == ({"ann": 1, "bob": 1} if ended else {})
+    r = http.post(f"/games/{gid}/resign", json={"move_id": "bob-resigns"}, headers=bob)
+    http.cookies.clear()
+    assert r.status_code == 200, r.text  # the original acknowledgement, or the first
+    server.kill()
+    server.start()
+    assert counted() == (True, {"ann": 1, "bob": 1})
+    http.close()
