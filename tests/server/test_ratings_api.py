@@ -359,3 +359,31 @@ def test_a_server_killed_as_a_rated_game_ends_counts_it_once(serve, db_url):
     server.start()
     assert counted() == (True, {"ann": 1, "bob": 1})
     http.close()
+
+
+def test_a_failing_rating_never_stops_the_games_end(client, db_url, monkeypatch):
+    """A rating library that raises: the game ends all the same, counted unrated, and the
+    reason is kept."""
+    from boardct.server import ratings
+
+    class Broken:
+        mu, sigma = 25.0, 25.0 / 3.0
+
+        def rating(self, mu=None, sigma=None):
+            return (mu, sigma)
+
+        def rate(self, *_args, **_kwargs):
+            raise ArithmeticError("the library failed")
+
+    monkeypatch.setattr(ratings, "_model", Broken)
+    ann, bob = sign_up(client, "ann"), sign_up(client, "bob")
+    gid = rated_game(client, [bob, ann])
+    resign(client, gid, bob)
+    assert client.get(f"{API}/games/{gid}", headers=ann).json()["result"]["winners"] == [1]
+    assert everyone(client) == {}
+    engine = create_engine(db_url)
+    with engine.connect() as conn:
+        note = conn.execute(text("SELECT note FROM rated_games")).scalar_one()
+        history = conn.execute(text("SELECT count(*) FROM rating_history")).scalar_one()
+    engine.dispose()
+    assert note.startswith("unrated: the rating failed") and history == 0

@@ -214,15 +214,21 @@ def _move_ratings(conn: Connection, game_id: str, game: str, account_of: dict[in
     rows = {r.account: r for r in conn.execute(
         select(RatingRow).where(RatingRow.game == game, RatingRow.account.in_(accounts))
         .order_by(RatingRow.account).with_for_update())}
-    model = _model()
-    before = [[model.rating(mu=rows[account_of[p]].mu, sigma=rows[account_of[p]].sigma)
-               for p in team] for team in teams]
-    after = model.rate(before, ranks=[float(r) for r in ranks])
-    glicko: dict[int, tuple[float, float, float]] = {}
-    if len(teams) == 2 and all(len(t) == 1 for t in teams):
-        glicko = _glicko_pair(rows[account_of[teams[0][0]]], rows[account_of[teams[1][0]]],
-                              account_of[teams[0][0]], account_of[teams[1][0]],
-                              scores[0], scores[1])
+    try:
+        model = _model()
+        before = [[model.rating(mu=rows[account_of[p]].mu, sigma=rows[account_of[p]].sigma)
+                   for p in team] for team in teams]
+        after = model.rate(before, ranks=[float(r) for r in ranks])
+        glicko: dict[int, tuple[float, float, float]] = {}
+        if len(teams) == 2 and all(len(t) == 1 for t in teams):
+            glicko = _glicko_pair(rows[account_of[teams[0][0]]], rows[account_of[teams[1][0]]],
+                                  account_of[teams[0][0]], account_of[teams[1][0]],
+                                  scores[0], scores[1])
+    except Exception:  # a rating library's failure never stops the game's end
+        log.exception("rating game %s failed: counted unrated", game_id)
+        conn.execute(update(RatedGameRow).where(RatedGameRow.game == game_id)
+                     .values(note="unrated: the rating failed (see the server's log)"))
+        return
     for t, team in enumerate(teams):
         for i, seat in enumerate(team):
             acc = account_of[seat]
