@@ -21,7 +21,7 @@ from typing import Any
 
 import click
 
-from boardct.cli import arena, cmd_serve, history, play
+from boardct.cli import admin, arena, cmd_serve, history, play
 from boardct.cli.ext import BoardctGroup, SeedType, parse_options
 from boardct.core import registry
 from boardct.core.view import view_schema
@@ -263,6 +263,7 @@ play.register_commands(cli)
 history.register_commands(cli)
 arena.register_commands(cli)
 cli.add_command(cmd_serve.command)
+cli.add_command(admin.command)
 
 
 def main() -> None:

@@ -8,6 +8,9 @@ use personal API tokens (`bct_...`). The database keeps only the SHA-256 of a se
 token (they are 256-bit random strings: a fast hash is enough, as for the seat tokens), so a
 copy of the database signs no one in.
 
+A disabled account (`boardct admin disable`, server/admin.py) signs in no more; its sessions
+and API tokens are refused.
+
 A seat belongs to an account (`seats.account`) when it was created, claimed or taken by a
 signed-in player, or when a guest signs up or in with the seat tokens their browser holds
 (`move_seats`): from then on the account plays it from any device, and "my games" lists it.
@@ -164,6 +167,9 @@ class Accounts:
             raise refused
         if not await self._verify(password, row.password_hash):
             raise refused
+        if row.disabled:  # told only to whoever knows the password
+            raise ServiceError("forbidden", "this account is disabled: ask the server's "
+                                            "administrator")
         return _account(row)
 
     # -- browser sessions ----------------------------------------------------------------------
@@ -202,7 +208,8 @@ class Accounts:
         def read(session: Session) -> AccountRow | None:
             return session.scalars(select(AccountRow).join(
                 SessionRow, SessionRow.account == AccountRow.id).where(
-                SessionRow.id_hash == h, SessionRow.expires > now)).first()
+                SessionRow.id_hash == h, SessionRow.expires > now,
+                AccountRow.disabled.is_(False))).first()
 
         row = await self.service.db(read)
         return _account(row) if row is not None else None
@@ -259,7 +266,8 @@ class Accounts:
         def read(session: Session) -> AccountRow | None:
             return session.scalars(select(AccountRow).join(
                 ApiTokenRow, ApiTokenRow.account == AccountRow.id).where(
-                ApiTokenRow.token_hash == h, ApiTokenRow.revoked.is_(None))).first()
+                ApiTokenRow.token_hash == h, ApiTokenRow.revoked.is_(None),
+                AccountRow.disabled.is_(False))).first()
 
         row = await self.service.db(read)
         return _account(row) if row is not None else None

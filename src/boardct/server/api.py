@@ -19,7 +19,7 @@ from boardct.core import moves, registry, table
 from boardct.core.errors import BoardctError
 from boardct.core.inputs import InputError, parse_json
 from boardct.core.view import view_schema
-from boardct.server import messages
+from boardct.server import messages, ratings
 from boardct.server.quotas import Quotas, client_address
 from boardct.server.service import END_KINDS, GameService, Live, ServiceError, seen_lines
 
@@ -168,7 +168,7 @@ async def get_catalog() -> list[dict]:
         "type": "object", "properties": {"kind": {"enum": ["human", "agent"]}, "name": STR,
                                          "agent": STR}}},
      "public": BOOL, "creator_seat": {"type": ["integer", "null"]}, "move_time": NUM,
-     "on_timeout": {"enum": ["loss", "default"]}, "turn_deadline": NUM},
+     "on_timeout": {"enum": ["loss", "default"]}, "turn_deadline": NUM, "rated": BOOL},
     {"game": "<a game id from GET /catalog>", "options": {}, "seats": [
         {"kind": "human", "name": "Ann"}, {"kind": "human", "open": True}],
      "public": True}, ("game",)))
@@ -178,7 +178,8 @@ async def create_game(request: Request) -> dict:
     "on_timeout", "turn_deadline"}. Answers each human seat's token and invite code (only
     now). The game is private unless `public`; the lobby then offers only the seats marked
     `open`. `creator_seat` (default: the first person's seat; null: none) is the creator's
-    from now on, and the signed-in creator's account's."""
+    from now on, and the signed-in creator's account's. `rated` (signed in, every seat a
+    person's): the result moves the players' ratings (server/ratings.py)."""
     quotas = quotas_of(request)
     account = await account_id(request)
     # an account's games count against the account wherever it plays from; a guest's
@@ -213,12 +214,18 @@ async def create_game(request: Request) -> dict:
             raise ServiceError("bad_request", f"{name}: seconds, 1 to 30 days")
     if on_timeout is not None and on_timeout not in ("loss", "default"):
         raise ServiceError("bad_request", "on_timeout: \"loss\" or \"default\"")
+    rated = field(body, "rated", bool, False)
+    if rated:
+        ratings.check_rated_request(seats, account)
     made = await service_of(request).create(
         game, options, seats, public=public,
         move_time=float(move_time) if move_time is not None else None,
         on_timeout=on_timeout,
         turn_deadline=float(turn_deadline) if turn_deadline is not None else None,
-        creator_seat=creator_seat, account=account)
+        creator_seat=creator_seat, account=account,
+        rows=ratings.mark_rated if rated else None)
+    if rated:
+        ratings.note_rated(service_of(request), made["game_id"])
     quotas.open_games.add(who, made["game_id"])
     made["spectate"] = f"/play/{made['game_id']}"
     return made
@@ -258,7 +265,10 @@ async def claim(code: str, request: Request) -> dict:
     """Take the seat of an invite (once): {"game_id", "seat", "token"}."""
     body = await read_object(request)
     name = field(body, "name", str, None)
-    return await service_of(request).claim(code, name, await account_id(request))
+    account = await account_id(request)
+    if account is None:
+        await ratings.refuse_guest(service_of(request), invite=code)
+    return await service_of(request).claim(code, name, account)
 
 
 @router.post("/games/{game_id}/seats/{seat}/take",
@@ -271,8 +281,10 @@ async def take_seat(game_id: str, seat: str, request: Request) -> dict:
     name = field(body, "name", str, None)
     if not seat.isdigit() or len(seat) > 6:
         raise ServiceError("bad_request", "seat: a seat number, 0 for the first")
-    return await service_of(request).take_seat(game_id, int(seat), name,
-                                               await account_id(request))
+    account = await account_id(request)
+    if account is None:
+        await ratings.refuse_guest(service_of(request), game_id=game_id)
+    return await service_of(request).take_seat(game_id, int(seat), name, account)
 
 
 # -- one game ----------------------------------------------------------------------------------

@@ -94,7 +94,7 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
                on_startup: Iterable[Callable[[FastAPI], Awaitable[None]]] = ()) -> FastAPI:
     """The server app for `config` (default: `ServerConfig()`, the database from
     BOARDCT_DB or ./boardct.db)."""
-    from boardct.server import account_api, api, presence, recent, ws
+    from boardct.server import account_api, api, presence, ratings, recent, ws
     from boardct.server import extras as server_extras
     from boardct.server.accounts import Accounts
     from boardct.server.agents import AgentRunner
@@ -131,6 +131,7 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
         app.state.accounts = Accounts(service, config)  # sign-in, sessions, API tokens
         service.state_extras.append(recent.last_move_extra)  # the pages' last-move marks
         service.state_extras.append(presence.presence_extra)  # online, last seen
+        ratings.install(service)  # rated games: the end moves the ratings, once
         for ext in games.values():
             ext.bind(service)
         for start in startups:
@@ -171,6 +172,7 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
     app.include_router(account_api.router)
     app.include_router(presence.router)  # who is at the table
     app.include_router(server_extras.router)  # srvx: chat, offers
+    app.include_router(ratings.router)  # leaderboards, players' profiles
     for ext in games.values():
         app.include_router(ext.router)
     for router in extra_routers:

@@ -88,6 +88,10 @@ class AccountRow(Base):
     password_hash: Mapped[str] = mapped_column(String(255))
     email: Mapped[str | None] = mapped_column(String(254), nullable=True)
     created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    # `boardct admin` (server/admin.py): an administrator; a disabled account signs in no
+    # more, and its sessions and API tokens are refused
+    is_admin: Mapped[bool] = mapped_column(default=False)
+    disabled: Mapped[bool] = mapped_column(default=False)
 
 
 class SessionRow(Base):
@@ -113,3 +117,55 @@ class ApiTokenRow(Base):
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
     revoked: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class RatedGameRow(Base):
+    """A game created rated (server/ratings.py). `counted` is set in the transaction of the
+    game's last entry, once: the ratings moved then (`note` None) or the game turned out
+    unrated (`note` says why: a guest's or an agent's seat)."""
+
+    __tablename__ = "rated_games"
+
+    game: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    counted: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    note: Mapped[str | None] = mapped_column(String(200), nullable=True)
+
+
+class RatingRow(Base):
+    """An account's rating at one game: OpenSkill's `mu` and `sigma` (every game), and the
+    Glicko-2 rating, deviation and volatility of its two-player rated games."""
+
+    __tablename__ = "ratings"
+
+    account: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    glicko: Mapped[float | None] = mapped_column(Float, nullable=True)
+    glicko_rd: Mapped[float | None] = mapped_column(Float, nullable=True)
+    glicko_vol: Mapped[float | None] = mapped_column(Float, nullable=True)
+    glicko_games: Mapped[int] = mapped_column(Integer, default=0)
+    updated: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RatingHistoryRow(Base):
+    """One rated game's change of one account's rating: before and after, the place."""
+
+    __tablename__ = "rating_history"
+    __table_args__ = (UniqueConstraint("game_id", "account"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    account: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    game: Mapped[str] = mapped_column(String(32))  # the game's kind (its registry id)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    rank: Mapped[int] = mapped_column(Integer)  # 1: first place (shared by a team, a tie)
+    score: Mapped[float] = mapped_column(Float)  # the seat's return
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu_after: Mapped[float] = mapped_column(Float)
+    sigma_after: Mapped[float] = mapped_column(Float)
+    glicko_before: Mapped[float | None] = mapped_column(Float, nullable=True)
+    glicko_after: Mapped[float | None] = mapped_column(Float, nullable=True)
+    at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))

@@ -110,6 +110,10 @@ class GameService:
         # websocket message types other modules answer ("offer", "answer", "chat"):
         # type -> async handler(service, live, client, message); raise ServiceError to refuse
         self.ws_handlers: dict[str, Callable[..., Awaitable[None]]] = {}
+        # called in the database thread, inside the transaction of the entry that ends a
+        # game, with (connection, live, ended state): what must change exactly once with the
+        # end (the ratings) commits or rolls back with it
+        self.on_end: list[Callable[[Connection, Live, State], None]] = []
         self._load_lock = asyncio.Lock()
         self._tasks: set[asyncio.Task] = set()
         # The database calls' threads. SQLite takes one writer at a time: several writer
@@ -158,11 +162,14 @@ class GameService:
                      public: bool = False, move_time: float | None = None,
                      on_timeout: str | None = None, turn_deadline: float | None = None,
                      names_rotated_from: str | None = None, creator_seat: int | None = None,
-                     account: int | None = None) -> dict:
+                     account: int | None = None,
+                     rows: Callable[[Session, str], None] | None = None) -> dict:
         """A new game. `seats`: [{"kind": "human", "name": "Ann", "open": false} |
         {"kind": "agent", "agent": "mcts:time=1"}]; `open`: the lobby offers the seat to
         anyone (in a public game). `creator_seat`: the creator's own seat, theirs from now on
         (taken at creation, so never offered), and `account`'s if the creator is signed in.
+        `rows(session, game_id)`: other modules' rows of the new game (rated), added in the
+        transaction that creates it.
         Returns {"game_id", "seats": [{"seat", "kind", "name", "token"?, "invite"?}]}: the
         only time tokens and invite codes are seen in clear."""
         try:
@@ -229,6 +236,9 @@ class GameService:
                                     invite_hash=s.invite_hash,
                                     claimed=s.kind == "agent" or s.claimed,
                                     account=s.account, open=s.open))
+            if rows is not None:
+                session.flush()
+                rows(session, gid)
             session.commit()
 
         await self.db(insert)
@@ -785,6 +795,7 @@ class GameService:
         expected = live.version
         result = result_json(trial)
         status = STATUS_OVER if trial.is_over else live.status
+        ending = trial.is_over and not live.over
         now = utcnow()
 
         def write(conn: Connection) -> bool:
@@ -801,6 +812,9 @@ class GameService:
             try:
                 conn.execute(append, {"game": live.id, "seq": expected + 1, "seat": seat,
                                       "text": entry, "move_id": move_id, "at": now})
+                if ending:
+                    for hook in self.on_end:
+                        hook(conn, live, trial)
                 conn.commit()
             except IntegrityError:  # the same move id or seq committed by another process
                 conn.rollback()

@@ -1,5 +1,6 @@
 """The browser pages of `boardct serve`: the lobby `/`, the game page `/play/{game_id}`, the
 replay page `/replay/{game_id}`, the account page `/account` (sign in, my games, API tokens),
+the leaderboards `/leaderboard/{game}` and the players' profiles `/players/{username}`,
 the static files under `/static/`, and each game's own page files under
 `/static/games/<game id>/`.
 
@@ -148,3 +149,12 @@ def add_web_pages(app: FastAPI) -> None:
     @app.get("/replay/{game_id}", include_in_schema=False)
     def replay_page(game_id: str) -> Response:
         return _page("replay.html")
+
+    @app.get("/leaderboard", include_in_schema=False)
+    @app.get("/leaderboard/{game}", include_in_schema=False)
+    def leaderboard_page(game: str = "") -> Response:
+        return _page("leaderboard.html")
+
+    @app.get("/players/{username}", include_in_schema=False)
+    def player_page(username: str) -> Response:
+        return _page("player.html")

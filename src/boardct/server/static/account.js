@@ -101,6 +101,7 @@ async function show() {
     return;
   }
   $("username").textContent = me.username;
+  $("profile-link").href = `/players/${encodeURIComponent(me.username)}`;
   await Promise.all([loadGames(), loadTokens()]);
 }
 

@@ -120,7 +120,7 @@ async function create(ev) {
     seats.push({ kind: "human", name: name.value.trim() || null, open: !mine && row.querySelector(".seat-open").checked });
   });
   try {
-    const res = await call("POST", "/games", { game: g.id, options, seats, public: $("public").checked, creator_seat: creatorSeat });
+    const res = await call("POST", "/games", { game: g.id, options, seats, public: $("public").checked, creator_seat: creatorSeat, ...($("rated").checked ? { rated: true } : {}) });
     res.creatorSeat = creatorSeat;
     showCreated(res);
     loadMine();
