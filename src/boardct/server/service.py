@@ -110,6 +110,9 @@ class GameService:
         # websocket message types other modules answer ("offer", "answer", "chat"):
         # type -> async handler(service, live, client, message); raise ServiceError to refuse
         self.ws_handlers: dict[str, Callable[..., Awaitable[None]]] = {}
+        # the notices' outbox (server/outbox.py), or None: its rows are written in the
+        # transaction of the move that causes them
+        self.outbox: Any = None
         self._load_lock = asyncio.Lock()
         self._tasks: set[asyncio.Task] = set()
         # The database calls' threads. SQLite takes one writer at a time: several writer
@@ -786,6 +789,8 @@ class GameService:
         result = result_json(trial)
         status = STATUS_OVER if trial.is_over else live.status
         now = utcnow()
+        notices = (self.outbox.for_commit(live, seat, trial, events, expected + 1)
+                   if self.outbox is not None else None)
 
         def write(conn: Connection) -> bool:
             # Core statements made once (`_MOVE_SQL`) on a connection, no ORM session: this
@@ -801,6 +806,8 @@ class GameService:
             try:
                 conn.execute(append, {"game": live.id, "seq": expected + 1, "seat": seat,
                                       "text": entry, "move_id": move_id, "at": now})
+                if notices is not None:
+                    notices(conn)  # the move's notices, in its transaction
                 conn.commit()
             except IntegrityError:  # the same move id or seq committed by another process
                 conn.rollback()
