@@ -226,15 +226,18 @@ class Notices:
         out = []
         lease = now + dt.timedelta(seconds=self.settings.lease)
         for row in rows:
+            # read before the UPDATE (which also changes the loaded object)
+            seen = {"id": row.id, "key": row.key, "game": row.game, "seat": row.seat,
+                    "account": row.account, "kind": row.kind, "subject": row.subject,
+                    "body": row.body, "address": row.address, "attempts": row.attempts + 1,
+                    "delivered": list(row.delivered or [])}
             done = session.execute(
                 update(NoticeRow).where(NoticeRow.id == row.id, NoticeRow.status == row.status,
                                         NoticeRow.attempts == row.attempts)
-                .values(status=SENDING, lease_until=lease, attempts=row.attempts + 1))
+                .values(status=SENDING, lease_until=lease, attempts=row.attempts + 1)
+                .execution_options(synchronize_session=False))
             if getattr(done, "rowcount", 0) == 1:
-                out.append({"id": row.id, "key": row.key, "game": row.game, "seat": row.seat,
-                            "account": row.account, "kind": row.kind, "subject": row.subject,
-                            "body": row.body, "address": row.address,
-                            "attempts": row.attempts + 1, "delivered": list(row.delivered or [])})
+                out.append(seen)
         session.commit()
         return out
 

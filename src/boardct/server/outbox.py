@@ -177,7 +177,9 @@ class Outbox:
         turn_before, turn_after = before.turn_number(), trial.turn_number()
         was_to_move = set(before.current_players())
         to_move = set(trial.current_players())
-        simultaneous = len(was_to_move) > 1
+        # a simultaneous game's new turn: every seat's orders were processed, and each seat
+        # has a report (its own events) to read, the last one to hand in too
+        simultaneous = live.game.simultaneous
         for seat in seats:
             if over:
                 kind = GAME_OVER
