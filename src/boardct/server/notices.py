@@ -411,7 +411,8 @@ def notice_json(row: NoticeRow) -> dict[str, Any]:
     return {"id": row.id, "key": row.key, "game_id": row.game, "seat": row.seat,
             "kind": row.kind, "subject": row.subject, "status": row.status,
             "attempts": row.attempts, "error": row.error,
-            "created": _iso(row.created), "sent_at": _iso(row.sent_at)}
+            "created": _iso(row.created), "sent_at": _iso(row.sent_at),
+            "next_at": _iso(row.next_at) if row.status == PENDING else None}
 
 
 def _iso(when: dt.datetime | None) -> str | None:
