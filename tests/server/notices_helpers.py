@@ -22,11 +22,11 @@ pytest.importorskip("aiosmtpd", reason="the notification tests need aiosmtpd (te
 pytest.importorskip("apprise", reason="notification URLs need apprise (server extra)")
 
 from aiosmtpd.controller import Controller  # noqa: E402
-from conftest import API, Api  # noqa: E402
 from server_live import free_port  # noqa: E402
 
 from boardct.server.app import create_app  # noqa: E402
 from boardct.server.config import ServerConfig  # noqa: E402
+from conftest import API, Api  # noqa: E402
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")

@@ -10,7 +10,6 @@ import random
 import re
 
 import pytest
-from conftest import Api
 from notices_helpers import (
     contact,
     mailbox,
@@ -20,6 +19,8 @@ from notices_helpers import (
     text_of,
     webhook,
 )
+
+from conftest import Api
 
 ANN, CAL = "ann@players.test", "cal@players.test"
 
@@ -71,7 +72,8 @@ def test_a_correspondence_fieldshift_game_tells_each_player_its_turns_and_the_en
         mails = box.to(ANN)
         listed = list(reversed(seat_notices(api, gid, tokens[0])))
         assert [n["kind"] for n in listed] == expected[0]
-        assert [(n["status"], n["attempts"], n["error"]) for n in listed] == [("sent", 1, None)] * len(listed)
+        assert [(n["status"], n["attempts"], n["error"]) for n in listed] == [
+            ("sent", 1, None)] * len(listed)
         assert [m["Message-ID"] for m in mails] == [f"<{n['key']}@boardct.notices>"
                                                     for n in listed]
         for mail, notice in zip(mails, listed, strict=True):

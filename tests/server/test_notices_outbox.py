@@ -13,7 +13,6 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from conftest import API, Api
 from notices_helpers import (
     contact,
     mailbox,
@@ -29,6 +28,7 @@ from sqlalchemy.orm import Session
 
 from boardct.server.notices import quiet_until
 from boardct.server.outbox import NoticeRow, enqueue_deadline_reminder
+from conftest import API, Api
 
 ANN, BOB = "ann@players.test", "bob@players.test"
 
