@@ -348,7 +348,7 @@ class Notices:
         if until is not None:
             return Plan("hold", f"held until the quiet hours end ({quiet[0]}-{quiet[1]} "
                                 f"{quiet[2]})", until)
-        if kind == YOUR_TURN and row["game"] is not None:
+        if kind == YOUR_TURN and row["game"] is not None and throttle > 0:
             newer = session.scalar(select(NoticeRow.id).where(
                 NoticeRow.game == row["game"], NoticeRow.seat == row["seat"],
                 NoticeRow.kind == YOUR_TURN, NoticeRow.id > row["id"],
@@ -358,7 +358,7 @@ class Notices:
             last = _aware(session.scalar(select(func.max(NoticeRow.sent_at)).where(
                 NoticeRow.game == row["game"], NoticeRow.seat == row["seat"],
                 NoticeRow.kind == YOUR_TURN, NoticeRow.status == SENT)))
-            if last is not None and throttle > 0:
+            if last is not None:
                 free = last + dt.timedelta(minutes=throttle)
                 if free > now:
                     return Plan("hold", f"at most one \"your turn\" per game every "
