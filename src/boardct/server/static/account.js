@@ -89,6 +89,19 @@ async function newToken(ev) {
   }
 }
 
+/** The notices the server gave up on (docs/server.md, "Notifications"): one line, so a
+ * player whose mail server refuses them learns it here. */
+async function loadFailedNotices() {
+  try {
+    const failed = (await call("GET", "/account/notices?status=failed")).notices || [];
+    const line = $("notices-failed");
+    line.hidden = !failed.length;
+    line.textContent = failed.length ? `${failed.length} notice(s) could not be delivered; the latest, "${failed[0].subject}": ${failed[0].error}` : "";
+  } catch (e) {
+    /* the games and tokens still show */
+  }
+}
+
 async function show() {
   const me = await currentAccount();
   $("signed-out").hidden = !!me;
@@ -101,7 +114,7 @@ async function show() {
     return;
   }
   $("username").textContent = me.username;
-  await Promise.all([loadGames(), loadTokens()]);
+  await Promise.all([loadGames(), loadTokens(), loadFailedNotices()]);
 }
 
 async function main() {
