@@ -174,3 +174,67 @@ def test_an_offer_tells_the_seat_that_must_answer(db_url, seat_kind):
         mail = box.to(CAL)[-1]
         assert mail["Subject"] == "FieldShift: Ann offers to take back their last move"
         assert box.to(ANN) == []
+
+
+TEMPLATES = (
+    re.compile(r"^.+, it is your turn in .+ \(turn \d+\)\.$"),
+    re.compile(r"^.+, the orders of the last turn of .+ were processed: your report is ready, "
+               r"and your orders for turn \d+ are due\.$"),
+    re.compile(r"^.+, your game of .+ is over: .*$"),
+    re.compile(r"^What you saw:$"),
+    re.compile(r"^Play: http://games\.test/play/[\w-]+$"),
+    re.compile(r"^ref: [0-9a-f]{40}$"),
+)
+
+
+def _every_game() -> list[str]:
+    from boardct.core import registry
+
+    return registry.ids()
+
+
+@pytest.mark.parametrize("game_id", _every_game())
+def test_no_notice_of_any_game_says_more_than_its_seat_was_shown(sqlite_url, game_id):
+    """Every game, played at random to its end (turn limit short where it has one), each seat
+    told by webhook: a notice holds the fixed words of its kind, the seat's own name and the
+    lines the seat's own log showed it, nothing else, and never the seed before the end."""
+    from boardct.core import registry
+
+    game = registry.get(game_id)
+    options = {"turn_limit": 3} if any(o.name == "turn_limit" for o in game.options) else {}
+    rng = random.Random(11)
+    with webhook() as hook, notice_app(sqlite_url, None) as client:
+        api = Api(client)
+        n = max(game.min_players, 2)
+        made = api.create(game_id, seats=[{"kind": "human", "name": f"P{i}"}
+                                          for i in range(n)], options=options)
+        gid, tokens = made["game_id"], [s["token"] for s in made["seats"]]
+        for seat, token in enumerate(tokens):
+            contact(api, gid, token, apprise_url=hook.url(f"s{seat}"))
+        shown: list[set[str]] = [set() for _ in tokens]
+        for _ in range(600):
+            if api.state(gid)["over"]:
+                break
+            seat = next(i for i, t in enumerate(tokens) if api.state(gid, t)["my_turn"])
+            legal = api.state(gid, tokens[seat])["legal"]
+            assert api.move(gid, tokens[seat], rng.choice(legal)["text"]).status_code == 200
+            for i, token in enumerate(tokens):
+                shown[i] |= own_log_lines(api, gid, token)
+            send(client)
+        over = api.state(gid)["over"]
+        record = api.get(f"/games/{gid}/record").json() if over else None
+        told = 0
+        for seat in range(len(tokens)):
+            for post in hook.at(f"s{seat}"):
+                told += 1
+                body = post["message"]
+                assert body.startswith(f"P{seat},")
+                quoted = seen_lines(body)
+                assert set(quoted) <= shown[seat]
+                rest = [line for line in body.splitlines()
+                        if line.strip() and not line.startswith("  - ")]
+                for line in rest:
+                    assert any(t.match(line) for t in TEMPLATES), line
+                if record is not None and "is over" not in post["title"]:
+                    assert str(record["seed"]) not in body
+        assert told > 0
