@@ -326,6 +326,20 @@ def test_an_invitation_mails_the_seats_own_link_and_a_wrong_code_sends_nothing(d
         assert r.status_code == 200 and r.json()["seat"] == 1
 
 
+def test_invitations_from_one_address_are_rate_limited(sqlite_url):
+    with mailbox() as box, notice_app(sqlite_url, box.url, quotas={"invite": "2/hour"}) as client:
+        api = Api(client)
+        made = api.create("fieldshift")
+        gid = made["game_id"]
+        ann, bob = made["seats"]
+        body = {"seat": 1, "invite": bob["invite"], "email": BOB}
+        for _ in range(2):
+            assert api.post(f"/games/{gid}/invite", body, ann["token"]).status_code == 200
+        r = api.post(f"/games/{gid}/invite", body, ann["token"])
+        assert r.status_code == 429 and "Retry-After" in r.headers
+        assert send(client) == 2 and len(box.to(BOB)) == 2
+
+
 def test_a_deadline_reminder_is_written_once_per_deadline_and_hours(db_url):
     with mailbox() as box, notice_app(db_url, box.url) as client:
         api = Api(client)

@@ -31,6 +31,7 @@ import html
 import logging
 import re
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -65,6 +66,9 @@ from boardct.server.outbox import (
 log = logging.getLogger("boardct.server.notices")
 
 BATCH = 20  # notices claimed at once
+# seconds after which a game's guest contacts are read again (after its next commit): a
+# contact given through another server process reaches this one's outbox so
+CONTACTS_FRESH = 10.0
 MAX_ERROR = 500
 EMAIL_RE = re.compile(r"^[^@\s<>,;\"]{1,64}@[^@\s<>,;\"]{1,190}\.[^@\s<>,;\".]{1,63}$")
 HHMM = re.compile(r"^([01]\d|2[0-3]):([0-5]\d)$")
@@ -147,6 +151,7 @@ class Notices:
         self._secret: bytes | None = None
         self._wake = asyncio.Event()
         self._task: asyncio.Task | None = None
+        self._loading: set[asyncio.Task] = set()
 
     # -- wiring --------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -164,14 +169,27 @@ class Notices:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
 
-    async def _poke(self, _game_id: str, _version: int) -> None:
+    async def _poke(self, game_id: str, _version: int) -> None:
+        """After a commit: wake the sender; now and then read the game's guest contacts again
+        (another server process may have taken one since this one loaded the game)."""
         self._wake.set()
+        live = self.service.cached(game_id)
+        if live is not None and time.monotonic() - live.extra.get(
+                "notice_contacts_at", 0.0) > CONTACTS_FRESH:
+            live.extra["notice_contacts_at"] = time.monotonic()
+            task = asyncio.get_running_loop().create_task(self.load_contacts(live))
+            self._loading.add(task)
+            task.add_done_callback(self._loading.discard)
 
     async def load_contacts(self, live: Any) -> None:
         """Note which guest seats of `live` gave a contact (the outbox writes their notices)."""
+        live.extra["notice_contacts_at"] = time.monotonic()
+        changes = live.extra.get("notice_contacts_changes", 0)
         seats = await self.service.db(lambda s: list(s.scalars(
             select(SeatContactRow.seat).where(SeatContactRow.game == live.id))))
-        live.extra["notice_contacts"] = set(seats)
+        if live.extra.get("notice_contacts_changes", 0) == changes:
+            live.extra["notice_contacts"] = set(seats)
+        # else: this process changed a contact meanwhile: what it holds is newer than the read
 
     @staticmethod
     def _read_secret(session: Session) -> str:
@@ -625,6 +643,7 @@ async def put_contact(game_id: str, request: Request) -> dict:
     out = await notices_of(request).service.db(write)
     held = live.extra.setdefault("notice_contacts", set())
     (held.add if out is not None else held.discard)(seat)
+    live.extra["notice_contacts_changes"] = live.extra.get("notice_contacts_changes", 0) + 1
     return {"contact": out}
 
 
@@ -644,10 +663,12 @@ async def send_invite(game_id: str, request: Request) -> dict:
     game answered it), "email"}. Only a player of the game may send one, with the seat's
     own, still unused, invite code."""
     from boardct.server.live import token_hash
+    from boardct.server.quotas import client_address
 
     live, me = await caller(request, game_id)
     if me is None:
         raise ServiceError("forbidden", "only a player of the game sends its invitations")
+    request.app.state.quotas.hit("invite", client_address(request))
     body = await read_object(request)
     seat, code = body.get("seat"), body.get("invite")
     address = _email(body.get("email"))
