@@ -425,3 +425,67 @@ def test_preferences_and_notices_need_an_account_and_contacts_a_seat(sqlite_url)
         r = client.put(f"{API}/games/{gid}/contact", json={"email": BOB})
         assert r.status_code == 403  # a spectator
         assert api.get(f"/games/{gid}/notices").status_code == 403
+
+
+# -- the SMTP URL ---------------------------------------------------------------------------------
+def test_the_smtp_url_gives_server_port_login_starttls_and_sender():
+    from boardct.server.senders import SmtpSettings
+
+    s = SmtpSettings.parse("smtp://ann%40ex.org:p%3Ass@mail.ex.org:587?starttls=1&from=g@ex.org")
+    assert (s.host, s.port, s.user, s.password, s.tls, s.starttls, s.sender) == (
+        "mail.ex.org", 587, "ann@ex.org", "p:ss", False, True, "g@ex.org")
+    s = SmtpSettings.parse("smtps://mail.ex.org")
+    assert (s.port, s.tls, s.starttls, s.user, s.sender) == (465, True, False, None,
+                                                             "boardct@mail.ex.org")
+    for bad in ("ftp://mail.ex.org", "smtp://", "smtp://host:port"):
+        with pytest.raises(ValueError):
+            SmtpSettings.parse(bad)
+
+
+def test_boardct_serve_refuses_a_bad_smtp_url_before_starting():
+    from click.testing import CliRunner
+
+    from boardct.cli.main import cli
+
+    result = CliRunner().invoke(cli, ["serve", "--smtp", "ftp://mail.ex.org", "--db",
+                                      "sqlite:///unused.db"])
+    assert result.exit_code != 0
+    assert "--smtp" in result.output and "smtp://" in result.output
+
+
+def test_the_mail_server_login_of_the_url_is_used(sqlite_url):
+    from aiosmtpd.controller import Controller
+    from aiosmtpd.smtp import AuthResult
+    from server_live import free_port
+
+    logins: list[tuple[bytes, bytes]] = []
+    got: list[str] = []
+
+    class Handler:
+        async def handle_DATA(self, server, session, envelope) -> str:  # noqa: N802
+            got.append(envelope.content.decode())
+            return "250 OK"
+
+    def check(server, session, envelope, mechanism, auth_data) -> AuthResult:
+        logins.append((auth_data.login, auth_data.password))
+        return AuthResult(success=auth_data.password == b"s3cret")
+
+    port = free_port()
+    smtp = Controller(Handler(), hostname="127.0.0.1", port=port, authenticator=check,
+                      auth_require_tls=False)
+    smtp.start()
+    try:
+        url = f"smtp://games:s3cret@127.0.0.1:{port}"
+        with notice_app(sqlite_url, url) as client:
+            api = Api(client)
+            made = api.create("fieldshift")
+            gid, tokens = made["game_id"], [s["token"] for s in made["seats"]]
+            contact(api, gid, tokens[1], email=BOB)
+            pass_turn(api, gid, tokens)
+            send(client)
+            [notice] = seat_notices(api, gid, tokens[1])
+            assert notice["status"] == "sent", notice
+        assert logins == [(b"games", b"s3cret")]
+        assert len(got) == 1 and f"<{notice['key']}@boardct.notices>" in got[0]
+    finally:
+        smtp.stop()

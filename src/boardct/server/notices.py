@@ -39,14 +39,14 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
-from sqlalchemy import DateTime, String, delete, func, or_, select, update
+from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Mapped, Session, mapped_column
+from sqlalchemy.orm import Session
 
 from boardct.server import senders
 from boardct.server.api import caller, read_object
 from boardct.server.live import ServiceError, utcnow
-from boardct.server.models import AccountRow, Base
+from boardct.server.models import AccountRow
 from boardct.server.outbox import (
     COALESCED,
     FAILED,
@@ -57,34 +57,25 @@ from boardct.server.outbox import (
     SENT,
     SKIPPED,
     YOUR_TURN,
+    EmailOptoutRow,
     NoticePrefsRow,
     NoticeRow,
     SeatContactRow,
     ServerKeyRow,
+    address_hash,
 )
 
 log = logging.getLogger("boardct.server.notices")
 
-BATCH = 20  # notices claimed at once
+# notices claimed at once: sent one after another, each within its channel's timeout
+# (senders.SMTP_TIMEOUT), so a batch is done well within the lease
+BATCH = 5
 # seconds after which a game's guest contacts are read again (after its next commit): a
 # contact given through another server process reaches this one's outbox so
 CONTACTS_FRESH = 10.0
 MAX_ERROR = 500
 EMAIL_RE = re.compile(r"^[^@\s<>,;\"]{1,64}@[^@\s<>,;\"]{1,190}\.[^@\s<>,;\".]{1,63}$")
 HHMM = re.compile(r"^([01]\d|2[0-3]):([0-5]\d)$")
-
-
-class EmailOptoutRow(Base):
-    """An e-mail address that asked for no more e-mail (the SHA-256 of it, case-folded)."""
-
-    __tablename__ = "email_optouts"
-
-    address_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
-    at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
-
-
-def address_hash(address: str) -> str:
-    return hashlib.sha256(address.strip().casefold().encode()).hexdigest()
 
 
 @dataclass
@@ -164,6 +155,8 @@ class Notices:
             self._task = asyncio.get_running_loop().create_task(self._run())
 
     async def stop(self) -> None:
+        for task in list(self._loading):
+            task.cancel()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

@@ -35,6 +35,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    delete,
     insert,
     select,
 )
@@ -108,12 +109,26 @@ class SeatContactRow(Base):
 
     __tablename__ = "seat_contacts"
 
-    game: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     email: Mapped[str | None] = mapped_column(String(254), nullable=True)
     apprise_url: Mapped[str | None] = mapped_column(String(500), nullable=True)
     kinds: Mapped[list[str]] = mapped_column(JSON)
     email_off: Mapped[bool] = mapped_column(Boolean, default=False)  # unsubscribed
+
+
+class EmailOptoutRow(Base):
+    """An e-mail address that asked for no more e-mail (the SHA-256 of it, case-folded)."""
+
+    __tablename__ = "email_optouts"
+
+    address_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
+def address_hash(address: str) -> str:
+    """How an unsubscribed address is kept: the SHA-256 of it, case-folded."""
+    return hashlib.sha256(address.strip().casefold().encode()).hexdigest()
 
 
 class ServerKeyRow(Base):
@@ -261,9 +276,9 @@ class Outbox:
                          seat, hours)
         if session.scalar(select(NoticeRow.id).where(NoticeRow.key == key)) is not None:
             return False
+        if seat not in live.state.current_players():
+            return False  # this seat has nothing to do before the deadline (or handed in)
         view = live.state.view(seat)
-        if seat not in view["to_move"] and seat not in live.state.current_players():
-            return False  # this seat has nothing to do before the deadline
         me = view["players"][seat]["name"]
         when = f"{hours:g} hour{'s' if hours != 1 else ''}"
         subject = f"{live.game.title}: your deadline is in {when}"
@@ -291,6 +306,13 @@ class Outbox:
 
 
 OUTBOX = Outbox()
+
+
+def forget_game(session: Session, game_id: str) -> None:
+    """Delete a game's notices and its guests' contacts (for whoever deletes a game; the
+    caller commits)."""
+    session.execute(delete(NoticeRow).where(NoticeRow.game == game_id))
+    session.execute(delete(SeatContactRow).where(SeatContactRow.game == game_id))
 
 
 def enqueue_deadline_reminder(session: Session, live: Live, seat: int, hours: float,

@@ -56,7 +56,7 @@ def upgrade() -> None:
     )
     op.create_table(
         "seat_contacts",
-        sa.Column("game", sa.String(32), sa.ForeignKey("games.id"), primary_key=True),
+        sa.Column("game", sa.String(32), primary_key=True),
         sa.Column("seat", sa.Integer, primary_key=True),
         sa.Column("email", sa.String(254), nullable=True),
         sa.Column("apprise_url", sa.String(500), nullable=True),
