@@ -489,3 +489,45 @@ def test_the_mail_server_login_of_the_url_is_used(sqlite_url):
         assert len(got) == 1 and f"<{notice['key']}@boardct.notices>" in got[0]
     finally:
         smtp.stop()
+
+
+# -- the migration --------------------------------------------------------------------------------
+def test_a_game_and_account_from_before_notices_are_told_after_the_migration(db_url):
+    import json
+
+    from alembic import command
+    from sqlalchemy import create_engine, inspect, text
+
+    from boardct.core import registry
+    from boardct.server.db import alembic_config, migrate
+    from boardct.server.live import token_hash
+
+    engine = create_engine(db_url)
+    migrate(engine, "0003_accounts")
+    options = json.dumps(registry.get("fieldshift").resolve_options({}))
+    with engine.begin() as conn:
+        conn.execute(text(
+            "INSERT INTO accounts (username, username_key, password_hash, email, created) "
+            "VALUES ('bob', 'bob', 'x', :email, CURRENT_TIMESTAMP)"), {"email": BOB})
+        bob = conn.execute(text("SELECT id FROM accounts")).scalar_one()
+        conn.execute(text(
+            "INSERT INTO games (id, game, options, seed, names, public, status, version, "
+            "created) VALUES ('old1', 'fieldshift', :options, '7', '[\"A\", \"B\"]', false, "
+            "'playing', 0, CURRENT_TIMESTAMP)"), {"options": options})
+        for seat in (0, 1):
+            conn.execute(text(
+                "INSERT INTO seats (game, seat, kind, name, token_hash, claimed, account, open) "
+                "VALUES ('old1', :seat, 'human', '', :hash, true, :account, false)"),
+                {"seat": seat, "hash": token_hash(f"tok{seat}"),
+                 "account": bob if seat == 1 else None})
+    # down and up again: the notices' tables come and go, nothing else changes
+    migrate(engine)
+    command.downgrade(alembic_config(engine), "0003_accounts")
+    assert "notices" not in inspect(engine).get_table_names()
+    engine.dispose()
+    with mailbox() as box, notice_app(db_url, box.url) as client:  # migrates to head
+        api = Api(client)
+        pass_turn(api, "old1", ["tok0", "tok1"])
+        assert send(client) == 1
+        [mail] = box.to(BOB)
+        assert mail["Subject"].startswith("FieldShift: your turn")
