@@ -78,3 +78,50 @@ def test_the_account_page_shows_a_notice_that_could_not_be_delivered(tmp_path, p
         server.stop()
         server.http.close()
         smtp.stop()
+
+
+def test_the_account_page_sets_the_notification_preferences(tmp_path, pages):
+    server = Server(tmp_path)
+    server.start()
+    try:
+        page = pages.new()
+        page.goto(server.url("/account"))
+        page.wait_for_selector("#signup-username")
+        page.fill("#signup-username", "bob")
+        page.fill("#signup-password", PASSWORD)
+        page.fill("#signup-email", "bob@players.test")
+        page.click("#signup-go")
+        page.wait_for_selector('body[data-account="bob"]')
+        page.wait_for_selector('#notify-kinds input[data-kind="offer"]')
+        # by default: every kind, by e-mail; this server has no mail server, and says so
+        assert page.is_checked('#notify-kinds input[data-kind="your_turn"]')
+        assert "sends no e-mail" in page.text_content("#notify-email-note")
+        page.uncheck('#notify-kinds input[data-kind="offer"]')
+        page.fill("#notify-url", f"json://127.0.0.1:{server.port}/hook")
+        page.fill("#notify-quiet-from", "22:30")
+        page.fill("#notify-quiet-to", "07:00")
+        page.fill("#notify-zone", "Europe/Paris")
+        page.fill("#notify-throttle", "45")
+        page.click("#notify-go")
+        page.wait_for_selector("#notify-status:has-text('Saved')")
+        [cookie] = [c for c in page.context.cookies() if c["name"] == "boardct_session"]
+        r = server.http.get("/account/notifications",
+                            headers={"Cookie": f"boardct_session={cookie['value']}"})
+        prefs = r.json()["notifications"]
+        assert prefs["kinds"] == ["your_turn", "report", "game_over", "deadline", "invited"]
+        assert (prefs["quiet_from"], prefs["quiet_to"], prefs["timezone"]) == (
+            "22:30", "07:00", "Europe/Paris")
+        assert prefs["throttle_minutes"] == 45 and prefs["apprise_url"].startswith("json://")
+        # a bad time zone is refused, and the page says why
+        page.fill("#notify-zone", "Mars/Olympus")
+        page.click("#notify-go")
+        page.wait_for_selector("#notify-status:has-text('Not saved')")
+        assert "timezone" in page.text_content("#notify-status")
+        page.reload()
+        page.wait_for_selector('#notify-kinds input[data-kind="offer"]')
+        assert not page.is_checked('#notify-kinds input[data-kind="offer"]')
+        assert page.input_value("#notify-zone") == "Europe/Paris"
+        assert pages.errors == []
+    finally:
+        server.stop()
+        server.http.close()

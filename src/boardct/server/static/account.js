@@ -2,6 +2,7 @@
 // account), then the account's games and its personal API tokens. The session is an HttpOnly
 // cookie the page never sees; the server accepts writes only from its own pages.
 import { call, allTokens, el, myGamesLine, currentAccount } from "./app.js";
+import { initNotices, loadFailedNotices, loadPreferences } from "./account_notices.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -89,19 +90,6 @@ async function newToken(ev) {
   }
 }
 
-/** The notices the server gave up on (docs/server.md, "Notifications"): one line, so a
- * player whose mail server refuses them learns it here. */
-async function loadFailedNotices() {
-  try {
-    const failed = (await call("GET", "/account/notices?status=failed")).notices || [];
-    const line = $("notices-failed");
-    line.hidden = !failed.length;
-    line.textContent = failed.length ? `${failed.length} notice(s) could not be delivered; the latest, "${failed[0].subject}": ${failed[0].error}` : "";
-  } catch (e) {
-    /* the games and tokens still show */
-  }
-}
-
 async function show() {
   const me = await currentAccount();
   $("signed-out").hidden = !!me;
@@ -114,13 +102,14 @@ async function show() {
     return;
   }
   $("username").textContent = me.username;
-  await Promise.all([loadGames(), loadTokens(), loadFailedNotices()]);
+  await Promise.all([loadGames(), loadTokens(), loadFailedNotices(), loadPreferences()]);
 }
 
 async function main() {
   $("signin").addEventListener("submit", signIn);
   $("signup").addEventListener("submit", signUp);
   $("new-token").addEventListener("submit", newToken);
+  initNotices();
   $("signout").addEventListener("click", async () => {
     await call("POST", "/account/signout", {});
     notice("");
