@@ -531,3 +531,29 @@ def test_a_game_and_account_from_before_notices_are_told_after_the_migration(db_
         assert send(client) == 1
         [mail] = box.to(BOB)
         assert mail["Subject"].startswith("FieldShift: your turn")
+
+
+def test_two_server_processes_sending_at_once_send_each_notice_once(db_url):
+    import threading
+    from collections import Counter
+
+    with mailbox() as box, notice_app(db_url, box.url) as one, notice_app(db_url,
+                                                                          box.url) as two:
+        api = Api(one)
+        made = api.create("fieldshift")
+        gid, tokens = made["game_id"], [s["token"] for s in made["seats"]]
+        contact(api, gid, tokens[0], email=ANN)
+        contact(api, gid, tokens[1], email=BOB)
+        for _ in range(12):
+            pass_turn(api, gid, tokens)
+        keys = {n["key"] for t in tokens for n in seat_notices(api, gid, t)}
+        assert len(keys) == 12
+        done: list[int] = []
+        senders = [threading.Thread(target=lambda c=c: done.append(send(c))) for c in (one, two)]
+        for t in senders:
+            t.start()
+        for t in senders:
+            t.join(60)
+        assert sum(done) == 12  # each claimed by exactly one of them
+        ids = Counter(m["Message-ID"] for _rcpt, m in box.all())
+        assert ids == Counter({f"<{k}@boardct.notices>": 1 for k in keys})
