@@ -557,3 +557,23 @@ def test_two_server_processes_sending_at_once_send_each_notice_once(db_url):
         assert sum(done) == 12  # each claimed by exactly one of them
         ids = Counter(m["Message-ID"] for _rcpt, m in box.all())
         assert ids == Counter({f"<{k}@boardct.notices>": 1 for k in keys})
+
+
+def test_forgetting_a_game_deletes_its_notices_and_contacts(sqlite_url):
+    from boardct.server.outbox import SeatContactRow, forget_game
+
+    with mailbox() as box, notice_app(sqlite_url, box.url) as client:
+        api = Api(client)
+        made = api.create("fieldshift")
+        gid, tokens = made["game_id"], [s["token"] for s in made["seats"]]
+        contact(api, gid, tokens[1], email=BOB)
+        pass_turn(api, gid, tokens)
+        assert len(rows(client)) == 1
+
+        def forget(session: Session) -> int:
+            forget_game(session, gid)
+            session.commit()
+            return len(list(session.scalars(select(SeatContactRow))))
+
+        assert db_call(client, forget) == 0
+        assert rows(client) == []

@@ -66,7 +66,8 @@ class NoticeRow(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     key: Mapped[str] = mapped_column(String(64), unique=True)
-    game: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    game: Mapped[str | None] = mapped_column(ForeignKey("games.id"), nullable=True,
+                                             index=True)
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     account: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True,
                                                 index=True)
@@ -109,7 +110,7 @@ class SeatContactRow(Base):
 
     __tablename__ = "seat_contacts"
 
-    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     email: Mapped[str | None] = mapped_column(String(254), nullable=True)
     apprise_url: Mapped[str | None] = mapped_column(String(500), nullable=True)
@@ -310,7 +311,8 @@ OUTBOX = Outbox()
 
 def forget_game(session: Session, game_id: str) -> None:
     """Delete a game's notices and its guests' contacts (for whoever deletes a game; the
-    caller commits)."""
+    caller commits). Both refer to the game by a foreign key, so a purge that follows the
+    foreign keys to `games` deletes them too."""
     session.execute(delete(NoticeRow).where(NoticeRow.game == game_id))
     session.execute(delete(SeatContactRow).where(SeatContactRow.game == game_id))
 

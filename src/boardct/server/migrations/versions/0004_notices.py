@@ -23,7 +23,7 @@ def upgrade() -> None:
         "notices",
         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
         sa.Column("key", sa.String(64), nullable=False, unique=True),
-        sa.Column("game", sa.String(32), nullable=True),
+        sa.Column("game", sa.String(32), sa.ForeignKey("games.id"), nullable=True),
         sa.Column("seat", sa.Integer, nullable=True),
         sa.Column("account", sa.Integer, sa.ForeignKey("accounts.id"), nullable=True),
         sa.Column("kind", sa.String(16), nullable=False),
@@ -56,7 +56,7 @@ def upgrade() -> None:
     )
     op.create_table(
         "seat_contacts",
-        sa.Column("game", sa.String(32), primary_key=True),
+        sa.Column("game", sa.String(32), sa.ForeignKey("games.id"), primary_key=True),
         sa.Column("seat", sa.Integer, primary_key=True),
         sa.Column("email", sa.String(254), nullable=True),
         sa.Column("apprise_url", sa.String(500), nullable=True),
