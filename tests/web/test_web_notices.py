@@ -80,7 +80,8 @@ def test_the_account_page_shows_a_notice_that_could_not_be_delivered(tmp_path, p
         smtp.stop()
 
 
-def test_the_account_page_sets_the_notification_preferences(tmp_path, pages):
+def test_the_account_page_sets_the_notification_preferences(tmp_path, pages, monkeypatch):
+    monkeypatch.setenv("BOARDCT_NOTICE_PRIVATE_URLS", "1")  # the webhook on 127.0.0.1
     server = Server(tmp_path)
     server.start()
     try:

@@ -26,6 +26,7 @@ ENV_NOTICE_ATTEMPTS = "BOARDCT_NOTICE_ATTEMPTS"
 ENV_NOTICE_LEASE = "BOARDCT_NOTICE_LEASE"
 ENV_NOTICE_THROTTLE = "BOARDCT_NOTICE_THROTTLE"
 ENV_NOTICE_SEND = "BOARDCT_NOTICE_SEND"
+ENV_NOTICE_PRIVATE_URLS = "BOARDCT_NOTICE_PRIVATE_URLS"
 MAX_OPEN_GAMES = 20  # unfinished games one guest (client address) may have made
 MAX_SOCKETS = 32  # websockets open at once from one client address
 IDLE_TIMEOUT = 120.0  # seconds a websocket may say nothing (the pages ping every 30 s)
@@ -121,4 +122,8 @@ class ServerConfig:
     notice_throttle: int = field(default_factory=lambda: _env_int(ENV_NOTICE_THROTTLE, 30))
     notice_send: bool = field(
         default_factory=lambda: os.environ.get(ENV_NOTICE_SEND, "1").strip() not in ("0", ""))
+    # notification URLs may name a host inside the server's own network (127.0.0.1, 10.x...):
+    # off, as a player could otherwise make the server post to its neighbours
+    notice_private_urls: bool = field(
+        default_factory=lambda: os.environ.get(ENV_NOTICE_PRIVATE_URLS, "").strip() == "1")
 

@@ -90,6 +90,7 @@ class NoticeSettings:
     lease: float = 120.0
     throttle_minutes: int = 30
     send: bool = True
+    private_urls: bool = False  # notification URLs may post inside the server's network
 
 
 @dataclass
@@ -292,7 +293,8 @@ class Notices:
                     await asyncio.to_thread(senders.send_email, self.smtp, msg)
                 else:
                     await asyncio.to_thread(senders.send_apprise, target, row["subject"],
-                                            row["body"], row["key"])
+                                            row["body"], row["key"],
+                                            self.settings.private_urls)
             except senders.DeliveryError as exc:
                 errors.append(f"{name}: {exc}")
                 continue
@@ -458,16 +460,18 @@ def _email(value: Any, name: str = "email") -> str | None:
     return value.strip()
 
 
-def _apprise(value: Any) -> str | None:
+def _apprise(value: Any, allow_private: bool) -> str | None:
     if value is None or value == "":
         return None
-    problem = senders.check_apprise_url(value) if isinstance(value, str) else "text"
+    problem = (senders.check_apprise_url(value, allow_private) if isinstance(value, str)
+               else "text")
     if problem:
         raise ServiceError("bad_request", f"apprise_url: {problem}")
     return str(value)
 
 
-def read_prefs(body: dict[str, Any], old: dict[str, Any]) -> dict[str, Any]:
+def read_prefs(body: dict[str, Any], old: dict[str, Any], allow_private: bool = False
+               ) -> dict[str, Any]:
     """The preferences a PUT body asks for (fields it leaves out keep `old`); bad input is a
     `bad_request` that changes nothing."""
     new = dict(old)
@@ -479,7 +483,7 @@ def read_prefs(body: dict[str, Any], old: dict[str, Any]) -> dict[str, Any]:
                                               "is set with the account)")
         new["email"] = body["email"]
     if "apprise_url" in body:
-        new["apprise_url"] = _apprise(body["apprise_url"])
+        new["apprise_url"] = _apprise(body["apprise_url"], allow_private)
     for name in ("quiet_from", "quiet_to"):
         if name in body:
             value = body[name]
@@ -547,7 +551,8 @@ async def put_prefs(request: Request) -> dict:
 
     def write(session: Session) -> dict:
         row = session.get(NoticePrefsRow, account.id)
-        new = read_prefs(body, prefs_json(row, notices.settings))
+        new = read_prefs(body, prefs_json(row, notices.settings),
+                         notices.settings.private_urls)
         if row is None:
             row = NoticePrefsRow(account=account.id, kinds=new["kinds"])
             session.add(row)
@@ -613,7 +618,8 @@ async def put_contact(game_id: str, request: Request) -> dict:
     if seat is None:
         raise ServiceError("forbidden", "a spectator has no seat to be told about")
     body = await read_object(request)
-    email, apprise_url = _email(body.get("email")), _apprise(body.get("apprise_url"))
+    email = _email(body.get("email"))
+    apprise_url = _apprise(body.get("apprise_url"), notices_of(request).settings.private_urls)
     kinds = _kinds(body["kinds"]) if "kinds" in body else list(KINDS)
 
     def write(session: Session) -> dict | None:
@@ -726,7 +732,7 @@ def notice_settings(config: Any) -> NoticeSettings:
     return NoticeSettings(smtp_url=config.smtp_url, public_url=public, poll=config.notice_poll,
                           backoff=config.notice_backoff, attempts=config.notice_attempts,
                           lease=config.notice_lease, throttle_minutes=config.notice_throttle,
-                          send=config.notice_send)
+                          send=config.notice_send, private_urls=config.notice_private_urls)
 
 
 async def start(app: Any, service: Any, settings: NoticeSettings) -> Notices:

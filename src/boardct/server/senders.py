@@ -10,7 +10,9 @@ receiver that sees one twice (a crash after delivering, before it was marked sen
 from __future__ import annotations
 
 import email.utils
+import ipaddress
 import smtplib
+import socket
 import ssl
 from dataclasses import dataclass
 from email.message import EmailMessage
@@ -109,7 +111,30 @@ def _text(value: Any) -> str:
     return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
 
 
-def check_apprise_url(url: str) -> str | None:
+# The Apprise services whose URL names the host the server will post to (a webhook, a
+# self-hosted Matrix or Gotify, ntfy): that host must be on the internet, not inside the
+# server's own network (a player could otherwise make the server post to its neighbours),
+# unless the server allows it (`ServerConfig.notice_private_urls`: tests, a LAN). The other
+# services post to their own company's host whatever the URL holds.
+HOSTED = {"json", "jsons", "xml", "xmls", "form", "forms", "matrix", "matrixs", "gotify",
+          "gotifys", "ntfy", "ntfys", "apprise", "apprises"}
+
+
+def private_host(host: str) -> str | None:
+    """Why `host` may not be posted to (None: every address it has is a public one)."""
+    try:
+        infos = socket.getaddrinfo(host.strip("[]"), None, proto=socket.IPPROTO_TCP)
+    except (OSError, UnicodeError):
+        return f"{host}: no such host"
+    for info in infos:
+        address = ipaddress.ip_address(str(info[4][0]).split("%")[0])
+        if not address.is_global:
+            return (f"{host} is inside this server's network ({address}): only hosts on the "
+                    "internet")
+    return None
+
+
+def check_apprise_url(url: str, allow_private: bool = False) -> str | None:
     """Why Apprise cannot use `url` (None: it can)."""
     try:
         import apprise
@@ -117,15 +142,25 @@ def check_apprise_url(url: str) -> str | None:
         return "notification URLs need the server extra (apprise)"
     if not isinstance(url, str) or not url or len(url) > 500:
         return "a notification URL of at most 500 characters"
-    if apprise.Apprise().add(url) is False:
+    plugin = apprise.Apprise.instantiate(url)
+    if plugin is None:
         return "not a notification URL Apprise knows (e.g. json://host/path, ntfy://topic)"
+    scheme = url.split("://", 1)[0].lower()
+    host = getattr(plugin, "host", None)
+    if scheme in HOSTED and host and not allow_private:
+        return private_host(str(host))
     return None
 
 
-def send_apprise(url: str, subject: str, body: str, key: str) -> None:
-    """Notify through one Apprise URL; a failure is a DeliveryError."""
+def send_apprise(url: str, subject: str, body: str, key: str,
+                 allow_private: bool = False) -> None:
+    """Notify through one Apprise URL (its host checked again: names can change what they
+    point to); a failure is a DeliveryError."""
     import apprise
 
+    problem = check_apprise_url(url, allow_private)
+    if problem:
+        raise DeliveryError(f"the notification URL cannot be used: {problem}")
     sender = apprise.Apprise()
     if not sender.add(url):
         raise DeliveryError("the notification URL is not one Apprise knows")
