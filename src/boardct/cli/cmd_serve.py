@@ -84,10 +84,14 @@ def check_workers(db_url: str, workers: int) -> int:
 @click.option("--max-games-in-memory", type=click.IntRange(1), default=None,
               help="Games held in memory at most (default 2000; the rest stay in the "
                    "database until asked for).")
+@click.option("--smtp", "smtp_url", default=None, metavar="URL",
+              help="Send notices by e-mail through this SMTP server: smtp://user:pass@host:port"
+                   " (?starttls=1&from=address), or smtps://... (default: $BOARDCT_SMTP_URL; "
+                   "none: no e-mail).")
 def command(host: str, port: int, db_url: str | None, workers: int, agent_workers: int,
             quotas: tuple[str, ...], max_open_games: int | None, max_sockets: int | None,
             idle_timeout: float | None, trusted_proxies: tuple[str, ...],
-            max_games_in_memory: int | None) -> None:
+            max_games_in_memory: int | None, smtp_url: str | None = None) -> None:
     """Serve games over HTTP and websockets: create games, invite players, play from
     browsers or scripts; agents play their seats. API: /docs."""
     try:
@@ -120,6 +124,16 @@ def command(host: str, port: int, db_url: str | None, workers: int, agent_worker
         raise BoardctError(f"--db: {config.db_url[:80]!r} is not a database URL (e.g. "
                            "sqlite:///boardct.db or postgresql+psycopg://user@host/db)") from None
     config.workers = check_workers(config.db_url, workers)
+    if smtp_url:
+        from boardct.server.config import ENV_SMTP_URL
+        from boardct.server.senders import SmtpSettings
+
+        try:
+            SmtpSettings.parse(smtp_url)
+        except ValueError as exc:
+            raise BoardctError(f"--smtp: {exc}") from None
+        config.smtp_url = smtp_url
+        os.environ[ENV_SMTP_URL] = smtp_url  # the processes of --workers N read it
     click.echo(f"boardct server on http://{host}:{port} (database {safe_url(config.db_url)})",
                err=True)
     where = sqlite_file(config.db_url)

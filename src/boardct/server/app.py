@@ -101,6 +101,9 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
     from boardct.server.auth import CrossOriginGuard
     from boardct.server.db import make_engine, migrate
     from boardct.server.hub import Hub
+    from boardct.server.notices import notice_settings
+    from boardct.server.notices import router as notices_router
+    from boardct.server.notices import start as start_notices
     from boardct.server.quotas import QuotaExceeded, Quotas
     from boardct.server.service import GameService
 
@@ -139,6 +142,7 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
         await service.resume_agents()
         # srvx: deadlines, worker fan-out (LISTEN/NOTIFY), offers, chat (server/extras.py)
         extras = await server_extras.start(app, service, config.db_url)
+        notices = await start_notices(app, service, notice_settings(config))  # notifications
         thresholds = gc.get_threshold()
         if config.freeze_gc:
             gc.collect()  # garbage of the start-up is not kept
@@ -154,6 +158,7 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
         finally:
             sweeper.cancel()
             gc.set_threshold(*thresholds)
+            await notices.stop()
             await extras.stop()  # srvx
             agents.close()
             service.close()
@@ -173,6 +178,7 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
     app.include_router(presence.router)  # who is at the table
     app.include_router(server_extras.router)  # srvx: chat, offers
     app.include_router(ratings.router)  # leaderboards, players' profiles
+    app.include_router(notices_router)  # notifications: preferences, contacts, unsubscribe
     for ext in games.values():
         app.include_router(ext.router)
     for router in extra_routers:

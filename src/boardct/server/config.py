@@ -18,6 +18,15 @@ ENV_MAX_SOCKETS = "BOARDCT_MAX_SOCKETS"
 ENV_IDLE_TIMEOUT = "BOARDCT_IDLE_TIMEOUT"
 ENV_TRUSTED_PROXIES = "BOARDCT_TRUSTED_PROXIES"  # addresses or networks, comma-separated
 ENV_MAX_GAMES_IN_MEMORY = "BOARDCT_MAX_GAMES_IN_MEMORY"
+ENV_SMTP_URL = "BOARDCT_SMTP_URL"  # notifications: see ServerConfig.smtp_url and the rest
+ENV_PUBLIC_URL = "BOARDCT_PUBLIC_URL"
+ENV_NOTICE_POLL = "BOARDCT_NOTICE_POLL"
+ENV_NOTICE_BACKOFF = "BOARDCT_NOTICE_BACKOFF"
+ENV_NOTICE_ATTEMPTS = "BOARDCT_NOTICE_ATTEMPTS"
+ENV_NOTICE_LEASE = "BOARDCT_NOTICE_LEASE"
+ENV_NOTICE_THROTTLE = "BOARDCT_NOTICE_THROTTLE"
+ENV_NOTICE_SEND = "BOARDCT_NOTICE_SEND"
+ENV_NOTICE_PRIVATE_URLS = "BOARDCT_NOTICE_PRIVATE_URLS"
 MAX_OPEN_GAMES = 20  # unfinished games one guest (client address) may have made
 MAX_SOCKETS = 32  # websockets open at once from one client address
 IDLE_TIMEOUT = 120.0  # seconds a websocket may say nothing (the pages ping every 30 s)
@@ -98,3 +107,23 @@ class ServerConfig:
     trusted_origins: tuple[str, ...] = ()
     argon2_time_cost: int = 3
     argon2_memory_kib: int = 65536
+    # Notifications (server/notices.py, docs/server.md "Notifications"): the SMTP server of the
+    # e-mails (smtp://user:pass@host:port?starttls=1&from=addr; None: no e-mail), the address
+    # the links in notices start with, and the sender's pace: how often it looks for due
+    # notices (seconds), the first retry's wait (doubled each time), the attempts before a
+    # notice is marked failed, a sender's lease, the "your turn" throttle per game (minutes),
+    # and whether this process sends at all
+    smtp_url: str | None = field(default_factory=lambda: os.environ.get(ENV_SMTP_URL) or None)
+    public_url: str = field(default_factory=lambda: os.environ.get(ENV_PUBLIC_URL, ""))
+    notice_poll: float = field(default_factory=lambda: _env_float(ENV_NOTICE_POLL, 2.0))
+    notice_backoff: float = field(default_factory=lambda: _env_float(ENV_NOTICE_BACKOFF, 30.0))
+    notice_attempts: int = field(default_factory=lambda: _env_int(ENV_NOTICE_ATTEMPTS, 6))
+    notice_lease: float = field(default_factory=lambda: _env_float(ENV_NOTICE_LEASE, 120.0))
+    notice_throttle: int = field(default_factory=lambda: _env_int(ENV_NOTICE_THROTTLE, 30))
+    notice_send: bool = field(
+        default_factory=lambda: os.environ.get(ENV_NOTICE_SEND, "1").strip() not in ("0", ""))
+    # notification URLs may name a host inside the server's own network (127.0.0.1, 10.x...):
+    # off, as a player could otherwise make the server post to its neighbours
+    notice_private_urls: bool = field(
+        default_factory=lambda: os.environ.get(ENV_NOTICE_PRIVATE_URLS, "").strip() == "1")
+

@@ -173,6 +173,8 @@ class Extras:
         def write(session: Session) -> dict:
             row = social.make_offer(session, game_id, seat, kind, live.state,
                                     live.public_version, humans)
+            if self.service.outbox is not None:  # "an offer waiting", in the same transaction
+                self.service.outbox.for_offer(session, live, social.offer_json(row))
             session.commit()
             return social.offer_json(row)
 

@@ -39,6 +39,8 @@ RULES: dict[str, str] = {
     "socket": "60/minute;600/hour",
     "signup": "20/hour",
     "signin": "10/5 minutes",
+    # invitations mailed to an address (server/notices.py), per client address
+    "invite": "10/hour;50/day",
 }
 OFF = ("none", "off", "")
 

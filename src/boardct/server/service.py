@@ -114,6 +114,9 @@ class GameService:
         # game, with (connection, live, ended state): what must change exactly once with the
         # end (the ratings) commits or rolls back with it
         self.on_end: list[Callable[[Connection, Live, State], None]] = []
+        # the notices' outbox (server/outbox.py), or None: its rows are written in the
+        # transaction of the move that causes them
+        self.outbox: Any = None
         self._load_lock = asyncio.Lock()
         self._tasks: set[asyncio.Task] = set()
         # The database calls' threads. SQLite takes one writer at a time: several writer
@@ -797,6 +800,8 @@ class GameService:
         status = STATUS_OVER if trial.is_over else live.status
         ending = trial.is_over and not live.over
         now = utcnow()
+        notices = (self.outbox.for_commit(live, seat, trial, events, expected + 1)
+                   if self.outbox is not None else None)
 
         def write(conn: Connection) -> bool:
             # Core statements made once (`_MOVE_SQL`) on a connection, no ORM session: this
@@ -815,6 +820,8 @@ class GameService:
                 if ending:
                     for hook in self.on_end:
                         hook(conn, live, trial)
+                if notices is not None:
+                    notices(conn)  # the move's notices, in its transaction
                 conn.commit()
             except IntegrityError:  # the same move id or seq committed by another process
                 conn.rollback()

@@ -2,6 +2,7 @@
 // account), then the account's games and its personal API tokens. The session is an HttpOnly
 // cookie the page never sees; the server accepts writes only from its own pages.
 import { call, allTokens, el, myGamesLine, currentAccount } from "./app.js";
+import { initNotices, loadFailedNotices, loadPreferences } from "./account_notices.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -102,13 +103,14 @@ async function show() {
   }
   $("username").textContent = me.username;
   $("profile-link").href = `/players/${encodeURIComponent(me.username)}`;
-  await Promise.all([loadGames(), loadTokens()]);
+  await Promise.all([loadGames(), loadTokens(), loadFailedNotices(), loadPreferences()]);
 }
 
 async function main() {
   $("signin").addEventListener("submit", signIn);
   $("signup").addEventListener("submit", signUp);
   $("new-token").addEventListener("submit", newToken);
+  initNotices();
   $("signout").addEventListener("click", async () => {
     await call("POST", "/account/signout", {});
     notice("");

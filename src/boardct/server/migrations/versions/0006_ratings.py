@@ -12,17 +12,18 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0006_ratings"
-down_revision = "0003_accounts"
+down_revision = "0004_notices"
 branch_labels = None
 depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("accounts") as batch:
-        batch.add_column(sa.Column("is_admin", sa.Boolean, nullable=False,
-                                   server_default=sa.false()))
-        batch.add_column(sa.Column("disabled", sa.Boolean, nullable=False,
-                                   server_default=sa.false()))
+    # plain ALTER TABLE ... ADD COLUMN: a batch copy of `accounts` on SQLite would drop the
+    # table other tables' foreign keys point at
+    op.add_column("accounts", sa.Column("is_admin", sa.Boolean, nullable=False,
+                                        server_default=sa.false()))
+    op.add_column("accounts", sa.Column("disabled", sa.Boolean, nullable=False,
+                                        server_default=sa.false()))
     op.create_table(
         "rated_games",
         sa.Column("game", sa.String(32), sa.ForeignKey("games.id"), primary_key=True),
@@ -73,6 +74,7 @@ def downgrade() -> None:
     op.drop_index("ix_ratings_game", "ratings")
     op.drop_table("ratings")
     op.drop_table("rated_games")
-    with op.batch_alter_table("accounts") as batch:
-        batch.drop_column("disabled")
-        batch.drop_column("is_admin")
+    # plain ALTER TABLE ... DROP COLUMN (SQLite 3.35+, PostgreSQL): a batch copy of
+    # `accounts` would drop the table other tables' foreign keys point at
+    op.drop_column("accounts", "disabled")
+    op.drop_column("accounts", "is_admin")
