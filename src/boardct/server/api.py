@@ -168,7 +168,9 @@ async def get_catalog() -> list[dict]:
         "type": "object", "properties": {"kind": {"enum": ["human", "agent"]}, "name": STR,
                                          "agent": STR}}},
      "public": BOOL, "creator_seat": {"type": ["integer", "null"]}, "move_time": NUM,
-     "on_timeout": {"enum": ["loss", "default"]}, "turn_deadline": NUM},
+     "on_timeout": {"enum": ["loss", "default"]}, "turn_deadline": NUM,
+     "reminders": {"type": "array", "items": NUM}, "miss_limit": INT,
+     "miss_action": {"enum": ["agent", "loss"]}, "miss_agent": STR},
     {"game": "<a game id from GET /catalog>", "options": {}, "seats": [
         {"kind": "human", "name": "Ann"}, {"kind": "human", "open": True}],
      "public": True}, ("game",)))
@@ -213,12 +215,17 @@ async def create_game(request: Request) -> dict:
             raise ServiceError("bad_request", f"{name}: seconds, 1 to 30 days")
     if on_timeout is not None and on_timeout not in ("loss", "default"):
         raise ServiceError("bad_request", "on_timeout: \"loss\" or \"default\"")
+    from boardct.server import clocks  # reminders, missed deadlines, the moderator
+
+    clock = clocks.parse_settings(body)
     made = await service_of(request).create(
         game, options, seats, public=public,
         move_time=float(move_time) if move_time is not None else None,
         on_timeout=on_timeout,
         turn_deadline=float(turn_deadline) if turn_deadline is not None else None,
         creator_seat=creator_seat, account=account)
+    made["moderator_token"] = await clocks.save_settings(service_of(request), made["game_id"],
+                                                         clock, creator_seat, account)
     quotas.open_games.add(who, made["game_id"])
     made["spectate"] = f"/play/{made['game_id']}"
     return made

@@ -390,6 +390,7 @@ function logView() {
 
 // ---- the deadline: a live countdown, the local clock time on hover ----------------------------
 let deadlineAt = null;
+let gamePaused = false;
 let ticker = null;
 
 /** "4:05", "1 h 02 min", "2 days 3 h": how long until the deadline, for people. */
@@ -402,6 +403,13 @@ function untilText(ms) {
 
 function tick() {
   const box = $("deadline");
+  box.classList.toggle("paused", gamePaused);
+  if (gamePaused) {  // the moderator stopped the clock: no countdown, no moves
+    box.replaceChildren("Paused by the moderator: the clock is stopped.");
+    clearInterval(ticker);
+    ticker = null;
+    return;
+  }
   if (!deadlineAt || Number.isNaN(deadlineAt.getTime())) {
     box.replaceChildren();
     clearInterval(ticker);
@@ -588,6 +596,7 @@ async function show(st) {
   $("turn").textContent = st.over ? "" : st.my_turn ? `Your move. ${named(st.prompt || "", st.names)}` : named(waiting, st.names);
   $("turn").classList.toggle("mine", !!st.my_turn && !st.over);
   deadlineAt = st.deadline && !st.over ? new Date(st.deadline) : null;
+  gamePaused = !!st.paused && !st.over;
   tick();
   const board = $("board");
   const ctx = pageContext(st);
