@@ -158,3 +158,27 @@ def test_a_player_who_misses_k_deadlines_in_a_row_is_replaced_by_an_agent(db_url
         assert g.seats[replaced].kind == "agent" and g.seats[replaced].agent == "random"
         assert any("missed 2 deadlines in a row: played by the agent random" in line
                    for line in log_lines(api.state(gid)))
+
+
+def test_a_vanished_player_s_seat_goes_to_a_newly_invited_person(db_url):
+    """Replaced "by invite": the old token no longer holds the seat, the clock waits (a seat is
+    free), the new person takes the seat with the invite and plays; the log says so."""
+    with app_on(db_url) as api:
+        gid, tokens, mod_token = ctf_game(api)
+        r = api.post(f"/games/{gid}/moderator/replace", {"seat": 1, "by": "invite"}, mod_token)
+        assert r.status_code == 200, r.text
+        invite = r.json()["invite"]
+        api.settle()
+        assert api.get(f"/games/{gid}", tokens[1]).status_code == 401
+        state = api.state(gid, tokens[0])
+        assert state["deadline"] is None  # the clock waits for the new player
+        assert "Moderator: seat 2 (Bob) goes to a newly invited player" in log_lines(state)
+        r = api.post(f"/invites/{invite}", {"name": "Dee"})
+        assert r.status_code == 200, r.text
+        new_token = r.json()["token"]
+        api.settle()
+        state = api.state(gid, new_token)
+        assert state["seat"] == 1 and state["deadline"] is not None
+        r = api.move(gid, new_token, "default")
+        assert r.status_code == 200, r.text
+        assert api.post(f"/invites/{invite}", {"name": "Eve"}).status_code == 404  # once

@@ -45,6 +45,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
+from boardct.core.moves import MODERATOR_ENTRY
 from boardct.server.agents import check_spec
 from boardct.server.live import ServiceError, new_token, token_hash
 from boardct.server.models import Base
@@ -203,15 +204,27 @@ async def save_settings(service: Any, game_id: str, settings: ClockSettings,
     return token
 
 
-async def load(service: Any, live: Any) -> None:
-    """`service.on_load`: the settings and the missed deadlines of a game loaded again."""
+async def load(service: Any, live: Any, seats: bool = False) -> None:
+    """`service.on_load`: the settings and the missed deadlines of a game loaded again.
+    `seats`: the seats' kinds and agents too (after a moderator's act: a seat an agent plays
+    since, in another process)."""
+    from boardct.server.models import GameRow, SeatRow
 
-    def read(session: Session) -> tuple[ClockRow | None, list[MissRow]]:
+    def read(session: Session) -> tuple[ClockRow | None, list[MissRow], list[Any], Any]:
         row = session.get(ClockRow, live.id)
         misses = session.scalars(select(MissRow).where(MissRow.game == live.id)).all()
-        return row, list(misses)
+        kinds = session.execute(select(SeatRow.seat, SeatRow.kind, SeatRow.agent)
+                                .where(SeatRow.game == live.id)).all() if seats else []
+        when = session.scalar(select(GameRow.deadline_at).where(GameRow.id == live.id)) \
+            if seats else None
+        return row, list(misses), list(kinds), when
 
-    row, misses = await service.db(read)
+    row, misses, kinds, when = await service.db(read)
+    for seat, kind, agent in kinds:
+        if 0 <= seat < len(live.seats):
+            live.seats[seat].kind, live.seats[seat].agent = kind, agent
+    if seats:
+        live.deadline_at = when
     if row is not None:
         live.extra[KEY] = ClockSettings(row.moderator_seat, row.moderator_account,
                                         row.moderator_hash, tuple(row.reminders or ()),
@@ -351,14 +364,20 @@ async def reset_missed(service: Any, live: Any, seats: Sequence[int]) -> None:
 
 
 async def on_change(service: Any, game_id: str, version: int) -> None:
-    """Service listener: a seat's own move (not one a deadline made for it, not an agent's)
-    ends its run of missed deadlines."""
+    """Before every push (`service.before_push`): a moderator's act (this process's or
+    another's) reloads the settings, the pause, the seats and the deadline, so the pushed
+    state and the next move's check have them; a seat's own move (not one a deadline made for
+    it, not an agent's) ends its run of missed deadlines."""
     live = service.cached(game_id)
     if live is None:
         return
     seen = live.extra.get("miss_seen", 0)
     live.extra["miss_seen"] = live.version
-    moved = {e.seat for e in live.entries[seen:] if e.seat is not None
+    new = live.entries[seen:]
+    if any(MODERATOR_ENTRY.match(e.text) for e in new):
+        # a moderator's act, maybe another process's: its settings, pause and seats anew
+        await load(service, live, seats=True)
+    moved = {e.seat for e in new if e.seat is not None
              and not (e.move_id or "").startswith(("server:", "agent:"))}
     if moved and any(misses_of(live).get(s) for s in moved):
         await reset_missed(service, live, sorted(moved))

@@ -117,8 +117,11 @@ class DeadlineKeeper:
                 return live.deadline_at, False
         else:
             version, seats = before
-            if version == live.version:
+            if version == live.version and (live.deadline_at is not None or live.extra.get(
+                    "deadline_cleared") == version):
                 return live.deadline_at, False
+            # (the same version with no deadline: the game just started again, its last free
+            # seat taken after a moderator gave the seat to a newly invited player)
             if live.game.simultaneous and live.deadline_at is not None and current <= seats:
                 live.extra["deadline_for"] = (live.version, current)
                 return live.deadline_at, False  # the same turn goes on: the same deadline

@@ -57,7 +57,7 @@ class Extras:
         # seat's own move ends its missed run, the clock's fields in every state message
         self.service.on_load.append(lambda live: clocks.load(self.service, live))
         self.service.move_checks.append(clocks.check_move)
-        self.service.listeners.append(
+        self.service.before_push.append(
             lambda gid, version: clocks.on_change(self.service, gid, version))
 
     async def start(self) -> None:
