@@ -1,5 +1,6 @@
 """The lobby's clock field sets a game's deadline, and the game page counts it down each
-second, at phone width (server/static/index.html, lobby.js, play.js)."""
+second, at phone width; the creator, the game's moderator, extends it and pauses the game from
+the page, and the log says so (server/static/index.html, lobby.js, play.js)."""
 
 # ruff: noqa: F811 (test arguments name the fixtures imported from web_helpers)
 from __future__ import annotations
@@ -52,5 +53,19 @@ def test_the_lobby_clock_field_sets_a_deadline_and_the_page_counts_it_down(serve
     # on a phone the countdown is on screen, and the page does not scroll sideways
     box = page.locator("#deadline").bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE[0]
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    # the creator moderates from the page: a day more on the clock, then a pause
+    page.wait_for_selector("#moderate:not([hidden])")
+    page.click("#mod-extend")
+    for _ in range(100):
+        got = page.locator("#countdown")
+        if got.count() and int(got.get_attribute("data-left")) > 86400:
+            break
+        page.wait_for_timeout(100)
+    assert int(page.locator("#countdown").get_attribute("data-left")) > 86400
+    page.click("#mod-pause")
+    page.wait_for_selector("#deadline.paused")
+    assert "Paused by the moderator" in page.locator("#deadline").inner_text()
+    assert page.locator("#log").inner_text().count("Moderator:") >= 2
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     shot(page, "clock-countdown-phone")

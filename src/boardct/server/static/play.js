@@ -424,6 +424,49 @@ function tick() {
   if (!ticker) ticker = setInterval(tick, 1000);
 }
 
+// ---- the moderator (the game's creator): deadline, pause, absent players, announcements -------
+let modState = null;
+
+function renderModerator(st) {
+  modState = st;
+  const box = $("moderate");
+  box.hidden = !st.moderator || !!st.over;
+  if (box.hidden) return;
+  $("mod-pause").textContent = st.paused ? "Resume the game" : "Pause the game";
+  $("mod-extend").disabled = !!st.paused || !st.deadline;
+  const sel = $("mod-seat");
+  const chosen = sel.value;
+  const people = (st.seats || []).filter((s) => s.kind === "human" && s.seat !== st.seat);
+  sel.replaceChildren(...people.map((s) => el("option", { value: String(s.seat), selected: String(s.seat) === chosen }, `Seat ${s.seat + 1}${s.name ? " (" + s.name + ")" : ""}`)));
+  for (const id of ["mod-seat", "mod-agent", "mod-invite"]) $(id).disabled = !people.length;
+}
+
+/** One moderator act through the API; the result (or the refusal) said under the buttons. */
+async function moderate(act, body, said) {
+  try {
+    const res = await call("POST", `/games/${encodeURIComponent(gameId)}/moderator/${act}`, body, token);
+    $("mod-result").textContent = said(res);
+  } catch (e) {
+    $("mod-result").textContent = `Refused: ${e.message}`;
+  }
+}
+
+function wireModerator() {
+  $("mod-extend").addEventListener("click", () => moderate("deadline", { extend: 86400 }, (r) => `Deadline now ${new Date(r.deadline).toLocaleString()}.`));
+  $("mod-pause").addEventListener("click", () => (modState && modState.paused
+    ? moderate("resume", {}, () => "Resumed.")
+    : moderate("pause", {}, () => "Paused: no moves, the clock stopped.")));
+  $("mod-announce-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const text = $("mod-announce").value.trim();
+    if (!text) return;
+    $("mod-announce").value = "";
+    moderate("announce", { text }, () => "Announced.");
+  });
+  $("mod-agent").addEventListener("click", () => moderate("replace", { seat: Number($("mod-seat").value), by: "agent", agent: "random" }, (r) => `Seat ${r.seat + 1} is played by an agent from now on.`));
+  $("mod-invite").addEventListener("click", () => moderate("replace", { seat: Number($("mod-seat").value), by: "invite" }, (r) => `Seat ${r.seat + 1}: send this invite link: ${location.origin}/play/${gameId}?invite=${r.invite}`));
+}
+
 /** A group's lines without the name the badge already shows ("Bob downshifts" reads "[Bob]
  * downshifts"); "Bob's Infantry" keeps it. */
 function withoutName(g, names) {
@@ -598,6 +641,7 @@ async function show(st) {
   deadlineAt = st.deadline && !st.over ? new Date(st.deadline) : null;
   gamePaused = !!st.paused && !st.over;
   tick();
+  renderModerator(st);
   const board = $("board");
   const ctx = pageContext(st);
   const nodes = [];
@@ -681,6 +725,7 @@ async function main() {
   $("offer-draw").addEventListener("click", () => act({ type: "offer", kind: "draw" }, `/games/${encodeURIComponent(gameId)}/offers`, { kind: "draw" }));
   $("offer-undo").addEventListener("click", () => act({ type: "offer", kind: "undo" }, `/games/${encodeURIComponent(gameId)}/offers`, { kind: "undo" }));
   $("chat-form").addEventListener("submit", sendChat);
+  wireModerator();
   $("resign").addEventListener("click", () => {
     $("resign-confirm").hidden = false;
     $("resign-yes").focus();
