@@ -182,3 +182,21 @@ def test_a_vanished_player_s_seat_goes_to_a_newly_invited_person(db_url):
         r = api.move(gid, new_token, "default")
         assert r.status_code == 200, r.text
         assert api.post(f"/invites/{invite}", {"name": "Eve"}).status_code == 404  # once
+
+
+def test_a_player_who_misses_k_deadlines_in_a_row_loses_where_the_game_says_so(db_url):
+    """miss_limit 1, miss_action "loss": the first deadline a person lets pass (the game's
+    default played for them) ends the game with their loss, and the log says why."""
+    with app_on(db_url) as api:
+        made = api.create("fieldshift", move_time=DAY, on_timeout="default", creator_seat=0,
+                          miss_limit=1, miss_action="loss")
+        gid, tokens = made["game_id"], [s["token"] for s in made["seats"]]
+        api.state(gid, tokens[1])
+        api.settle()
+        owing = live(api, gid).state.current_players()[0]
+        time_runs_out(api, gid)
+        state = api.state(gid)
+        assert state["over"] and owing not in state["result"]["winners"]
+        assert any(line.startswith(f"Moderator: seat {owing + 1}") and
+                   line.endswith("missed 1 deadlines in a row: loses")
+                   for line in log_lines(state)), log_lines(state)

@@ -322,6 +322,18 @@ def misses_of(live: Any) -> dict[int, int]:
     return got
 
 
+def lose_on_this_miss(live: Any, owing: Sequence[int]) -> list[int]:
+    """The seats owing a move at a deadline for which it is the `miss_limit`-th miss in a row
+    where the game's rule is a loss: they lose now, while it is still their turn (a game may
+    take a concession only then), instead of having their move played for them."""
+    s = settings_of(live)
+    if s.miss_limit is None or s.miss_action != "loss":
+        return []
+    misses = misses_of(live)
+    return [p for p in owing if live.seats[p].kind == "human"
+            and misses.get(p, 0) + 1 >= s.miss_limit]
+
+
 async def count_missed(service: Any, live: Any, seats: Sequence[int]) -> list[int]:
     """The deadline passed with `seats` owing a move: one more miss in a row for each person's
     seat. Returns the seats that reached the game's `miss_limit`."""

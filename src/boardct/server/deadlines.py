@@ -128,6 +128,14 @@ class DeadlineKeeper:
         live.extra["deadline_for"] = (live.version, current)
         return now + dt.timedelta(seconds=limit), True
 
+    async def loaded(self, live: Any) -> None:
+        """`service.on_load`: a game loaded again (after a restart) keeps the deadline it has
+        for the position it is in, so the next move sets the next one (without this, the
+        first look after a load took the move just made for the one the deadline was for)."""
+        if live.deadline_at is not None and "deadline_for" not in live.extra:
+            live.extra["deadline_for"] = (live.version,
+                                          frozenset(live.state.current_players()))
+
     async def on_change(self, game_id: str, version: int) -> None:
         """Service listener: after a change this process committed, (re)set the deadline."""
         live = self.service.cached(game_id)
@@ -259,6 +267,11 @@ class DeadlineKeeper:
             return False
         owing = sorted(live.state.current_players())
         try:
+            losers = clocks.lose_on_this_miss(live, owing)
+            if losers:  # the game's rule: the K-th deadline missed in a row loses
+                await self._missed(live, losers)
+                self.processed += 1
+                return True
             if live.game.simultaneous:
                 if live.on_timeout == "loss":
                     await self._concede(live, owing)

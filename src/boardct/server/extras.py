@@ -56,6 +56,7 @@ class Extras:
         # clocks: settings and missed deadlines loaded with a game, pauses refuse moves, a
         # seat's own move ends its missed run, the clock's fields in every state message
         self.service.on_load.append(lambda live: clocks.load(self.service, live))
+        self.service.on_load.append(self.deadlines.loaded)
         self.service.move_checks.append(clocks.check_move)
         self.service.before_push.append(
             lambda gid, version: clocks.on_change(self.service, gid, version))

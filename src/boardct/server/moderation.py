@@ -28,7 +28,7 @@ from sqlalchemy.orm import Session
 from boardct.core import moves
 from boardct.core.errors import BoardctError
 from boardct.server import clocks
-from boardct.server.api import field, read_object, service_of
+from boardct.server.api import field, quotas_of, read_object, service_of
 from boardct.server.auth import bearer_value
 from boardct.server.live import (
     STATUS_OPEN,
@@ -77,9 +77,18 @@ async def log_act(service: Any, live: Any, words: str, then: Any = None) -> dict
 
 
 # -- who moderates -------------------------------------------------------------------------------
-async def moderator_of(request: Request, game_id: str) -> Any:
+async def moderator_of(request: Request, game_id: str, act: bool = True) -> Any:
     """The game, if the request comes from its moderator (the moderator token, the creator's
-    seat token, or the creator's account); else `forbidden` (or `not_found`)."""
+    seat token, or the creator's account); else `forbidden` (or `not_found`). An `act` counts
+    against the game's move quota (the log is not flooded by announcements)."""
+
+    live = await _moderated(request, game_id)
+    if act:
+        quotas_of(request).hit("move", f"{live.id}:moderator")
+    return live
+
+
+async def _moderated(request: Request, game_id: str) -> Any:
     from boardct.server.auth import identify
 
     service = service_of(request)
@@ -193,7 +202,7 @@ def _running(live: Any) -> None:
 @router.get("/games/{game_id}/moderator")
 async def get_moderation(game_id: str, request: Request) -> dict:
     """For the moderator: the clock settings and each seat's deadlines missed in a row."""
-    live = await moderator_of(request, game_id)
+    live = await moderator_of(request, game_id, act=False)
     s = clocks.settings_of(live)
     when = clocks.aware(live.deadline_at) if live.deadline_at else None
     return {"game_id": live.id, "paused": s.paused, "reminders": list(s.reminders),
