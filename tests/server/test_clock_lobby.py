@@ -164,3 +164,24 @@ def test_the_moderator_token_is_shown_once_and_only_its_hash_is_kept(db_url):
                    lambda s: s.execute(select(clocks.ClockRow.moderator_hash)).all())
         assert rows and token not in str(rows)
         assert token not in str(api.state(made["game_id"], made["seats"][0]["token"]))
+
+
+def test_a_seat_that_handed_in_its_orders_is_not_reminded(db_url):
+    """A simultaneous turn (CTF 2187): the reminder goes to the seats still owing orders when
+    it falls due, not to one that handed in meanwhile."""
+    with app_on(db_url) as api:
+        made = api.create("ctf2187", [{"kind": "human", "name": n} for n in ("Ann", "Bob", "Cy")],
+                          turn_deadline=3 * 3600, reminders=[2], creator_seat=None)
+        gid, tokens = made["game_id"], [s["token"] for s in made["seats"]]
+        for t in tokens:
+            api.state(gid, t)
+        api.settle()
+        when = deadline(api.state(gid))
+        r = api.move(gid, tokens[1], "default")  # Bob's sheet: his Standing Orders
+        assert r.status_code == 200, r.text
+        api.settle()
+        assert 1 not in live(api, gid).state.current_players()
+        with caught_reminders() as sent:
+            run(api, clocks.fire_reminders, service(api),
+                when - dt.timedelta(hours=2) + dt.timedelta(seconds=1))
+        assert sorted(sent) == [(gid, 0, 2.0), (gid, 2, 2.0)]

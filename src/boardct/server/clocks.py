@@ -289,17 +289,41 @@ def set_reminder_hook(hook: Callable[[Session, str, int, float], None]) -> None:
 
 
 async def fire_reminders(service: Any, now: dt.datetime | None = None) -> int:
-    """Send the reminders that fell due (each once, however many processes look). Returns how
-    many this call sent."""
+    """Send the reminders that fell due (each once, however many processes look) to the
+    seats that still owe a move (a seat that handed in its orders of a simultaneous turn since
+    is not reminded: its reminder goes). Returns how many this call sent."""
     now = now or utcnow()
 
+    def read(session: Session) -> list[Any]:
+        return list(session.execute(
+            select(ReminderRow.id, ReminderRow.game, ReminderRow.seat, ReminderRow.hours)
+            .where(ReminderRow.sent_at.is_(None), ReminderRow.due_at <= now)
+            .order_by(ReminderRow.due_at).limit(200)).all())
+
+    rows = await service.db(read)
+    if not rows:
+        return 0
+    due: list[Any] = []
+    gone: list[int] = []
+    for row in rows:
+        try:
+            live = await service.get(row.game)
+        except ServiceError:
+            gone.append(row.id)
+            continue
+        owes = not live.over and row.seat in live.state.current_players()
+        if owes:
+            due.append(row)
+        else:
+            gone.append(row.id)
+
     def send(session: Session) -> int:
-        rows = session.execute(select(ReminderRow.id, ReminderRow.game, ReminderRow.seat,
-                                      ReminderRow.hours)
-                               .where(ReminderRow.sent_at.is_(None), ReminderRow.due_at <= now)
-                               .order_by(ReminderRow.due_at).limit(200)).all()
+        if gone:
+            session.execute(delete(ReminderRow).where(ReminderRow.id.in_(gone),
+                                                      ReminderRow.sent_at.is_(None)))
+            session.commit()
         sent = 0
-        for rid, game, seat, hours in rows:
+        for rid, game, seat, hours in due:
             done = cast("CursorResult[Any]", session.execute(
                 update(ReminderRow).where(ReminderRow.id == rid, ReminderRow.sent_at.is_(None))
                 .values(sent_at=now)))
