@@ -4,6 +4,8 @@ moderator's entry and refuses moves too; the resume frees them again."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 from srvx_helpers import run, service_for, started
 
@@ -22,6 +24,11 @@ def test_a_pause_made_in_one_process_stops_moves_in_another(db_url):
         await two.settle()
         mover = live_two.state.current_players()[0]
         text = live_two.state.notation(live_two.state.legal_actions(mover)[0])
+
+        # ten minutes left on the hour's clock: a fresh limit after the resume would show
+        soon = dt.datetime.now(dt.UTC).replace(microsecond=0) + dt.timedelta(minutes=10)
+        await moderation.set_deadline(one, live_one, soon, "deadline set")
+        await one.settle()
 
         async def pause(live):
             await clocks.set_paused(one, live, True)
@@ -43,6 +50,10 @@ def test_a_pause_made_in_one_process_stops_moves_in_another(db_url):
         await two.refresh(gid)
         await two.settle()
         assert not clocks.is_paused(live_two) and live_two.deadline_at is not None
+        # the time left when paused, as process one gave it back: not a fresh limit
+        gap = clocks.aware(live_two.deadline_at) - clocks.aware(live_one.deadline_at)
+        assert abs(gap.total_seconds()) < 1
+        assert clocks.aware(live_two.deadline_at) - soon < dt.timedelta(minutes=1)
         ack = await two.submit(gid, mover, text)
         assert ack["ack"]
     run(go())

@@ -48,6 +48,7 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from boardct.core.errors import BoardctError
+from boardct.core.moves import MODERATOR_ENTRY
 from boardct.server import clocks
 from boardct.server.models import GameRow
 
@@ -122,6 +123,11 @@ class DeadlineKeeper:
                 return live.deadline_at, False
             # (the same version with no deadline: the game just started again, its last free
             # seat taken after a moderator gave the seat to a newly invited player)
+            if version < live.version and all(MODERATOR_ENTRY.match(e.text)
+                                               for e in live.entries[version:live.version]):
+                # only moderator's entries since: no move, the clock goes on as it was
+                live.extra["deadline_for"] = (live.version, current)
+                return live.deadline_at, False
             if live.game.simultaneous and live.deadline_at is not None and current <= seats:
                 live.extra["deadline_for"] = (live.version, current)
                 return live.deadline_at, False  # the same turn goes on: the same deadline

@@ -58,8 +58,9 @@ class Extras:
         self.service.on_load.append(lambda live: clocks.load(self.service, live))
         self.service.on_load.append(self.deadlines.loaded)
         self.service.move_checks.append(clocks.check_move)
-        self.service.before_push.append(
-            lambda gid, version: clocks.on_change(self.service, gid, version))
+        # first of all: the keeper's look must see a pause another process made
+        self.service.before_push.insert(
+            0, lambda gid, version: clocks.on_change(self.service, gid, version))
 
     async def start(self) -> None:
         await self.notifier.start()
