@@ -40,6 +40,7 @@ from sqlalchemy import (
     Integer,
     String,
     delete,
+    exists,
     select,
     update,
 )
@@ -449,6 +450,7 @@ async def set_paused(service: Any, live: Any, paused: bool) -> dt.datetime | Non
     return when
 
 
-def paused_games() -> Any:
-    """A subquery of the ids of the paused games (the deadline keeper leaves them alone)."""
-    return select(ClockRow.game).where(ClockRow.paused_left.is_not(None))
+def paused(game_id: Any) -> Any:
+    """Whether the game `game_id` (a column) is paused, as SQL: a look-up of its row by key
+    for each candidate (the deadline keeper leaves paused games alone)."""
+    return exists().where(ClockRow.game == game_id, ClockRow.paused_left.is_not(None))

@@ -217,7 +217,7 @@ class DeadlineKeeper:
                                           GameRow.deadline_at.is_(None),
                                           (GameRow.move_time.is_not(None))
                                           | (GameRow.turn_deadline.is_not(None)),
-                                          GameRow.id.not_in(clocks.paused_games()))
+                                          ~clocks.paused(GameRow.id))
                                    .limit(100))
             return [(g, v) for g, v in rows]
 
