@@ -604,3 +604,29 @@ def test_a_private_url_taken_earlier_is_not_posted_to_once_refused(sqlite_url):
         assert hook.at("x") == []
         send_apprise(hook.url("x"), "subject", "body", "k" * 40, allow_private=True)
         assert len(hook.at("x")) == 1
+
+
+def test_the_clocks_reminder_before_a_lobby_deadline_is_mailed_to_the_seat_to_move(db_url):
+    """The deadline keeper's reminder (server/clocks.py, from the lobby's `reminders`) reaches
+    the outbox: the seat to move gets "your deadline is in 2 hours", the other nothing."""
+    from boardct.server import clocks
+
+    with mailbox() as box, notice_app(db_url, box.url) as client:
+        api = Api(client)
+        made = api.create("fieldshift", move_time=86400, reminders=[2])
+        gid, tokens = made["game_id"], [s["token"] for s in made["seats"]]
+        contact(api, gid, tokens[0], email=ANN)
+        contact(api, gid, tokens[1], email=BOB)
+        service = client.app.state.service
+        live = client.portal.call(service.get, gid)
+        [mover] = live.state.current_players()
+        when = live.deadline_at
+        assert when is not None
+        sent = client.portal.call(clocks.fire_reminders, service,
+                                  when - dt.timedelta(hours=2) + dt.timedelta(seconds=1))
+        assert sent == 1
+        assert send(client) >= 1
+        to_mover, to_other = (ANN, BOB) if mover == 0 else (BOB, ANN)
+        assert [m["Subject"] for m in box.to(to_mover)
+                if "deadline" in m["Subject"]] == ["FieldShift: your deadline is in 2 hours"]
+        assert not [m for m in box.to(to_other) if "deadline" in m["Subject"]]

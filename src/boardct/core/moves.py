@@ -11,7 +11,7 @@ same way wherever it comes from:
 - `resign(state, player)`, `agree_draw(state)`, `take_back(state, count)`: what is done at the
   table; offers accepted on the server end here too;
 - `apply_entry(state, text)`: one entry of a record or of the server's log, action or table
-  entry alike.
+  entry alike (a moderator's entry, "mod ...", is a note in the log: it changes no game).
 
 Each returns a `Played`: the state after (the same object, changed in place, except after an
 undo, which rebuilds the game), the record's entry text, and the events. On a `BoardctError`
@@ -32,6 +32,13 @@ from boardct.core.table import undo
 # A record entry that is not an action: "undo", "undo N", "resign N", "draw".
 TABLE_ENTRY = re.compile(r"\s*(undo|resign|draw)(?:\s+([0-9]{1,6}))?\s*\Z", re.I)
 
+# A moderator's entry in a server game's log ("mod deadline extended to ...", "mod paused"):
+# what the game's moderator did, for every player to read. It changes nothing in the game (the
+# seats, clocks and pauses are the server's), so a replay passes it by and ends where the game
+# did; one line of printable text after "mod ".
+MODERATOR_ENTRY = re.compile(r"\s*mod\s+([^\n]*\S)\s*\Z")
+MODERATOR = "Moderator"  # how the line every player reads starts
+
 NOT_YOUR_TURN = "turn"  # the rule an out-of-turn action names
 
 
@@ -49,8 +56,17 @@ class Played:
 
 
 def is_table_entry(text: str) -> bool:
-    """Whether a record entry is an undo, a resignation or an agreed draw, not an action."""
-    return TABLE_ENTRY.match(text) is not None
+    """Whether a record entry is an undo, a resignation, an agreed draw or a moderator's note,
+    not an action."""
+    return TABLE_ENTRY.match(text) is not None or MODERATOR_ENTRY.match(text) is not None
+
+
+def moderator_entry(words: str) -> str:
+    """The log entry of a moderator's act described by `words` (one line of text)."""
+    said = " ".join(words.split())
+    if not said:
+        raise ParseError("a moderator's entry says what was done", words)
+    return f"mod {said}"
 
 
 def check_turn(state: State[Any], player: int) -> None:
@@ -119,7 +135,11 @@ def take_back(state: State[Any], count: int = 1) -> Played:
 def apply_entry(state: State[Any], text: str, *, table: bool = True) -> Played:
     """One record entry: an action in the game's notation or, with `table` (records of
     version 2 and the server's log), "undo", "undo N", "resign N" or "draw". Raises a
-    `BoardctError` for an entry that cannot be applied (nothing changed)."""
+    `BoardctError` for an entry that cannot be applied (nothing changed). A moderator's entry
+    ("mod ...") changes nothing: its one event is the line the players read."""
+    note = MODERATOR_ENTRY.match(text) if table else None
+    if note is not None:
+        return Played(state, text.strip(), None, None, [(MESSAGE, f"{MODERATOR}: {note.group(1)}")])
     m = TABLE_ENTRY.match(text) if table else None
     if m is None:
         events = state.apply_entry(text)

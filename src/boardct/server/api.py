@@ -168,7 +168,9 @@ async def get_catalog() -> list[dict]:
         "type": "object", "properties": {"kind": {"enum": ["human", "agent"]}, "name": STR,
                                          "agent": STR}}},
      "public": BOOL, "creator_seat": {"type": ["integer", "null"]}, "move_time": NUM,
-     "on_timeout": {"enum": ["loss", "default"]}, "turn_deadline": NUM, "rated": BOOL},
+     "on_timeout": {"enum": ["loss", "default"]}, "turn_deadline": NUM, "rated": BOOL,
+     "reminders": {"type": "array", "items": NUM}, "miss_limit": INT,
+     "miss_action": {"enum": ["agent", "loss"]}, "miss_agent": STR},
     {"game": "<a game id from GET /catalog>", "options": {}, "seats": [
         {"kind": "human", "name": "Ann"}, {"kind": "human", "open": True}],
      "public": True}, ("game",)))
@@ -217,6 +219,9 @@ async def create_game(request: Request) -> dict:
     rated = field(body, "rated", bool, False)
     if rated:
         ratings.check_rated_request(seats, account)
+    from boardct.server import clocks  # reminders, missed deadlines, the moderator
+
+    clock = clocks.parse_settings(body)
     made = await service_of(request).create(
         game, options, seats, public=public,
         move_time=float(move_time) if move_time is not None else None,
@@ -226,6 +231,8 @@ async def create_game(request: Request) -> dict:
         rows=ratings.mark_rated if rated else None)
     if rated:
         ratings.note_rated(service_of(request), made["game_id"])
+    made["moderator_token"] = await clocks.save_settings(service_of(request), made["game_id"],
+                                                         clock, creator_seat, account)
     quotas.open_games.add(who, made["game_id"])
     made["spectate"] = f"/play/{made['game_id']}"
     return made

@@ -24,7 +24,16 @@ When the deadline is set: after every change committed by this process (a servic
 and when the last free seat is taken: `now + limit` once the game is playing (every human seat
 taken), for a sequential game after every move, for a simultaneous game when a new turn opens
 (the seats that owe orders are not a subset of those that owed them before). A game that is
-open (a seat free) or over has none. The deadline is also in every state message (`deadline`).
+open (a seat free) or over has none. The deadline is also in every state message (`deadline`),
+pushed to every seat the moment it is set (a deadline set by `arm` too: the clients connected
+before the last seat was taken learn it then).
+
+The game's clock settings (server/clocks.py) add: reminders scheduled with each deadline (in
+the same transaction) and sent by `tick`; a paused game has no deadline and is not armed; the
+seats that let a deadline pass count a miss, and a person who missed the game's `miss_limit`
+in a row is replaced by an agent or loses (`miss_action`), with the moderator's log entry.
+Simultaneous games with `on_timeout="loss"`: the seats that owe orders concede (the game's own
+concession), and what the turn still lacks gets the game's default.
 """
 
 from __future__ import annotations
@@ -39,6 +48,8 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from boardct.core.errors import BoardctError
+from boardct.core.moves import MODERATOR_ENTRY
+from boardct.server import clocks
 from boardct.server.models import GameRow
 
 log = logging.getLogger("boardct.server.deadlines")
@@ -97,6 +108,8 @@ class DeadlineKeeper:
         limit = limit_of(live)
         current = frozenset(live.state.current_players())
         before = live.extra.get("deadline_for")  # (version, seats owing) it was set for
+        if clocks.is_paused(live):  # the moderator stopped the clock: nothing changes
+            return live.deadline_at, False
         if limit is None or live.over or live.status != "playing" or not current:
             return None, live.deadline_at is not None
         if before is None:  # first look since a (re)start: keep a deadline already set
@@ -105,13 +118,29 @@ class DeadlineKeeper:
                 return live.deadline_at, False
         else:
             version, seats = before
-            if version == live.version:
+            if version == live.version and (live.deadline_at is not None or live.extra.get(
+                    "deadline_cleared") == version):
+                return live.deadline_at, False
+            # (the same version with no deadline: the game just started again, its last free
+            # seat taken after a moderator gave the seat to a newly invited player)
+            if version < live.version and all(MODERATOR_ENTRY.match(e.text)
+                                               for e in live.entries[version:live.version]):
+                # only moderator's entries since: no move, the clock goes on as it was
+                live.extra["deadline_for"] = (live.version, current)
                 return live.deadline_at, False
             if live.game.simultaneous and live.deadline_at is not None and current <= seats:
                 live.extra["deadline_for"] = (live.version, current)
                 return live.deadline_at, False  # the same turn goes on: the same deadline
         live.extra["deadline_for"] = (live.version, current)
         return now + dt.timedelta(seconds=limit), True
+
+    async def loaded(self, live: Any) -> None:
+        """`service.on_load`: a game loaded again (after a restart) keeps the deadline it has
+        for the position it is in, so the next move sets the next one (without this, the
+        first look after a load took the move just made for the one the deadline was for)."""
+        if live.deadline_at is not None and "deadline_for" not in live.extra:
+            live.extra["deadline_for"] = (live.version,
+                                          frozenset(live.state.current_players()))
 
     async def on_change(self, game_id: str, version: int) -> None:
         """Service listener: after a change this process committed, (re)set the deadline."""
@@ -126,9 +155,11 @@ class DeadlineKeeper:
         live.deadline_at = when
 
         def write(session: Session) -> None:
-            session.execute(update(GameRow).where(GameRow.id == game_id,
-                                                  GameRow.version == live.version)
-                            .values(deadline_at=when))
+            done = session.execute(update(GameRow).where(GameRow.id == game_id,
+                                                         GameRow.version == live.version)
+                                   .values(deadline_at=when))
+            if getattr(done, "rowcount", 1) == 1:
+                clocks.schedule_reminders(session, live, when)
             session.commit()
 
         await self.service.db(write)
@@ -138,7 +169,7 @@ class DeadlineKeeper:
         when = aware(live.deadline_at)
         return {"deadline": when.isoformat(timespec="seconds") if when else None,
                 "move_time": live.move_time, "turn_deadline": live.turn_deadline,
-                "on_timeout": live.on_timeout}
+                "on_timeout": live.on_timeout} | clocks.state_extra(live, seat)
 
     # -- acting --------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -182,10 +213,11 @@ class DeadlineKeeper:
 
         def read(session: Session) -> list[tuple[str, int]]:
             rows = session.execute(select(GameRow.id, GameRow.version)
-                                   .where(GameRow.deadline_at.is_(None),
-                                          GameRow.status == "playing",
+                                   .where(GameRow.status == "playing",
+                                          GameRow.deadline_at.is_(None),
                                           (GameRow.move_time.is_not(None))
-                                          | (GameRow.turn_deadline.is_not(None)))
+                                          | (GameRow.turn_deadline.is_not(None)),
+                                          ~clocks.paused(GameRow.id))
                                    .limit(100))
             return [(g, v) for g, v in rows]
 
@@ -200,19 +232,26 @@ class DeadlineKeeper:
             live.deadline_at = due = when  # `due`: a datetime here, as write's default
 
             def write(session: Session, gid: str = game_id, v: int = version,
-                      when: dt.datetime = due) -> None:
-                session.execute(update(GameRow).where(GameRow.id == gid, GameRow.version == v,
-                                                      GameRow.deadline_at.is_(None))
-                                .values(deadline_at=when))
+                      when: dt.datetime = due, live: Any = live) -> None:
+                done = session.execute(update(GameRow).where(GameRow.id == gid,
+                                                             GameRow.version == v,
+                                                             GameRow.deadline_at.is_(None))
+                                       .values(deadline_at=when))
+                if getattr(done, "rowcount", 1) == 1:
+                    clocks.schedule_reminders(session, live, when)
                 session.commit()
 
             await self.service.db(write)
+            # every seat connected now learns it (those there before the last seat was taken)
+            await self.service.push_state(game_id)
             armed += 1
         return armed
 
     async def tick(self) -> int:
-        """One look for due games; acts on each. Returns how many were acted on."""
+        """One look for due games; acts on each. Returns how many were acted on. The reminders
+        that fell due are sent first."""
         await self.arm()
+        await clocks.fire_reminders(self.service)
         acted = 0
         for game_id, version in await self.due():
             try:
@@ -230,11 +269,19 @@ class DeadlineKeeper:
         live = await self.service.get(game_id)
         if live.version < version:
             await self.service.refresh(game_id)
-        if live.version != version or live.over:
+        if live.version != version or live.over or clocks.is_paused(live):
             return False
+        owing = sorted(live.state.current_players())
         try:
+            losers = clocks.lose_on_this_miss(live, owing)
+            if losers:  # the game's rule: the K-th deadline missed in a row loses
+                await self._missed(live, losers)
+                self.processed += 1
+                return True
             if live.game.simultaneous:
-                done = await self._default_orders(live)
+                if live.on_timeout == "loss":
+                    await self._concede(live, owing)
+                done = await self._default_orders(live) or live.version > version
             elif live.on_timeout == "default":
                 done = await self._default_move(live)
             else:
@@ -251,20 +298,45 @@ class DeadlineKeeper:
         if done:
             self.processed += 1
             log.info("deadline of game %s processed at version %s", game_id, version)
+            await self._missed(live, owing)
         else:  # nothing the server can do for it: do not look at it again and again
             await self._clear(live)
         return done
 
+    async def _concede(self, live: Any, owing: list[int]) -> None:
+        """`on_timeout="loss"` in a simultaneous turn: each seat that owes orders concedes."""
+        for seat in owing:
+            if live.over:
+                return
+            await self.service.end(live.id, "timeout", seat)
+
+    async def _missed(self, live: Any, owing: list[int]) -> None:
+        """Count the miss of each seat that let the deadline pass; apply the game's rule to
+        those who reached its limit (moderation.py: a moderator's act by the server)."""
+        reached = await clocks.count_missed(self.service, live, owing)
+        if reached and not live.over:
+            from boardct.server import moderation
+
+            for seat in reached:
+                if live.over:
+                    break
+                await moderation.missed_too_often(self.service, live, seat)
+
     async def _default_orders(self, live: Any) -> bool:
         """Every seat that still owes orders gets the game's default (its missing order)."""
+        from boardct.server.service import ServiceError
+
         done = False
         owing = frozenset(live.state.current_players())
         for seat in sorted(owing):
             for _ in range(1000):  # one entry per missing order; bounded however many
                 if live.over or seat not in live.state.current_players():
                     break
-                await self.service.submit(live.id, seat, "default", version=live.version,
-                                          by_server=True)
+                ack = await self.service.submit(
+                    live.id, seat, "default", version=live.version, by_server=True,
+                    move_id=f"{clocks.SERVER_DEADLINE}{live.version}")
+                if ack.get("again"):  # another process made this one: it acts, not this
+                    raise ServiceError("conflict", "acted on by another process")
                 done = True
                 now = frozenset(live.state.current_players())
                 if not now <= owing:  # the turn was processed: the next one is not due
@@ -273,9 +345,14 @@ class DeadlineKeeper:
         return done
 
     async def _default_move(self, live: Any) -> bool:
+        from boardct.server.service import ServiceError
+
         seat = live.state.current_players()[0]
-        await self.service.submit(live.id, seat, default_text(live.state, seat),
-                                  version=live.version, by_server=True)
+        ack = await self.service.submit(live.id, seat, default_text(live.state, seat),
+                                        version=live.version, by_server=True,
+                                        move_id=f"{clocks.SERVER_DEADLINE}{live.version}")
+        if ack.get("again"):  # made by another process: that one acted
+            raise ServiceError("conflict", "acted on by another process")
         return True
 
     async def _clear(self, live: Any) -> None:
@@ -285,6 +362,7 @@ class DeadlineKeeper:
         def write(session: Session) -> None:
             session.execute(update(GameRow).where(GameRow.id == live.id)
                             .values(deadline_at=None))
+            clocks.schedule_reminders(session, live, None)
             session.commit()
 
         await self.service.db(write)

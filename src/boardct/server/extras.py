@@ -18,7 +18,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from sqlalchemy.orm import Session
 
-from boardct.server import social
+from boardct.server import clocks, social
 from boardct.server.api import caller, read_object
 from boardct.server.deadlines import DeadlineKeeper, from_peer, mark_peer
 from boardct.server.notify import NullNotifier, PgNotifier, make_notifier
@@ -53,6 +53,14 @@ class Extras:
             self.service.ws_handlers[kind] = self._ws_handler
         # a game loaded again (after a restart, or after it left memory) shows its offers
         self.service.on_load.append(self.load_social)
+        # clocks: settings and missed deadlines loaded with a game, pauses refuse moves, a
+        # seat's own move ends its missed run, the clock's fields in every state message
+        self.service.on_load.append(lambda live: clocks.load(self.service, live))
+        self.service.on_load.append(self.deadlines.loaded)
+        self.service.move_checks.append(clocks.check_move)
+        # first of all: the keeper's look must see a pause another process made
+        self.service.before_push.insert(
+            0, lambda gid, version: clocks.on_change(self.service, gid, version))
 
     async def start(self) -> None:
         await self.notifier.start()

@@ -6,7 +6,17 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, Float, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -19,6 +29,8 @@ class GameRow(Base):
     is the compare-and-set guard of every move."""
 
     __tablename__ = "games"
+    # the deadline keeper's looks: playing games by deadline (migration 0005_clocks)
+    __table_args__ = (Index("ix_games_status_deadline", "status", "deadline_at"),)
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     game: Mapped[str] = mapped_column(String(32))

@@ -43,7 +43,7 @@ from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from boardct.server import senders
+from boardct.server import clocks, senders
 from boardct.server.api import caller, read_object
 from boardct.server.live import ServiceError, utcnow
 from boardct.server.models import AccountRow
@@ -63,6 +63,7 @@ from boardct.server.outbox import (
     SeatContactRow,
     ServerKeyRow,
     address_hash,
+    enqueue_deadline_reminder,
 )
 
 log = logging.getLogger("boardct.server.notices")
@@ -149,6 +150,9 @@ class Notices:
     async def start(self) -> None:
         OUTBOX.base_url = self.settings.public_url.rstrip("/")
         self.service.outbox = OUTBOX
+        # the deadline keeper's reminders (server/clocks.py) become "deadline in N hours"
+        # notices, written in the transaction that marks each reminder sent
+        clocks.set_reminder_hook(enqueue_deadline_reminder)
         self.service.on_load.append(self.load_contacts)
         self.service.listeners.append(self._poke)
         self._secret = (await self.service.db(self._read_secret)).encode()

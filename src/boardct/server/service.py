@@ -117,6 +117,9 @@ class GameService:
         # the notices' outbox (server/outbox.py), or None: its rows are written in the
         # transaction of the move that causes them
         self.outbox: Any = None
+        # checks (live, seat, by_server) every move passes before it is tried: raise a
+        # ServiceError to refuse it (a paused game: server/clocks.py)
+        self.move_checks: list[Callable[[Live, int, bool], None]] = []
         self._load_lock = asyncio.Lock()
         self._tasks: set[asyncio.Task] = set()
         # The database calls' threads. SQLite takes one writer at a time: several writer
@@ -494,6 +497,11 @@ class GameService:
 
             await self.db(take)
             mine.claimed, mine.invite_hash = True, None
+            if live.status == STATUS_PLAYING and (live.move_time is not None
+                                                  or live.turn_deadline is not None):
+                # the last seat taken starts the clock: every page connected before hears
+                # of its deadline now (set before the push), not at the next move
+                await self.after_change(live, resync=True)
         return live, seat
 
     @staticmethod
@@ -704,6 +712,8 @@ class GameService:
             if not by_server and live.seats[seat].kind != "human":
                 raise ServiceError("forbidden", f"seat {seat} is played by the server")
             self._check_turn(live, seat, version, by_server)
+            for check in self.move_checks:
+                check(live, seat, by_server)
             before = live.state
             try:
                 done = moves.submit(before.clone(), seat, text)

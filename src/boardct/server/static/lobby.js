@@ -80,6 +80,7 @@ function showGame() {
     g.perfect_information ? "perfect information" : "hidden information",
     g.has_chance ? "chance" : "no chance", g.simultaneous ? "simultaneous turns" : "turn by turn"];
   $("game-facts").textContent = facts.join(" · ");
+  $("clock-time-label").textContent = g.simultaneous ? "Turn deadline (every player's orders)" : "Time per move";
   $("options").replaceChildren(el("legend", {}, "Options"), ...(g.options || []).map(optionField));
   const count = el("input", { id: "seat-count", type: "number", min: g.min_players, max: g.max_players, value: g.min_players, "aria-label": "number of seats" });
   const rows = el("div", { id: "seat-rows" });
@@ -93,6 +94,27 @@ function showGame() {
     g.max_players > g.min_players ? el("div", { class: "field" }, el("label", { for: "seat-count" }, "Seats"), count) : "",
     rows,
     el("datalist", { id: "agent-specs" }, ["random", "greedy", "mcts:time=1", "mcts:time=0.2"].map((v) => el("option", { value: v }))));
+}
+
+/** The clock fields of a new game: the time per move (a simultaneous game's turn deadline) in
+ * hours or days as seconds, what a timeout does, the reminder hours, the missed-deadline rule.
+ * Bad input is the server's to refuse (its message is shown). */
+function clockFields(g) {
+  const out = {};
+  const amount = $("clock-time").value.trim();
+  if (amount !== "") {
+    const seconds = Math.round(Number(amount) * Number($("clock-unit").value));
+    out[g.simultaneous ? "turn_deadline" : "move_time"] = Number.isFinite(seconds) ? seconds : amount;
+    out.on_timeout = $("clock-timeout").value;
+  }
+  const hours = $("clock-reminders").value.split(/[\s,;]+/).filter((h) => h !== "");
+  out.reminders = hours.map((h) => (Number.isFinite(Number(h)) ? Number(h) : h));
+  const misses = $("clock-misses").value.trim();
+  if (misses !== "") {
+    out.miss_limit = Number(misses);
+    out.miss_action = $("clock-miss-action").value;
+  }
+  return out;
 }
 
 async function create(ev) {
@@ -120,7 +142,7 @@ async function create(ev) {
     seats.push({ kind: "human", name: name.value.trim() || null, open: !mine && row.querySelector(".seat-open").checked });
   });
   try {
-    const res = await call("POST", "/games", { game: g.id, options, seats, public: $("public").checked, creator_seat: creatorSeat, ...($("rated").checked ? { rated: true } : {}) });
+    const res = await call("POST", "/games", { game: g.id, options, seats, public: $("public").checked, creator_seat: creatorSeat, ...($("rated").checked ? { rated: true } : {}), ...clockFields(g) });
     res.creatorSeat = creatorSeat;
     showCreated(res);
     loadMine();
@@ -157,8 +179,10 @@ function showCreated(res) {
       } }, `play seat ${seat.seat + 1} here`)), link, copyButton(link)));
   }
   const spec = el("input", { readonly: true, value: origin + (res.spectate || `/play/${res.game_id}`), "aria-label": "spectator link", id: "spectate-link" });
+  const mod = el("input", { readonly: true, value: res.moderator_token || "", "aria-label": "moderator key", id: "moderator-key" });
   box.replaceChildren(el("h3", {}, "Game created"), el("ul", { class: "game-list" }, items),
-    el("div", { class: "links" }, "Spectators: ", spec, copyButton(spec)));
+    el("div", { class: "links" }, "Spectators: ", spec, copyButton(spec)),
+    res.moderator_token ? el("div", { class: "links" }, "Moderator key (keep it: it moderates the game through the API, shown only now): ", mod, copyButton(mod)) : "");
   box.hidden = false;
 }
 

@@ -390,6 +390,7 @@ function logView() {
 
 // ---- the deadline: a live countdown, the local clock time on hover ----------------------------
 let deadlineAt = null;
+let gamePaused = false;
 let ticker = null;
 
 /** "4:05", "1 h 02 min", "2 days 3 h": how long until the deadline, for people. */
@@ -402,6 +403,13 @@ function untilText(ms) {
 
 function tick() {
   const box = $("deadline");
+  box.classList.toggle("paused", gamePaused);
+  if (gamePaused) {  // the moderator stopped the clock: no countdown, no moves
+    box.replaceChildren("Paused by the moderator: the clock is stopped.");
+    clearInterval(ticker);
+    ticker = null;
+    return;
+  }
   if (!deadlineAt || Number.isNaN(deadlineAt.getTime())) {
     box.replaceChildren();
     clearInterval(ticker);
@@ -414,6 +422,49 @@ function tick() {
     left > 0 ? `in ${untilText(left)}` : "now (the server acts on it)"));
   box.classList.toggle("soon", left > 0 && left < 60000);
   if (!ticker) ticker = setInterval(tick, 1000);
+}
+
+// ---- the moderator (the game's creator): deadline, pause, absent players, announcements -------
+let modState = null;
+
+function renderModerator(st) {
+  modState = st;
+  const box = $("moderate");
+  box.hidden = !st.moderator || !!st.over;
+  if (box.hidden) return;
+  $("mod-pause").textContent = st.paused ? "Resume the game" : "Pause the game";
+  $("mod-extend").disabled = !!st.paused || !st.deadline;
+  const sel = $("mod-seat");
+  const chosen = sel.value;
+  const people = (st.seats || []).filter((s) => s.kind === "human" && s.seat !== st.seat);
+  sel.replaceChildren(...people.map((s) => el("option", { value: String(s.seat), selected: String(s.seat) === chosen }, `Seat ${s.seat + 1}${s.name ? " (" + s.name + ")" : ""}`)));
+  for (const id of ["mod-seat", "mod-agent", "mod-invite"]) $(id).disabled = !people.length;
+}
+
+/** One moderator act through the API; the result (or the refusal) said under the buttons. */
+async function moderate(act, body, said) {
+  try {
+    const res = await call("POST", `/games/${encodeURIComponent(gameId)}/moderator/${act}`, body, token);
+    $("mod-result").textContent = said(res);
+  } catch (e) {
+    $("mod-result").textContent = `Refused: ${e.message}`;
+  }
+}
+
+function wireModerator() {
+  $("mod-extend").addEventListener("click", () => moderate("deadline", { extend: 86400 }, (r) => `Deadline now ${new Date(r.deadline).toLocaleString()}.`));
+  $("mod-pause").addEventListener("click", () => (modState && modState.paused
+    ? moderate("resume", {}, () => "Resumed.")
+    : moderate("pause", {}, () => "Paused: no moves, the clock stopped.")));
+  $("mod-announce-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const text = $("mod-announce").value.trim();
+    if (!text) return;
+    $("mod-announce").value = "";
+    moderate("announce", { text }, () => "Announced.");
+  });
+  $("mod-agent").addEventListener("click", () => moderate("replace", { seat: Number($("mod-seat").value), by: "agent", agent: "random" }, (r) => `Seat ${r.seat + 1} is played by an agent from now on.`));
+  $("mod-invite").addEventListener("click", () => moderate("replace", { seat: Number($("mod-seat").value), by: "invite" }, (r) => `Seat ${r.seat + 1}: send this invite link: ${location.origin}/play/${gameId}?invite=${r.invite}`));
 }
 
 /** A group's lines without the name the badge already shows ("Bob downshifts" reads "[Bob]
@@ -588,7 +639,9 @@ async function show(st) {
   $("turn").textContent = st.over ? "" : st.my_turn ? `Your move. ${named(st.prompt || "", st.names)}` : named(waiting, st.names);
   $("turn").classList.toggle("mine", !!st.my_turn && !st.over);
   deadlineAt = st.deadline && !st.over ? new Date(st.deadline) : null;
+  gamePaused = !!st.paused && !st.over;
   tick();
+  renderModerator(st);
   const board = $("board");
   const ctx = pageContext(st);
   const nodes = [];
@@ -672,6 +725,7 @@ async function main() {
   $("offer-draw").addEventListener("click", () => act({ type: "offer", kind: "draw" }, `/games/${encodeURIComponent(gameId)}/offers`, { kind: "draw" }));
   $("offer-undo").addEventListener("click", () => act({ type: "offer", kind: "undo" }, `/games/${encodeURIComponent(gameId)}/offers`, { kind: "undo" }));
   $("chat-form").addEventListener("submit", sendChat);
+  wireModerator();
   $("resign").addEventListener("click", () => {
     $("resign-confirm").hidden = false;
     $("resign-yes").focus();

@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0006_ratings"
-down_revision = "0004_notices"
+down_revision = "0005_clocks"
 branch_labels = None
 depends_on = None
 
