@@ -92,27 +92,24 @@ def fresh_server(tmp_path):
     srv.http.close()
 
 
-_BROWSER: dict = {}
+@pytest.fixture(scope="module")
+def chromium():
+    """One Chromium for the tests of a module, stopped after them: Playwright's sync API keeps
+    an event loop running in the thread while it is open, and a test of another folder run
+    after a browser test in the same process (pytest-xdist runs files in any order) must be
+    able to call `asyncio.run`."""
+    from playwright.sync_api import sync_playwright
 
-
-@pytest.fixture(scope="session")
-def chromium(request):
-    """One Chromium for the whole session. Each test module imports this fixture, which makes
-    one session fixture per module: they share the browser started by the first."""
-    if "browser" not in _BROWSER:
-        from playwright.sync_api import sync_playwright
-
-        pw = sync_playwright().start()
-        _BROWSER["pw"] = pw
-        _BROWSER["browser"] = pw.chromium.launch(executable_path=str(CHROMIUM),
-                                                 args=LAUNCH_ARGS, headless=True)
-
-        def stop() -> None:
-            _BROWSER.pop("browser").close()
-            _BROWSER.pop("pw").stop()
-
-        request.session.config.add_cleanup(stop)
-    return _BROWSER["browser"]
+    pw = sync_playwright().start()
+    try:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS,
+                                     headless=True)
+        try:
+            yield browser
+        finally:
+            browser.close()
+    finally:
+        pw.stop()
 
 
 @pytest.fixture
