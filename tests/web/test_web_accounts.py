@@ -135,7 +135,7 @@ def test_a_guest_carries_a_seat_to_another_device_then_keeps_it_in_an_account(se
     # the first browser signs up from the game page and comes back: the seat is the account's
     first.click("#carry-signin")
     first.wait_for_selector("#signup-username")
-    first.fill("#signup-username", "ann")
+    first.fill("#signup-username", "anne")  # the module's server: a name of its own
     first.fill("#signup-password", PASSWORD)
     first.click("#signup-go")
     first.wait_for_url(f"**/play/{gid}")
@@ -143,7 +143,7 @@ def test_a_guest_carries_a_seat_to_another_device_then_keeps_it_in_an_account(se
     assert first.evaluate("document.body.dataset.mySeat") == "0"
     # a third device, signed in, no token: the seat is there
     third = pages.new()
-    sign_in(third, server, "ann", f"/play/{gid}")
+    sign_in(third, server, "anne", f"/play/{gid}")
     third.wait_for_url(f"**/play/{gid}")
     third.wait_for_selector("#conn.live")
     assert third.evaluate("document.body.dataset.mySeat") == "0"

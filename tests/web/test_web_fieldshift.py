@@ -10,6 +10,7 @@ import re
 from web_helpers import (  # noqa: F401 (fixtures: pytest finds them by name here)
     chromium,
     claim,
+    fresh_server,
     needs_browser,
     pages,
     server,
@@ -229,7 +230,8 @@ def test_phone_width(server, pages):
 
 
 
-def test_a_move_made_while_disconnected_is_sent_once_after_reconnecting(server, pages):
+def test_a_move_made_while_disconnected_is_sent_once_after_reconnecting(fresh_server, pages):
+    server = fresh_server  # stopped and started again: a server of this test's own
     game, ann, bob = two_players(server, pages)
     server.stop()  # the connection drops (a server restart)
     ann.wait_for_selector("#conn:not(.live)")

@@ -1,7 +1,7 @@
 """Fixtures and helpers of the browser tests (tests/web, issue 19): a real `boardct serve` on
-127.0.0.1 with a fresh SQLite database per test, driven by Playwright for Python through
-Debian's Chromium; pages with their JavaScript errors recorded, screenshots, waiting for a
-drawn version.
+127.0.0.1 with a fresh SQLite database per test module (`server`; `fresh_server`: one per
+test), driven by Playwright for Python through Debian's Chromium; pages with their JavaScript
+errors recorded, screenshots, waiting for a drawn version.
 
 Playwright's own browser download is not available here, so the tests launch
 /usr/bin/chromium (BOARDCT_CHROMIUM overrides it). Without Playwright or without a Chromium the
@@ -58,8 +58,33 @@ SKIP = _skip_reason()
 needs_browser = pytest.mark.skipif(SKIP is not None, reason=SKIP or "")
 
 
+# The shared server's quotas: the rates and caps are per client address, and every test of a
+# module comes from 127.0.0.1, so a module's tests together would pass the defaults meant for
+# one client (20 games a minute...) and fail on a 429 that says nothing about the page under
+# test. The quotas themselves are tested in tests/server (and `fresh_server` keeps them).
+SHARED_SERVER_ARGS = ["--quota", "create=none", "--quota", "socket=none",
+                      "--quota", "signup=none", "--quota", "signin=none",
+                      "--max-open-games", "0", "--max-sockets", "0"]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """One `boardct serve` (a fresh SQLite database) for all the tests of a module: starting
+    a server costs more than most page checks, so the tests share it. Each test makes the
+    games (and accounts, by names of its own) it looks at and opens its pages in fresh
+    browser contexts: what another test left behind (other games in the lobby) changes
+    nothing it checks."""
+    srv = Server(tmp_path_factory.mktemp("web-server"), extra_args=SHARED_SERVER_ARGS)
+    srv.start()
+    yield srv
+    srv.stop()
+    srv.http.close()
+
+
 @pytest.fixture
-def server(tmp_path):
+def fresh_server(tmp_path):
+    """A server of the test's own, at the default quotas: for a test that stops and restarts
+    it (the module's other tests would see it gone)."""
     srv = Server(tmp_path)
     srv.start()
     yield srv
@@ -67,27 +92,24 @@ def server(tmp_path):
     srv.http.close()
 
 
-_BROWSER: dict = {}
+@pytest.fixture(scope="module")
+def chromium():
+    """One Chromium for the tests of a module, stopped after them: Playwright's sync API keeps
+    an event loop running in the thread while it is open, and a test of another folder run
+    after a browser test in the same process (pytest-xdist runs files in any order) must be
+    able to call `asyncio.run`."""
+    from playwright.sync_api import sync_playwright
 
-
-@pytest.fixture(scope="session")
-def chromium(request):
-    """One Chromium for the whole session. Each test module imports this fixture, which makes
-    one session fixture per module: they share the browser started by the first."""
-    if "browser" not in _BROWSER:
-        from playwright.sync_api import sync_playwright
-
-        pw = sync_playwright().start()
-        _BROWSER["pw"] = pw
-        _BROWSER["browser"] = pw.chromium.launch(executable_path=str(CHROMIUM),
-                                                 args=LAUNCH_ARGS, headless=True)
-
-        def stop() -> None:
-            _BROWSER.pop("browser").close()
-            _BROWSER.pop("pw").stop()
-
-        request.session.config.add_cleanup(stop)
-    return _BROWSER["browser"]
+    pw = sync_playwright().start()
+    try:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS,
+                                     headless=True)
+        try:
+            yield browser
+        finally:
+            browser.close()
+    finally:
+        pw.stop()
 
 
 @pytest.fixture
@@ -108,7 +130,7 @@ def _free_port() -> int:
 class Server:
     """A running `boardct serve` and a small REST client for setting games up."""
 
-    def __init__(self, tmp_path: Path):
+    def __init__(self, tmp_path: Path, extra_args: list[str] | None = None):
         import httpx
 
         self.port = _free_port()
@@ -116,6 +138,7 @@ class Server:
         self.log = tmp_path / "server.log"
         self.cwd = tmp_path
         self.base = f"http://127.0.0.1:{self.port}"
+        self.extra_args = list(extra_args or [])
         self.proc: subprocess.Popen | None = None
         self.http = httpx.Client(base_url=self.base + "/api/v1", timeout=20)
 
@@ -123,7 +146,8 @@ class Server:
         env = dict(os.environ,
                    PYTHONPATH=str(SRC) + os.pathsep + os.environ.get("PYTHONPATH", ""))
         cmd = [sys.executable, "-m", "boardct", "serve", "--host", "127.0.0.1",
-               "--port", str(self.port), "--db", f"sqlite:///{self.db.as_posix()}"]
+               "--port", str(self.port), "--db", f"sqlite:///{self.db.as_posix()}",
+               *self.extra_args]
         with open(self.log, "ab") as out:
             self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env,
                                          cwd=self.cwd)
