@@ -52,6 +52,7 @@ from boardct.games.fieldshift.tables import (
     RULESET_NAMES,
     RULESETS,
     SIGN,
+    SKILL_NAMES,
     SPECIALIST,
     STDEX,
     TECHNICIAN,
@@ -174,6 +175,46 @@ _RGP_AT = tuple((p * 10, o + WATCH, o + SEL, o + CRATES, (1 - p) * 10 + TECHNICI
 # two Longwatches and the enemy's watch.
 _MOV_AT = tuple((o + SEL, p * 10, (1 - p) * 10 + LONGWATCH, (1 - p) * 10 + 5 + LONGWATCH,
                  (1 - p) * PV_SIZE + WATCH) for p, o in ((0, 0), (1, PV_SIZE)))
+
+
+_OP_NAME = tuple(op_name(i) for i in range(20))
+_SUPPORT_WORDS = ("readies the Artillery: the next SPT names a sector", "heals with the Medbay",
+                  "swaps reserve and field with the Command center")
+
+
+def _answer_words(pending: tuple[str, int, int], ins: int, x: int) -> str:
+    """`describe_action` of an answer to the pending request (FS-37); empty: not an answer."""
+    kind, requester, target = pending
+    who = f"Player {2 - requester}"
+    if ins != nt.AUX:
+        return ""
+    if x == nt.DENY:
+        return f"{who} denies the {'draw' if kind == 'draw' else 'ruleset change'}"
+    if x == nt.CONFIRM:
+        if kind == "draw":
+            return f"{who} accepts the draw: the game ends drawn"
+        return f"{who} accepts: the ruleset changes to {RULESET_NAMES[target]}"
+    if x == nt.REQ_RULESET and kind == "ruleset" and target == STDEX:
+        return (f"{who} accepts the change to {RULESET_NAMES[STDEX]} and asks for "
+                f"{RULESET_NAMES[TYPE_A]}")
+    return ""
+
+
+def _aux_words(state: FieldShiftState, p: int, x: int) -> str:
+    """`describe_action` of an AUX command (FS-20, FS-37); empty: nothing more to say than
+    its notation."""
+    if x == nt.CONCEDE:
+        return f"Player {p + 1} concedes the game"
+    if x == nt.REQ_DRAW:
+        return f"Player {p + 1} requests a draw"
+    if x == nt.REQ_RULESET and state.ruleset != TYPE_A:
+        return (f"Player {p + 1} requests a ruleset change ({RULESET_NAMES[state.ruleset]} "
+                f"--> {RULESET_NAMES[state.ruleset + 1]})")
+    if x == nt.DISPUTE_CMD:
+        return f"Player {p + 1} disputes the opponent's rule violation (FS-19)"
+    if x == nt.GOOD_GAME:
+        return "Good game"
+    return ""
 
 
 class FieldShiftState(State[int]):
@@ -1191,6 +1232,84 @@ class FieldShiftState(State[int]):
         return Breach(", ".join(rules), "; ".join(what),
                       f"Player {2 - p} may then dispute it with 06 on their turn and win (FS-19).",
                       confirm="01", deny="00")
+    def describe_action(self, action: int, player: int | None = None) -> str:
+        """What a command does, in the words the log uses for the event it makes ("+0 moves
+        from sector 0 to sector 4", "+1 hits -3 for 2: vitality 3"), read from the token and
+        the position without carrying it out: a legal list describes every command, and
+        applying each one to a copy (the core's default) was most of the server's time a
+        move. What a command may set off besides (a watch or a Longwatch firing, a bleed-out)
+        is the preview's to show (`table.preview`)."""
+        if type(action) is not int or not 0 <= action < _N_TOKENS:
+            return str(action)
+        decoded = _DECODE_IN[self.ruleset][action]
+        if decoded is None or self._outcome is not None:
+            return nt.notation(action)
+        ins, mid, tgt = decoded
+        pending = self.pending
+        if pending is not None:
+            return _answer_words(pending, ins, tgt) or nt.notation(action)
+        p = self.cur
+        b = p * 10
+        o = p * PV_SIZE
+        pv, loc = self.pv, self.loc
+        if not ins:
+            return _aux_words(self, p, tgt) or nt.notation(action)
+        if ins == nt.MOV or ins == nt.HIT:
+            if ins == nt.HIT:
+                skl = self.skl
+                medic = b + MEDIC if skl[b + MEDIC] else (
+                    b + 5 + MEDIC if skl[b + 5 + MEDIC] else -1)
+                if medic >= 0:  # the armed Extend takes the HIT (FS-30, FS-41)
+                    return f"{_OP_NAME[medic]} revives {_OP_NAME[b + tgt]} to full vitality"
+            i = pv[o + SEL] if mid < 0 else b + mid
+            if i < 0:
+                return nt.notation(action)
+            if ins == nt.MOV:
+                return f"{_OP_NAME[i]} moves from sector {loc[i]} to sector {tgt}"
+            t = 10 - b + tgt
+            la, lt = loc[i], loc[t]
+            if la < 0 or lt < 0:
+                return f"{_OP_NAME[i]} hits {_OP_NAME[t]}"
+            if i % 5 == BLADE and self.skl[i]:  # the armed Assassinate (FS-16, FS-31)
+                dmg, how = ASSASSINATE[lt], "assassinates"
+            else:
+                dmg, how = DAMAGE[self.ruleset][la][lt], "hits"
+            return f"{_OP_NAME[i]} {how} {_OP_NAME[t]} for {dmg}: vitality " \
+                   f"{max(0, self.vit[t] - dmg)}"
+        if ins == nt.SWC:
+            if mid < 0:
+                return f"{_OP_NAME[b + tgt]} selected"
+            return f"{_OP_NAME[b + mid]} and {_OP_NAME[b + tgt]} swap sectors"
+        if ins == nt.RNF or ins == nt.WDR:
+            n = 1 if mid < 0 else mid
+            crates = f"{n} crate{'s' * (n != 1)}"
+            if tgt > 2:
+                return nt.notation(action)
+            if ins == nt.RNF:
+                return f"Player {p + 1} allocates {crates} to the {FACILITY_NAMES[tgt]}"
+            return f"Player {p + 1} withdraws {crates} from the {FACILITY_NAMES[tgt]}"
+        if ins == nt.RGP:
+            i = b + tgt
+            if loc[i] == RESERVE:
+                return f"{_OP_NAME[i]} deploys from reserve (-1 crate)"
+            return f"{_OP_NAME[i]} retreats to reserve (+1 crate)"
+        if ins == nt.OVW:
+            return f"{_OP_NAME[b + tgt]} is on overwatch"
+        if ins == nt.SKL:
+            strike = mid >= 0 and mid % 5 in _BLADE_MEDIC  # STDEX 8bt / 8mt (FS-25)
+            i = b + (mid if strike else tgt)
+            words = f"{_OP_NAME[i]} ({CLASS_NAMES[i % 5]}) activates {SKILL_NAMES[i % 5]}"
+            if strike:  # the Blade's enemy, the Medic's friend
+                words += f" on {_OP_NAME[10 - b + tgt if i % 5 == BLADE else b + tgt]}"
+            return words
+        # SPT: the Artillery's shot once readied (FS-17, FS-33), else a facility's support
+        if pv[o + ARTREADY]:
+            return f"Player {p + 1}'s Artillery shells sector {tgt} " \
+                   f"({1 + pv[o + FAC + ARTILLERY]} damage)"
+        if tgt > 2:
+            return nt.notation(action)
+        return f"Player {p + 1} {_SUPPORT_WORDS[tgt]}"
+
     def action_group(self, action: int) -> str:
         """`moves` groups FieldShift's commands by instruction (MOV, HIT, RNF...)."""
         ins = (action - _TWO) // 10 if action >= _TWO else action // 100
