@@ -178,6 +178,8 @@ _MOV_AT = tuple((o + SEL, p * 10, (1 - p) * 10 + LONGWATCH, (1 - p) * 10 + 5 + L
 
 
 _OP_NAME = tuple(op_name(i) for i in range(20))
+_OP_CLASS = tuple(CLASS_NAMES[i % 5] for i in range(20))
+_TERRAIN_NAMES = tuple(TERRAIN_NAMES[t] for t in TERRAIN)
 _SUPPORT_WORDS = ("readies the Artillery: the next SPT names a sector", "heals with the Medbay",
                   "swaps reserve and field with the Command center")
 
@@ -1133,35 +1135,44 @@ class FieldShiftState(State[int]):
     def board_view(self, player: int | None = None) -> dict:
         """Everything (FieldShift has no hidden information), JSON-ready. `turn_player`: whose
         turn it is (the envelope's `to_move` says who decides now: the other player while a
-        request waits for their answer)."""
+        request waits for their answer). Built from tables made once (the server builds it
+        for every seat after every move)."""
+        vit, loc, bleed, skl, pv = self.vit, self.loc, self.bleed, self.skl, self.pv
+        watch = (pv[WATCH], pv[PV_SIZE + WATCH])
         ops = []
         for i in range(20):
+            where = loc[i]
             ops.append({
-                "id": op_name(i), "player": i // 10, "number": i % 10,
-                "class": CLASS_NAMES[i % 5], "vitality": self.vit[i],
-                "sector": self.loc[i] if self.loc[i] >= 0 else None,
-                "status": ("dead" if self.loc[i] == DEAD else "reserve" if self.loc[i] == RESERVE
-                           else "bleeding" if self.vit[i] == 0 else "deployed"),
-                "bleed": self.bleed_timer(i), "skill": self.skl[i],
-                "watching": self.pv[(i // 10) * PV_SIZE + WATCH] == i,
+                "id": _OP_NAME[i], "player": i // 10, "number": i % 10,
+                "class": _OP_CLASS[i], "vitality": vit[i],
+                "sector": where if where >= 0 else None,
+                "status": ("dead" if where == DEAD else "reserve" if where == RESERVE
+                           else "bleeding" if vit[i] == 0 else "deployed"),
+                "bleed": bleed[i] if bleed[i] < BLEED_TURNS else BLEED_TURNS,
+                "skill": skl[i], "watching": watch[i // 10] == i,
             })
         players = []
         for p in range(2):
             o = p * PV_SIZE
             players.append({
-                "name": self.setup.names[p], "crates": self.pv[o + CRATES],
-                "facilities": self.pv[o + FAC:o + FAC + 3],
-                "skill_cooldown": self.pv[o + SKCD], "support_cooldown": self.pv[o + SPCD],
-                "artillery_ready": bool(self.pv[o + ARTREADY]),
-                "selected": op_name(self.pv[o + SEL]) if self.pv[o + SEL] >= 0 else None,
+                "name": self.setup.names[p], "crates": pv[o + CRATES],
+                "facilities": pv[o + FAC:o + FAC + 3],
+                "skill_cooldown": pv[o + SKCD], "support_cooldown": pv[o + SPCD],
+                "artillery_ready": bool(pv[o + ARTREADY]),
+                "selected": _OP_NAME[pv[o + SEL]] if pv[o + SEL] >= 0 else None,
                 "under_cyberwarfare": self.under_cyber(p),
             })
+        # the operators on each sector in arrival order (`sector(s)` for all ten at once)
+        sectors: list[list[str]] = [[] for _ in range(10)]
+        for i in sorted(range(20), key=self.stamp.__getitem__):
+            if loc[i] >= 0:
+                sectors[loc[i]].append(_OP_NAME[i])
         return {
             "ruleset": RULESETS[self.ruleset],
             "violations": VIOLATION_MODES[self.mode], "turn_player": self.cur,
-            "turn_limit": self.limit, "terrain": [TERRAIN_NAMES[t] for t in TERRAIN],
+            "turn_limit": self.limit, "terrain": list(_TERRAIN_NAMES),
             "players": players, "operators": ops,
-            "sectors": [[op_name(i) for i in self.sector(s)] for s in range(10)],
+            "sectors": sectors,
             "pending": None if self.pending is None else {
                 "kind": self.pending[0], "requester": self.pending[1],
                 "ruleset": RULESETS[self.pending[2]] if self.pending[2] >= 0 else None},
