@@ -78,6 +78,17 @@ def test_answers_to_a_pending_request_say_what_they_do_fs37():
                               "STDEX Type-A")
 
 
+def test_a_dispute_says_whether_it_is_upheld_and_why_fs19():
+    s = Pos().crates(0, 0).s
+    play(s, "40")  # Player 1 reinforces with no crate: a violation (FS-18), the turn passes
+    said = words(s, "06")
+    assert said.startswith("Player 2 disputes: upheld (reinforcing 1 with 0 crates")
+    assert said == s.describe(play(s.clone(), "06")[0])
+    fresh = GAME.new(seed=0)
+    assert words(fresh, "06") == ("Player 1 disputes, but there is no violation: the turn "
+                                  "ends")
+
+
 # -- STDEX: the operator in the middle digit (FS-5, FS-25) -------------------------------------
 def test_stdex_three_digit_commands_name_their_operator():
     s = Pos(ruleset="stdex").ready().s

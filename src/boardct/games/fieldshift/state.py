@@ -212,8 +212,11 @@ def _aux_words(state: FieldShiftState, p: int, x: int) -> str:
     if x == nt.REQ_RULESET and state.ruleset != TYPE_A:
         return (f"Player {p + 1} requests a ruleset change ({RULESET_NAMES[state.ruleset]} "
                 f"--> {RULESET_NAMES[state.ruleset + 1]})")
-    if x == nt.DISPUTE_CMD:
-        return f"Player {p + 1} disputes the opponent's rule violation (FS-19)"
+    if x == nt.DISPUTE_CMD:  # upheld only against a violation still open (FS-19)
+        if state.mode == DISPUTE and state._violators(1 - p):
+            reasons = "; ".join(r for who, rs in state.violations if who == 1 - p for r in rs)
+            return f"Player {p + 1} disputes: upheld ({reasons})"
+        return f"Player {p + 1} disputes, but there is no violation: the turn ends"
     if x == nt.GOOD_GAME:
         return "Good game"
     return ""
