@@ -395,6 +395,35 @@ class GameService:
             await self.after_change(live, first=before + 1)
         return new
 
+    async def apply_peer_entry(self, live: Live, version: int, seat: int | None, text: str,
+                               move_id: str | None) -> bool:
+        """Apply the log entry `version` that another process committed and notified (notify.py)
+        when `live` is at the version before it: what `refresh` does, without reading the
+        database. False, with nothing changed: another version by now, or an entry this
+        process cannot apply (`refresh` reads the log then)."""
+        async with live.lock:
+            if live.version + 1 != version or (seat is not None
+                                               and not 0 <= seat < len(live.seats)):
+                return False
+            before = live.state
+            try:  # on a copy: nothing of `live` changes unless it all works
+                done = moves.apply_entry(before.clone(), text)
+                lines = seen_lines(done.state, done.events, live.players())
+            except Exception:  # not applicable here: the database says what happened
+                log.exception("a notified entry of game %s did not apply", live.id)
+                return False
+            live.state, live.version = done.state, version
+            live.result = result_json(done.state)
+            live.add_entry(Entry(version, seat, text, move_id, lines))
+            recent.note_entry(live, live.entries[-1], before, done.events)
+        await self.after_change(live, first=version)
+        return True
+
+    async def reload_seats(self, live: Live) -> None:
+        """Read `live`'s seats again (another process changed them)."""
+        async with live.lock:
+            await self._reload_seats(live)
+
     async def _catch_up(self, live: Live) -> None:
         """Under the game's lock: apply every entry after the cached version."""
         since = live.version
