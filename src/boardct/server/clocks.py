@@ -283,8 +283,9 @@ reminder_hook: Callable[[Session, Any, int, float], Any] = log_reminder
 
 
 def set_reminder_hook(hook: Callable[[Session, Any, int, float], Any]) -> None:
-    """Deliver reminders with `hook(session, live, seat, hours)` (the game as loaded), called in the transaction
-    that marks the reminder sent (the notification outbox writes its notice there)."""
+    """Deliver reminders with `hook(session, live, seat, hours)` (the game as loaded), called
+    in the transaction that marks the reminder sent (the notification outbox writes its
+    notice there)."""
     global reminder_hook
     reminder_hook = hook
 

@@ -77,18 +77,32 @@ class Extras:
         live = self.service.cached(game_id)
         if live is not None and from_peer(live, version):
             return  # caught up from another process: that one told everybody already
-        await self.notifier.anotify(game_id, version)
+        newest = live.entries[-1] if live is not None and live.entries else None
+        entry = ((newest.seat, newest.text, newest.move_id)
+                 if newest is not None and newest.version == version else None)
+        await self.notifier.anotify(game_id, version, entry)
 
-    async def _peer_changed(self, game_id: str, version: int) -> None:
+    async def _peer_changed(self, game_id: str, version: int,
+                            entry: tuple[int | None, str, str | None] | None = None) -> None:
         """Another process changed `game_id`: catch up and tell this process's clients.
-        Version -1: not a move but chat or an offer; resend the state (and chat)."""
+        Version -1: not a move but chat or an offer; resend the state (and chat). A move's
+        `entry` (seat, text, move id) is applied without reading the database where this
+        process holds the version before it; the version this process holds already: the
+        seats changed there (a claim, a seat taken), read them again."""
         live = self.service.cached(game_id)
         if live is None:
             return
         if version < 0:
             await self._push_social(live, peer=True)
             return
+        if version == live.version:
+            await self.service.reload_seats(live)
+            return
         if version > live.version:
+            if entry is not None and version == live.version + 1:
+                mark_peer(live, version, version)
+                if await self.service.apply_peer_entry(live, version, *entry):
+                    return
             await self._catch_up(live)
 
     async def _catch_up(self, live: Any) -> None:

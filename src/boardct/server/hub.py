@@ -135,9 +135,15 @@ class Hub:
 
 
 async def _all(sends: list[Any]) -> None:
-    """Run the sends at once (a slow connection does not hold up the others); one alone is
-    awaited as it is (gather would make a task of it)."""
-    if len(sends) == 1:
-        await sends[0]
-    elif sends:
-        await asyncio.gather(*sends)
+    """Run the sends at once (a slow connection does not hold up the others): each but the
+    last in a task of its own, the last awaited here meanwhile (a task fewer a broadcast: a
+    move's update goes to two connections or so, and a send that does not have to wait for
+    the client is over before a task would have started)."""
+    if not sends:
+        return
+    tasks = [asyncio.ensure_future(s) for s in sends[:-1]]
+    try:
+        await sends[-1]
+    finally:
+        if tasks:
+            await asyncio.gather(*tasks, return_exceptions=True)

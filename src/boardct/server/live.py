@@ -143,6 +143,9 @@ class Live:
     # every other game all count alike, equal to `version`.
     seen: dict[int | None, int] = field(default_factory=dict)
     public_version: int = 0  # the version of the newest entry every viewer may know of
+    # the entries by their move id (`entry_by_move_id`: every move asks, whatever the log's
+    # length)
+    by_move_id: dict[str, Entry] = field(default_factory=dict)
 
     def add_entry(self, e: Entry) -> None:
         """Append a log entry (its state already in `state`): mark it private where it shows
@@ -155,6 +158,8 @@ class Live:
         if not e.private:
             self.public_version = e.version
         self.entries.append(e)
+        if e.move_id is not None:
+            self.by_move_id[e.move_id] = e
 
     def seen_version(self, seat: int | None) -> int:
         """The version `seat` (None: a spectator) is shown: the entries it may know of."""
@@ -184,10 +189,7 @@ class Live:
         return STATUS_PLAYING
 
     def entry_by_move_id(self, move_id: str) -> Entry | None:
-        for e in reversed(self.entries):
-            if e.move_id == move_id:
-                return e
-        return None
+        return self.by_move_id.get(move_id)
 
     def players(self) -> list[int | None]:
         return [*range(len(self.seats)), None]
@@ -200,10 +202,21 @@ def result_json(state: State) -> dict | None:
 
 def seen_lines(state: State, events: list[Event], players: list[int | None]
                ) -> dict[int | None, list[str]]:
-    """Each player's described events, through the one secrecy filter `events_for`."""
+    """Each player's described events, through the one secrecy filter `events_for`. An
+    event the filter passes to several players as it is (the same object) is described once
+    (kept with the event, so its id is not another's meanwhile): every event of a game
+    without secrets reaches every player."""
     out: dict[int | None, list[str]] = {}
+    said: dict[int, tuple[Event, str]] = {}
     for p in players:
-        out[p] = [state.describe(e) for e in state.events_for(events, p) if e]
+        lines = []
+        for e in state.events_for(events, p):
+            if e:
+                known = said.get(id(e))
+                if known is None or known[0] is not e:
+                    known = said[id(e)] = (e, state.describe(e))
+                lines.append(known[1])
+        out[p] = lines
     return out
 
 

@@ -30,6 +30,7 @@ import orjson
 
 from boardct.core import table
 from boardct.core.errors import BoardctError
+from boardct.core.inputs import check_shape, parse_json
 from boardct.core.table import legal_moves
 from boardct.server.live import Entry, Live, iso
 
@@ -45,11 +46,38 @@ log = logging.getLogger("boardct.server")
 def encode(msg: Any) -> str:
     """A message as the JSON text sent on a websocket: orjson (several times faster than the
     standard library: every update of every move goes through here), the standard library
-    for what orjson refuses (an integer beyond 64 bits in some game's view)."""
+    for what orjson refuses (an integer beyond 64 bits in some game's view). Keys that are not
+    text (a game's dict by seat number) are allowed on a second try only: the option that
+    allows them doubles the time of every message."""
+    try:
+        return orjson.dumps(msg).decode()
+    except TypeError:
+        pass
     try:
         return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()
     except TypeError:
         return json.dumps(msg)
+
+
+_SCALARS = (str, int, bool, type(None))
+
+
+def decode(text: str, source: str = "message") -> Any:
+    """A client's message, parsed as `core.inputs.parse_json` parses it (the same checks:
+    `check_shape`), by orjson: every move comes through here, and the standard library's
+    parser with its checks cost several times more. A flat object of short strings and small
+    numbers (every message of protocol.md but a long chat line) needs one look at each
+    value; what orjson refuses goes to `parse_json`, for its error naming line and column."""
+    try:
+        doc = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return parse_json(text, source)
+    if type(doc) is dict and all(
+            type(v) in _SCALARS and (len(v) <= 1000 if type(v) is str else
+                                     type(v) is not int or -10**18 < v < 10**18)
+            and len(k) <= 1000 for k, v in doc.items()):
+        return doc  # orjson has refused invalid Unicode already
+    return check_shape(doc, source)
 
 
 def seat_names(live: Live) -> list[str]:

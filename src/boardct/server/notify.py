@@ -6,6 +6,12 @@ channel; every process LISTENs on it, and on a notification for a version newer 
 it holds it calls `service.refresh(game_id)`, which reloads the game from the database and
 sends its own websocket clients the update. PostgreSQL carries the messages: no extra service.
 
+A move's notification also carries its log entry (seat, text, move id) where it fits in
+PostgreSQL's payload: a process holding the version just before it applies the entry to the
+state it holds, without reading the database (`service.apply_peer_entry`); any other gap is
+read from the database as before. A notification at the version a process already holds is a
+change of the seats (a claim, a seat taken): the seats are read again.
+
 A notification can be lost (the listening connection drops and comes back): on reconnecting,
 the listener asks for a refresh of every game it holds (`on_reconnect`), so nothing is missed
 for good. A process also hears its own notifications; they are ignored by the process token in
@@ -31,7 +37,11 @@ log = logging.getLogger("boardct.server.notify")
 CHANNEL = "boardct_games"
 RECONNECT_DELAY = 1.0  # seconds between attempts to get the listening connection back
 
-OnChange = Callable[[str, int], Awaitable[None] | None]
+# (game_id, version) or, for a move whose entry the notification carries, (game_id, version,
+# (seat, text, move_id))
+OnChange = Callable[..., Awaitable[None] | None]
+Entry = tuple[int | None, str, str | None]
+MAX_PAYLOAD = 7900  # bytes: PostgreSQL refuses a payload of 8,000 or more
 OnReconnect = Callable[[], Awaitable[None] | None]
 
 
@@ -64,10 +74,10 @@ class NullNotifier:
     async def stop(self) -> None:
         return None
 
-    def notify(self, game_id: str, version: int) -> None:
+    def notify(self, game_id: str, version: int, entry: Entry | None = None) -> None:
         return None
 
-    async def anotify(self, game_id: str, version: int) -> None:
+    async def anotify(self, game_id: str, version: int, entry: Entry | None = None) -> None:
         return None
 
 
@@ -93,13 +103,20 @@ class PgNotifier:
         self.listening = asyncio.Event()
         self.received = 0
 
-    def payload(self, game_id: str, version: int) -> str:
-        return json.dumps({"g": game_id, "v": int(version), "p": self.token},
-                          separators=(",", ":"))
+    def payload(self, game_id: str, version: int, entry: Entry | None = None) -> str:
+        """The notification's text: the game, its version, this process; and the log entry
+        of that version (`e`: seat, text, move id) when given and the whole fits."""
+        doc: dict[str, Any] = {"g": game_id, "v": int(version), "p": self.token}
+        if entry is not None:
+            text = json.dumps(doc | {"e": list(entry)}, separators=(",", ":"))
+            if len(text.encode("utf-8", "surrogatepass")) < MAX_PAYLOAD:
+                return text
+        return json.dumps(doc, separators=(",", ":"))
 
     # -- sending ---------------------------------------------------------------------------------
-    def notify(self, game_id: str, version: int) -> None:
-        """Tell the other processes that `game_id` is now at `version` (after the commit).
+    def notify(self, game_id: str, version: int, entry: Entry | None = None) -> None:
+        """Tell the other processes that `game_id` is now at `version` (after the commit),
+        with the log entry of that version if given (`payload`).
         A failure is logged, never raised: the move is committed and acknowledged whatever
         happens here, and the other processes catch up at their next reconnect or refresh."""
         import psycopg
@@ -109,8 +126,8 @@ class PgNotifier:
             conn = self._send_conns.pop() if self._send_conns else None
             if conn is None or conn.closed:
                 conn = psycopg.connect(self.url, autocommit=True, connect_timeout=10)
-            conn.execute("SELECT pg_notify(%s, %s)", (self.channel, self.payload(game_id,
-                                                                                 version)))
+            conn.execute("SELECT pg_notify(%s, %s)",
+                         (self.channel, self.payload(game_id, version, entry)))
             if len(self._send_conns) < 4:
                 self._send_conns.append(conn)
                 conn = None
@@ -121,8 +138,8 @@ class PgNotifier:
                 with contextlib.suppress(Exception):
                     conn.close()
 
-    async def anotify(self, game_id: str, version: int) -> None:
-        await asyncio.to_thread(self.notify, game_id, version)
+    async def anotify(self, game_id: str, version: int, entry: Entry | None = None) -> None:
+        await asyncio.to_thread(self.notify, game_id, version, entry)
 
     # -- listening -------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -182,10 +199,27 @@ class PgNotifier:
         if token == self.token:
             return
         self.received += 1
+        entry = _entry_of(data.get("e"))
         try:
-            await _call(self.on_change, game_id, version)
+            if entry is None:
+                await _call(self.on_change, game_id, version)
+            else:
+                await _call(self.on_change, game_id, version, entry)
         except Exception:  # noqa: BLE001 - one game's failure must not stop the listener
             log.exception("refreshing game %s after a notification failed", game_id)
+
+
+def _entry_of(value: Any) -> Entry | None:
+    """A notification's log entry `[seat, text, move_id]`, checked; None when it has none or
+    it is not one (the receiver then reads the database)."""
+    if not isinstance(value, list) or len(value) != 3:
+        return None
+    seat, text, move_id = value
+    if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
+        return None
+    if not isinstance(text, str) or (move_id is not None and not isinstance(move_id, str)):
+        return None
+    return seat, text, move_id
 
 
 def make_notifier(db_url: str, on_change: OnChange,

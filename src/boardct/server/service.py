@@ -33,8 +33,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, cast
 
-from sqlalchemy import Connection, CursorResult, Engine, Table, bindparam, insert, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import Connection, CursorResult, Engine, select, update
 from sqlalchemy.orm import Session
 
 from boardct.core import moves, registry
@@ -64,6 +63,7 @@ from boardct.server.live import (
 )
 from boardct.server.messages import StatePart, state_message, update_state
 from boardct.server.models import ActionRow, GameRow, SeatRow
+from boardct.server.writes import MoveWrite, MoveWriter, write_move
 
 log = logging.getLogger("boardct.server")
 
@@ -130,6 +130,8 @@ class GameService:
         sqlite = engine.dialect.name == "sqlite"
         self._executor = concurrent.futures.ThreadPoolExecutor(
             1 if sqlite else DB_THREADS, "boardct-db")
+        # SQLite's moves that wait for that one thread are committed together (writes.py)
+        self.writer = MoveWriter(engine, self._executor) if sqlite else None
 
     # -- database helpers ----------------------------------------------------------------------
     async def db(self, fn: Callable[[Session], Any]) -> Any:
@@ -408,6 +410,35 @@ class GameService:
         if new:
             await self.after_change(live, first=before + 1)
         return new
+
+    async def apply_peer_entry(self, live: Live, version: int, seat: int | None, text: str,
+                               move_id: str | None) -> bool:
+        """Apply the log entry `version` that another process committed and notified (notify.py)
+        when `live` is at the version before it: what `refresh` does, without reading the
+        database. False, with nothing changed: another version by now, or an entry this
+        process cannot apply (`refresh` reads the log then)."""
+        async with live.lock:
+            if live.version + 1 != version or (seat is not None
+                                               and not 0 <= seat < len(live.seats)):
+                return False
+            before = live.state
+            try:  # on a copy: nothing of `live` changes unless it all works
+                done = moves.apply_entry(before.clone(), text)
+                lines = seen_lines(done.state, done.events, live.players())
+            except Exception:  # not applicable here: the database says what happened
+                log.exception("a notified entry of game %s did not apply", live.id)
+                return False
+            live.state, live.version = done.state, version
+            live.result = result_json(done.state)
+            live.add_entry(Entry(version, seat, text, move_id, lines))
+            recent.note_entry(live, live.entries[-1], before, done.events)
+        await self.after_change(live, first=version)
+        return True
+
+    async def reload_seats(self, live: Live) -> None:
+        """Read `live`'s seats again (another process changed them)."""
+        async with live.lock:
+            await self._reload_seats(live)
 
     async def _catch_up(self, live: Live) -> None:
         """Under the game's lock: apply every entry after the cached version."""
@@ -813,32 +844,23 @@ class GameService:
         notices = (self.outbox.for_commit(live, seat, trial, events, expected + 1)
                    if self.outbox is not None else None)
 
-        def write(conn: Connection) -> bool:
-            # Core statements made once (`_MOVE_SQL`) on a connection, no ORM session: this
-            # runs once a move, and building the statements and the ORM's bookkeeping were
-            # most of its CPU time (held under the GIL the event loop needs)
-            bump, append = _move_sql()
-            done = conn.execute(bump, {"gid": live.id, "expected": expected,
-                                       "new": expected + 1, "status": status,
-                                       "result": result})
-            if done.rowcount != 1:
-                conn.rollback()
-                return False
-            try:
-                conn.execute(append, {"game": live.id, "seq": expected + 1, "seat": seat,
-                                      "text": entry, "move_id": move_id, "at": now})
-                if ending:
-                    for hook in self.on_end:
-                        hook(conn, live, trial)
-                if notices is not None:
-                    notices(conn)  # the move's notices, in its transaction
-                conn.commit()
-            except IntegrityError:  # the same move id or seq committed by another process
-                conn.rollback()
-                return False
-            return True
+        hooks = list(self.on_end) if ending else []
 
-        if not await self.db_conn(write):
+        def also(conn: Connection) -> None:
+            # what commits with the move, in its transaction: the ratings of the game it ends
+            # (`on_end`), the notices it causes (the outbox)
+            for hook in hooks:
+                hook(conn, live, trial)
+            if notices is not None:
+                notices(conn)
+
+        move = MoveWrite(live.id, expected, status, result, seat, entry, move_id, now,
+                         also if hooks or notices is not None else None)
+        if self.writer is not None:  # SQLite: the group commit (writes.py)
+            written = await self.writer.write(move)
+        else:
+            written = await self.db_conn(lambda conn: write_move(conn, move))
+        if not written:
             await self._catch_up(live)
             again = self._again(live, move_id, seat)
             if again is not None:
@@ -1003,26 +1025,6 @@ class GameService:
                 raise ServiceError("conflict", "your seat in the rematch was already taken"
                                    ) from None
             raise
-
-
-_MOVE_SQL: list[Any] = []
-
-
-def _move_sql() -> tuple[Any, Any]:
-    """The two statements of a move, built once: the compare-and-set of the game's version
-    (with its status and result) and the INSERT of the log entry."""
-    if not _MOVE_SQL:
-        # the mapped classes' tables (declarative types `__table__` as any FROM clause)
-        games, actions = cast(Table, GameRow.__table__), cast(Table, ActionRow.__table__)
-        _MOVE_SQL.append(update(games)
-                         .where(games.c.id == bindparam("gid"),
-                                games.c.version == bindparam("expected"))
-                         .values(version=bindparam("new"), status=bindparam("status"),
-                                 result=bindparam("result")))
-        _MOVE_SQL.append(insert(actions).values(
-            game=bindparam("game"), seq=bindparam("seq"), seat=bindparam("seat"),
-            text=bindparam("text"), move_id=bindparam("move_id"), at=bindparam("at")))
-    return _MOVE_SQL[0], _MOVE_SQL[1]
 
 
 async def table_entry(service: GameService, game_id: str, seat: int, entry: str) -> dict:

@@ -22,10 +22,10 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from boardct.core.inputs import InputError, parse_json
+from boardct.core.inputs import InputError
 from boardct.server import presence
 from boardct.server.hub import Client
-from boardct.server.messages import PROTOCOL, update_message
+from boardct.server.messages import PROTOCOL, decode, update_message
 from boardct.server.quotas import QuotaExceeded, Quotas, client_address
 from boardct.server.service import END_KINDS, GameService, Live, ServiceError
 
@@ -59,7 +59,7 @@ async def receive_message(ws: WebSocket, limit: int) -> dict | None:
     if len(text) > limit or len(text.encode("utf-8", "surrogatepass")) > limit:
         raise BadFrame("too_large", f"a message is at most {limit:,} bytes")
     try:
-        doc = parse_json(text, "message")
+        doc = decode(text, "message")
     except InputError as exc:
         raise BadFrame("bad_request", str(exc)) from None
     if not isinstance(doc, dict) or not isinstance(doc.get("type"), str):

@@ -52,6 +52,7 @@ from boardct.games.fieldshift.tables import (
     RULESET_NAMES,
     RULESETS,
     SIGN,
+    SKILL_NAMES,
     SPECIALIST,
     STDEX,
     TECHNICIAN,
@@ -174,6 +175,51 @@ _RGP_AT = tuple((p * 10, o + WATCH, o + SEL, o + CRATES, (1 - p) * 10 + TECHNICI
 # two Longwatches and the enemy's watch.
 _MOV_AT = tuple((o + SEL, p * 10, (1 - p) * 10 + LONGWATCH, (1 - p) * 10 + 5 + LONGWATCH,
                  (1 - p) * PV_SIZE + WATCH) for p, o in ((0, 0), (1, PV_SIZE)))
+
+
+_OP_NAME = tuple(op_name(i) for i in range(20))
+_OP_CLASS = tuple(CLASS_NAMES[i % 5] for i in range(20))
+_TERRAIN_NAMES = tuple(TERRAIN_NAMES[t] for t in TERRAIN)
+_SUPPORT_WORDS = ("readies the Artillery: the next SPT names a sector", "heals with the Medbay",
+                  "swaps reserve and field with the Command center")
+
+
+def _answer_words(pending: tuple[str, int, int], ins: int, x: int) -> str:
+    """`describe_action` of an answer to the pending request (FS-37); empty: not an answer."""
+    kind, requester, target = pending
+    who = f"Player {2 - requester}"
+    if ins != nt.AUX:
+        return ""
+    if x == nt.DENY:
+        return f"{who} denies the {'draw' if kind == 'draw' else 'ruleset change'}"
+    if x == nt.CONFIRM:
+        if kind == "draw":
+            return f"{who} accepts the draw: the game ends drawn"
+        return f"{who} accepts: the ruleset changes to {RULESET_NAMES[target]}"
+    if x == nt.REQ_RULESET and kind == "ruleset" and target == STDEX:
+        return (f"{who} accepts the change to {RULESET_NAMES[STDEX]} and asks for "
+                f"{RULESET_NAMES[TYPE_A]}")
+    return ""
+
+
+def _aux_words(state: FieldShiftState, p: int, x: int) -> str:
+    """`describe_action` of an AUX command (FS-20, FS-37); empty: nothing more to say than
+    its notation."""
+    if x == nt.CONCEDE:
+        return f"Player {p + 1} concedes the game"
+    if x == nt.REQ_DRAW:
+        return f"Player {p + 1} requests a draw"
+    if x == nt.REQ_RULESET and state.ruleset != TYPE_A:
+        return (f"Player {p + 1} requests a ruleset change ({RULESET_NAMES[state.ruleset]} "
+                f"--> {RULESET_NAMES[state.ruleset + 1]})")
+    if x == nt.DISPUTE_CMD:  # upheld only against a violation still open (FS-19)
+        if state.mode == DISPUTE and state._violators(1 - p):
+            reasons = "; ".join(r for who, rs in state.violations if who == 1 - p for r in rs)
+            return f"Player {p + 1} disputes: upheld ({reasons})"
+        return f"Player {p + 1} disputes, but there is no violation: the turn ends"
+    if x == nt.GOOD_GAME:
+        return "Good game"
+    return ""
 
 
 class FieldShiftState(State[int]):
@@ -1092,35 +1138,44 @@ class FieldShiftState(State[int]):
     def board_view(self, player: int | None = None) -> dict:
         """Everything (FieldShift has no hidden information), JSON-ready. `turn_player`: whose
         turn it is (the envelope's `to_move` says who decides now: the other player while a
-        request waits for their answer)."""
+        request waits for their answer). Built from tables made once (the server builds it
+        for every seat after every move)."""
+        vit, loc, bleed, skl, pv = self.vit, self.loc, self.bleed, self.skl, self.pv
+        watch = (pv[WATCH], pv[PV_SIZE + WATCH])
         ops = []
         for i in range(20):
+            where = loc[i]
             ops.append({
-                "id": op_name(i), "player": i // 10, "number": i % 10,
-                "class": CLASS_NAMES[i % 5], "vitality": self.vit[i],
-                "sector": self.loc[i] if self.loc[i] >= 0 else None,
-                "status": ("dead" if self.loc[i] == DEAD else "reserve" if self.loc[i] == RESERVE
-                           else "bleeding" if self.vit[i] == 0 else "deployed"),
-                "bleed": self.bleed_timer(i), "skill": self.skl[i],
-                "watching": self.pv[(i // 10) * PV_SIZE + WATCH] == i,
+                "id": _OP_NAME[i], "player": i // 10, "number": i % 10,
+                "class": _OP_CLASS[i], "vitality": vit[i],
+                "sector": where if where >= 0 else None,
+                "status": ("dead" if where == DEAD else "reserve" if where == RESERVE
+                           else "bleeding" if vit[i] == 0 else "deployed"),
+                "bleed": bleed[i] if bleed[i] < BLEED_TURNS else BLEED_TURNS,
+                "skill": skl[i], "watching": watch[i // 10] == i,
             })
         players = []
         for p in range(2):
             o = p * PV_SIZE
             players.append({
-                "name": self.setup.names[p], "crates": self.pv[o + CRATES],
-                "facilities": self.pv[o + FAC:o + FAC + 3],
-                "skill_cooldown": self.pv[o + SKCD], "support_cooldown": self.pv[o + SPCD],
-                "artillery_ready": bool(self.pv[o + ARTREADY]),
-                "selected": op_name(self.pv[o + SEL]) if self.pv[o + SEL] >= 0 else None,
+                "name": self.setup.names[p], "crates": pv[o + CRATES],
+                "facilities": pv[o + FAC:o + FAC + 3],
+                "skill_cooldown": pv[o + SKCD], "support_cooldown": pv[o + SPCD],
+                "artillery_ready": bool(pv[o + ARTREADY]),
+                "selected": _OP_NAME[pv[o + SEL]] if pv[o + SEL] >= 0 else None,
                 "under_cyberwarfare": self.under_cyber(p),
             })
+        # the operators on each sector in arrival order (`sector(s)` for all ten at once)
+        sectors: list[list[str]] = [[] for _ in range(10)]
+        for i in sorted(range(20), key=self.stamp.__getitem__):
+            if loc[i] >= 0:
+                sectors[loc[i]].append(_OP_NAME[i])
         return {
             "ruleset": RULESETS[self.ruleset],
             "violations": VIOLATION_MODES[self.mode], "turn_player": self.cur,
-            "turn_limit": self.limit, "terrain": [TERRAIN_NAMES[t] for t in TERRAIN],
+            "turn_limit": self.limit, "terrain": list(_TERRAIN_NAMES),
             "players": players, "operators": ops,
-            "sectors": [[op_name(i) for i in self.sector(s)] for s in range(10)],
+            "sectors": sectors,
             "pending": None if self.pending is None else {
                 "kind": self.pending[0], "requester": self.pending[1],
                 "ruleset": RULESETS[self.pending[2]] if self.pending[2] >= 0 else None},
@@ -1191,6 +1246,84 @@ class FieldShiftState(State[int]):
         return Breach(", ".join(rules), "; ".join(what),
                       f"Player {2 - p} may then dispute it with 06 on their turn and win (FS-19).",
                       confirm="01", deny="00")
+    def describe_action(self, action: int, player: int | None = None) -> str:
+        """What a command does, in the words the log uses for the event it makes ("+0 moves
+        from sector 0 to sector 4", "+1 hits -3 for 2: vitality 3"), read from the token and
+        the position without carrying it out: a legal list describes every command, and
+        applying each one to a copy (the core's default) was most of the server's time a
+        move. What a command may set off besides (a watch or a Longwatch firing, a bleed-out)
+        is the preview's to show (`table.preview`)."""
+        if type(action) is not int or not 0 <= action < _N_TOKENS:
+            return str(action)
+        decoded = _DECODE_IN[self.ruleset][action]
+        if decoded is None or self._outcome is not None:
+            return nt.notation(action)
+        ins, mid, tgt = decoded
+        pending = self.pending
+        if pending is not None:
+            return _answer_words(pending, ins, tgt) or nt.notation(action)
+        p = self.cur
+        b = p * 10
+        o = p * PV_SIZE
+        pv, loc = self.pv, self.loc
+        if not ins:
+            return _aux_words(self, p, tgt) or nt.notation(action)
+        if ins == nt.MOV or ins == nt.HIT:
+            if ins == nt.HIT:
+                skl = self.skl
+                medic = b + MEDIC if skl[b + MEDIC] else (
+                    b + 5 + MEDIC if skl[b + 5 + MEDIC] else -1)
+                if medic >= 0:  # the armed Extend takes the HIT (FS-30, FS-41)
+                    return f"{_OP_NAME[medic]} revives {_OP_NAME[b + tgt]} to full vitality"
+            i = pv[o + SEL] if mid < 0 else b + mid
+            if i < 0:
+                return nt.notation(action)
+            if ins == nt.MOV:
+                return f"{_OP_NAME[i]} moves from sector {loc[i]} to sector {tgt}"
+            t = 10 - b + tgt
+            la, lt = loc[i], loc[t]
+            if la < 0 or lt < 0:
+                return f"{_OP_NAME[i]} hits {_OP_NAME[t]}"
+            if i % 5 == BLADE and self.skl[i]:  # the armed Assassinate (FS-16, FS-31)
+                dmg, how = ASSASSINATE[lt], "assassinates"
+            else:
+                dmg, how = DAMAGE[self.ruleset][la][lt], "hits"
+            return f"{_OP_NAME[i]} {how} {_OP_NAME[t]} for {dmg}: vitality " \
+                   f"{max(0, self.vit[t] - dmg)}"
+        if ins == nt.SWC:
+            if mid < 0:
+                return f"{_OP_NAME[b + tgt]} selected"
+            return f"{_OP_NAME[b + mid]} and {_OP_NAME[b + tgt]} swap sectors"
+        if ins == nt.RNF or ins == nt.WDR:
+            n = 1 if mid < 0 else mid
+            crates = f"{n} crate{'s' * (n != 1)}"
+            if tgt > 2:
+                return nt.notation(action)
+            if ins == nt.RNF:
+                return f"Player {p + 1} allocates {crates} to the {FACILITY_NAMES[tgt]}"
+            return f"Player {p + 1} withdraws {crates} from the {FACILITY_NAMES[tgt]}"
+        if ins == nt.RGP:
+            i = b + tgt
+            if loc[i] == RESERVE:
+                return f"{_OP_NAME[i]} deploys from reserve (-1 crate)"
+            return f"{_OP_NAME[i]} retreats to reserve (+1 crate)"
+        if ins == nt.OVW:
+            return f"{_OP_NAME[b + tgt]} is on overwatch"
+        if ins == nt.SKL:
+            strike = mid >= 0 and mid % 5 in _BLADE_MEDIC  # STDEX 8bt / 8mt (FS-25)
+            i = b + (mid if strike else tgt)
+            words = f"{_OP_NAME[i]} ({CLASS_NAMES[i % 5]}) activates {SKILL_NAMES[i % 5]}"
+            if strike:  # the Blade's enemy, the Medic's friend
+                words += f" on {_OP_NAME[10 - b + tgt if i % 5 == BLADE else b + tgt]}"
+            return words
+        # SPT: the Artillery's shot once readied (FS-17, FS-33), else a facility's support
+        if pv[o + ARTREADY]:
+            return f"Player {p + 1}'s Artillery shells sector {tgt} " \
+                   f"({1 + pv[o + FAC + ARTILLERY]} damage)"
+        if tgt > 2:
+            return nt.notation(action)
+        return f"Player {p + 1} {_SUPPORT_WORDS[tgt]}"
+
     def action_group(self, action: int) -> str:
         """`moves` groups FieldShift's commands by instruction (MOV, HIT, RNF...)."""
         ins = (action - _TWO) // 10 if action >= _TWO else action // 100

@@ -1,0 +1,194 @@
+"""A move's write to the database: the compare-and-set of the game's version (with its status
+and result) and the INSERT of its log entry, in one transaction, committed before the move is
+acknowledged (service.py).
+
+The two statements are compiled once per database (`Prepared`) and run through the driver,
+without an ORM session: they run once a move, and the ORM's bookkeeping and SQLAlchemy's
+per-call compilation lookups were most of their CPU time (held under the GIL the event loop
+needs).
+
+SQLite takes one writer at a time, and the server gives it one database thread. Moves that
+arrive while that thread is writing wait for it, and are then written together, in ONE
+transaction (`MoveWriter`, a group commit): under load one commit, one hand-over to the thread
+and one wake-up of the event loop serve several moves. Each move is still acknowledged only
+after the commit that holds it has returned; a move whose compare-and-set fails is left out of
+the commit (its game moved on in another process) and the others go on; any error of the
+batch rolls it back and each move is written alone, as if it had come alone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import datetime as dt
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, cast
+
+from sqlalchemy import Connection, CursorResult, Engine, Table, bindparam, insert, update
+from sqlalchemy.exc import IntegrityError
+
+from boardct.server.models import ActionRow, GameRow
+
+
+class Prepared:
+    """A Core statement compiled once for one database's dialect and run through its driver
+    (`Connection.exec_driver_sql`): its text, the order of its parameters where the driver
+    takes them by position, and the type conversions SQLAlchemy would apply (JSON to text,
+    SQLite's date-times)."""
+
+    def __init__(self, statement: Any, dialect: Any):
+        compiled = statement.compile(dialect=dialect)
+        self.sql = str(compiled)
+        self.order: list[str] | None = list(compiled.positiontup or ()) \
+            if compiled.positional else None
+        self.convert = {name: proc for name, bind in compiled.binds.items()
+                        if (proc := bind.type.dialect_impl(dialect).bind_processor(dialect))}
+
+    def run(self, conn: Connection, values: dict[str, Any]) -> CursorResult[Any]:
+        """Execute with `values` (by parameter name; not changed)."""
+        params = dict(values)
+        for name, proc in self.convert.items():
+            params[name] = proc(params[name])
+        return conn.exec_driver_sql(self.sql, params if self.order is None
+                                    else tuple(params[n] for n in self.order))
+
+
+_MOVE_SQL: dict[str, tuple[Prepared, Prepared]] = {}
+
+
+def move_sql(dialect: Any) -> tuple[Prepared, Prepared]:
+    """The two statements of a move for `dialect`, compiled once: the compare-and-set of the
+    game's version (with its status and result) and the INSERT of the log entry."""
+    made = _MOVE_SQL.get(dialect.name)
+    if made is None:
+        # the mapped classes' tables (declarative types `__table__` as any FROM clause)
+        games, actions = cast(Table, GameRow.__table__), cast(Table, ActionRow.__table__)
+        bump = (update(games)
+                .where(games.c.id == bindparam("gid"), games.c.version == bindparam("expected"))
+                .values(version=bindparam("new"), status=bindparam("status"),
+                        result=bindparam("result")))
+        append = insert(actions).inline().values(  # inline: no RETURNING of the new id
+            game=bindparam("gid"), seq=bindparam("new"), seat=bindparam("seat"),
+            text=bindparam("text"), move_id=bindparam("move_id"), at=bindparam("at"))
+        made = _MOVE_SQL[dialect.name] = (Prepared(bump, dialect), Prepared(append, dialect))
+    return made
+
+
+@dataclass(frozen=True)
+class MoveWrite:
+    """One move to write: game `gid` goes from version `expected` to the next, with its new
+    `status` and `result`, and the log entry (`seat`, `text`, `move_id`, `at`); `also`, if
+    given, writes what must commit with the move in its transaction (the notices it causes,
+    the ratings of the game it ends): statements on the connection, never a commit."""
+
+    gid: str
+    expected: int
+    status: str
+    result: dict | None
+    seat: int | None
+    text: str
+    move_id: str | None
+    at: dt.datetime
+    also: Callable[[Connection], None] | None = None
+
+    def bump(self) -> dict[str, Any]:
+        return {"gid": self.gid, "expected": self.expected, "new": self.expected + 1,
+                "status": self.status, "result": self.result}
+
+    def append(self) -> dict[str, Any]:
+        return {"gid": self.gid, "new": self.expected + 1, "seat": self.seat,
+                "text": self.text, "move_id": self.move_id, "at": self.at}
+
+
+def write_moves(conn: Connection, moves: list[MoveWrite]) -> list[bool | Exception]:
+    """Write `moves` (of different games) in one transaction on `conn` and commit. For each:
+    True, False when its compare-and-set failed or its entry is already in the log (the same
+    move id or version committed by another process: that move is not written), or the error
+    that stopped it. When the transaction fails with several moves in it, each is written
+    alone."""
+    bump, append = move_sql(conn.dialect)
+    done: list[bool | Exception] = []
+    try:
+        for m in moves:
+            if bump.run(conn, m.bump()).rowcount != 1:  # the game moved on: nothing changed
+                done.append(False)
+                continue
+            append.run(conn, m.append())
+            if m.also is not None:
+                m.also(conn)
+            done.append(True)
+        conn.commit()
+        return done
+    except IntegrityError:
+        conn.rollback()
+        if len(moves) == 1:
+            return [False]
+    except Exception as exc:  # the database's error, for the move's waiter
+        conn.rollback()
+        if len(moves) == 1:
+            return [exc]
+    return [write_moves(conn, [m])[0] for m in moves]
+
+
+def write_move(conn: Connection, move: MoveWrite) -> bool:
+    """`write_moves` of one move: True once committed, False when its compare-and-set
+    failed; the database's error is raised."""
+    got = write_moves(conn, [move])[0]
+    if isinstance(got, Exception):
+        raise got
+    return got
+
+
+class MoveWriter:
+    """The group commit of SQLite (module docstring): `write` hands a move to the database
+    thread, or, while that thread is writing, queues it for the next batch."""
+
+    def __init__(self, engine: Engine, executor: concurrent.futures.Executor):
+        self.engine = engine
+        self.executor = executor
+        self._queue: list[tuple[MoveWrite, asyncio.Future[bool]]] = []
+        self._busy = False
+        self.batches = 0  # transactions committed (tests and benchmarks read them)
+        self.written = 0  # moves handed to them
+
+    def write(self, move: MoveWrite) -> asyncio.Future[bool]:
+        """Await it: True once `move` is committed, False when its compare-and-set failed."""
+        done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._queue.append((move, done))
+        if not self._busy:
+            self._flush()
+        return done
+
+    def _flush(self) -> None:
+        batch, self._queue = self._queue, []
+        self._busy = True
+        moves = [m for m, _ in batch]
+        running = asyncio.get_running_loop().run_in_executor(self.executor, self._write, moves)
+        running.add_done_callback(lambda f: self._finished(batch, f))
+
+    def _write(self, moves: list[MoveWrite]) -> list[bool | Exception]:
+        with self.engine.connect() as conn:
+            return write_moves(conn, moves)
+
+    def _finished(self, batch: list[tuple[MoveWrite, asyncio.Future[bool]]],
+                  running: asyncio.Future[list[bool | Exception]]) -> None:
+        self._busy = False
+        self.batches += 1
+        self.written += len(batch)
+        error = None if running.cancelled() else running.exception()
+        for k, (_, done) in enumerate(batch):
+            if done.done():  # its waiter was cancelled
+                continue
+            if running.cancelled():
+                done.cancel()
+            elif error is not None:
+                done.set_exception(error)
+            else:
+                got = running.result()[k]
+                if isinstance(got, Exception):
+                    done.set_exception(got)
+                else:
+                    done.set_result(got)
+        if self._queue:
+            self._flush()

@@ -1,0 +1,148 @@
+"""A move's write (server/writes.py): the compare-and-set and the log entry in one commit,
+compiled once per database; SQLite's group commit of the moves that wait for its one writer
+thread. What a player relies on: an acknowledged move is in the database, a move whose game
+moved on is refused and written nowhere, and one refused move never takes others with it."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import datetime as dt
+
+import pytest
+import sqlalchemy as sa
+
+from boardct.server.db import make_engine, migrate
+from boardct.server.models import ActionRow, GameRow
+from boardct.server.service import GameService
+from boardct.server.writes import MoveWrite, MoveWriter, write_move, write_moves
+
+NOW = dt.datetime(2026, 1, 2, 3, 4, 5, tzinfo=dt.UTC)
+
+
+def _games(engine: sa.Engine, n: int) -> list[str]:
+    with engine.begin() as conn:
+        for k in range(n):
+            conn.execute(sa.insert(GameRow).values(id=f"g{k}", game="fieldshift", options={},
+                                                   seed="1", names=["a", "b"], created=NOW,
+                                                   status="playing", version=0))
+    return [f"g{k}" for k in range(n)]
+
+
+def _move(gid: str, expected: int = 0, move_id: str | None = None, **kw) -> MoveWrite:
+    values = {"status": "playing", "result": None, "seat": 0, "text": "24",
+              "move_id": move_id or f"{gid}-{expected}", "at": NOW} | kw
+    return MoveWrite(gid, expected, **values)
+
+
+def _log(engine: sa.Engine) -> list[tuple]:
+    with engine.connect() as conn:
+        return [tuple(r) for r in conn.execute(
+            sa.select(ActionRow.game, ActionRow.seq, ActionRow.text, ActionRow.move_id)
+            .order_by(ActionRow.game, ActionRow.seq))]
+
+
+def _versions(engine: sa.Engine) -> dict[str, int]:
+    with engine.connect() as conn:
+        return dict(conn.execute(sa.select(GameRow.id, GameRow.version)).all())
+
+
+@pytest.fixture
+def engine(db_url):
+    engine = make_engine(db_url)
+    migrate(engine)
+    yield engine
+    engine.dispose()
+
+
+def test_a_move_is_written_with_its_version_status_result_and_entry(engine):
+    [gid] = _games(engine, 1)
+    result = {"returns": [1.0, 0.0], "reason": "x", "winners": [0]}
+    with engine.connect() as conn:
+        assert write_move(conn, _move(gid, status="over", result=result, text="09"))
+    assert _log(engine) == [(gid, 1, "09", f"{gid}-0")]
+    with engine.connect() as conn:
+        row = conn.execute(sa.select(GameRow).where(GameRow.id == gid)).one()
+        at = conn.execute(sa.select(ActionRow.at)).scalar_one()
+    assert (row.version, row.status, row.result) == (1, "over", result)
+    assert at.replace(tzinfo=dt.UTC) == NOW  # read back as SQLAlchemy writes it
+
+
+def test_a_stale_version_or_a_repeated_move_id_is_refused_and_writes_nothing(engine):
+    [gid] = _games(engine, 1)
+    with engine.connect() as conn:
+        assert write_move(conn, _move(gid, 0, "m1"))
+        assert not write_move(conn, _move(gid, 0, "m2"))  # the game is at version 1 now
+        assert not write_move(conn, _move(gid, 1, "m1"))  # m1 is in the log already
+    assert _log(engine) == [(gid, 1, "24", "m1")]
+    assert _versions(engine) == {gid: 1}
+
+
+def test_one_commit_for_several_games_leaves_out_only_the_stale_move(engine):
+    gids = _games(engine, 3)
+    with engine.connect() as conn:
+        assert write_move(conn, _move(gids[1], 0))
+        got = write_moves(conn, [_move(gids[0], 0), _move(gids[1], 0, "late"),
+                                 _move(gids[2], 0)])
+    assert got == [True, False, True]
+    assert _versions(engine) == {gids[0]: 1, gids[1]: 1, gids[2]: 1}
+    assert [(g, s) for g, s, _, _ in _log(engine)] == [(gids[0], 1), (gids[1], 1), (gids[2], 1)]
+
+
+def test_a_duplicate_entry_in_a_batch_rolls_back_and_each_move_is_written_alone(engine):
+    gids = _games(engine, 2)
+    with engine.connect() as conn:
+        assert write_move(conn, _move(gids[0], 0, "dup"))
+        # the second move of the batch reuses a move id of game 0's log: the INSERT fails
+        # after the first move's statements ran; the batch is undone and redone one by one
+        got = write_moves(conn, [_move(gids[1], 0), _move(gids[0], 1, "dup")])
+    assert got == [True, False]
+    assert _versions(engine) == {gids[0]: 1, gids[1]: 1}
+    assert len(_log(engine)) == 2
+
+
+def test_the_group_commit_writes_waiting_moves_together_and_answers_each(sqlite_url):
+    engine = make_engine(sqlite_url)
+    migrate(engine)
+    gids = _games(engine, 40)
+    executor = concurrent.futures.ThreadPoolExecutor(1)
+
+    async def play() -> list[bool]:
+        writer = MoveWriter(engine, executor)
+        moves = [_move(g, 0) for g in gids] + [_move(gids[0], 0, "stale")]
+        got = await asyncio.gather(*(writer.write(m) for m in moves))
+        assert writer.written == len(moves)
+        assert writer.batches < len(moves)  # those that waited went in together
+        return list(got)
+
+    try:
+        got = asyncio.run(play())
+    finally:
+        executor.shutdown()
+    assert got == [True] * 40 + [False]
+    assert _versions(engine) == dict.fromkeys(gids, 1)
+    assert len(_log(engine)) == 40
+    engine.dispose()
+
+
+def test_one_seats_moves_at_once_one_is_played_and_written_the_rest_refused(sqlite_url):
+    engine = make_engine(sqlite_url)
+    migrate(engine)
+
+    async def play() -> tuple[dict, list]:
+        service = GameService(engine)
+        made = await service.create("fieldshift", {}, [{"kind": "human"}, {"kind": "human"}])
+        gid = made["game_id"]
+        acks = await asyncio.gather(*(service.submit(gid, 0, "24", move_id=f"m{k}")
+                                      for k in range(3)), return_exceptions=True)
+        # the same seat's three tries at once: the first is played, the others are refused
+        # as not its turn any more (nothing of theirs is written)
+        await service.settle()
+        service.close()
+        return acks[0], acks[1:]
+
+    first, others = asyncio.run(play())
+    assert first["ack"] and first["version"] == 1
+    assert all(not isinstance(a, dict) for a in others)
+    assert [(s, t, m) for _, s, t, m in _log(engine)] == [(1, "24", "m0")]
+    engine.dispose()
