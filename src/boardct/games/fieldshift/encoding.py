@@ -137,13 +137,29 @@ _ZEROS = array("f", bytes(4 * SIZE))
 
 def fast_array(state, player: int) -> array:
     """`fast_observation` as a fresh float32 `array` (the learners' adapters hand it to
-    numpy without a copy): each operator's fields joined from its bytes (`_SEGMENTS`), then
-    the watch and selection flags and the rest written as `fast_entries` writes them."""
+    numpy without a copy), from `observation_bytes`."""
+    out = array("f")
+    out.frombytes(observation_bytes(state, player))
+    return out
+
+
+def observation_bytes(state, player: int) -> bytes:
+    """The bytes of `fast_observation` as float32: joined from remembered pieces (each
+    operator's fields by `_SEGMENTS`, each player's by `_PLAYERS`, the game's by `_GAME`
+    and the turn's by `_TURN`), the same values `_write` writes one by one."""
+    pv = state.pv
+    marks = [0] * 20  # 1: the side's watching operator, 2: its selected one
+    for p, watch, sel in ((0, pv[11], pv[10]), (1, pv[23], pv[22])):  # WATCH, SEL
+        lo = p * 10
+        if lo <= watch < lo + 10:
+            marks[watch] = 1
+        if lo <= sel < lo + 10:
+            marks[sel] |= 2
     segments = list(map(_SEGMENTS.__getitem__, zip(state.loc, state.vit, state.bleed,
-                                                   state.skl, ranks(state), strict=True)))
+                                                   state.skl, ranks(state), marks,
+                                                   strict=True)))
     if player:
         segments = segments[10:] + segments[:10]
-    pv = state.pv
     skl = state.skl
     for p in (player, 1 - player):  # crates, facilities, cooldowns, artillery, Cyberwarfare
         o = p * 12  # PV_SIZE; its fields CRATES, FAC (3), SKCD, SPCD from 0, ARTREADY at 8
@@ -153,33 +169,24 @@ def fast_array(state, player: int) -> array:
     disputable = 0
     for who, _ in state.violations:
         disputable |= 1 << (who != player)
-    segments.append(_GAME[(state.ruleset, state.mode, state.cur == player, player,
-                           pending and (pending[0] == "ruleset", pending[1] == player,
-                                        pending[2]),
-                           disputable, state._outcome is not None)])
-    out = array("f")
-    out.frombytes(b"".join(segments))
-    if state.turn:
-        out[SIZE - GLOBAL_FIELDS + 5] = scaled(state.turn, state.limit or TURN_SCALE)
-    pv_size, sel_at, watch_at = (_PV or _pv_layout())[:3]
-    for p in (0, 1):
-        o = p * pv_size
-        first = 0 if p == player else 10  # the slot of the side's operator 0
-        for flag_at, i in ((3, pv[o + watch_at]), (4, pv[o + sel_at])):
-            n = i - p * 10
-            if 0 <= n < 10:
-                out[(first + n) * OP_FIELDS + _VALUES_AT + flag_at] = 1.0
-    return out
+    head, tail = _GAME[(state.ruleset, state.mode, state.cur == player, player,
+                        pending and (pending[0] == "ruleset", pending[1] == player,
+                                     pending[2]),
+                        disputable, state._outcome is not None)]
+    segments.append(head)
+    segments.append(_TURN[(state.turn, state.limit)])
+    segments.append(tail)
+    return b"".join(segments)
 
 
 class _Segments(dict):
     """An operator's OP_FIELDS floats as bytes, by (sector or RESERVE/DEAD, vitality, bleed
-    timer, skill, place in its stack): worked out when first met (the same values `_write`
-    writes; its watch and selection flags are the observer's, written after), so an
-    observation joins 20 of them rather than writing each field."""
+    timer, skill, place in its stack, marks: 1 watching, 2 selected): worked out when first
+    met (the values `_write` writes), so an observation joins 20 of them rather than
+    writing each field."""
 
-    def __missing__(self, key: tuple[int, int, int, int, int]) -> bytes:
-        where, v, bleed, skill, rank = key
+    def __missing__(self, key: tuple[int, int, int, int, int, int]) -> bytes:
+        where, v, bleed, skill, rank, marks = key
         seg = array("f", bytes(4 * OP_FIELDS))
         if where >= 0:
             seg[where] = 1.0
@@ -194,6 +201,10 @@ class _Segments(dict):
             seg[_VALUES_AT + 1] = scaled(min(bleed, BLEED_TURNS), 5)
         if skill:
             seg[_VALUES_AT + 2] = scaled(skill, 3)
+        if marks & 1:
+            seg[_VALUES_AT + 3] = 1.0
+        if marks & 2:
+            seg[_VALUES_AT + 4] = 1.0
         out = seg.tobytes()
         if len(self) > 65536:  # a bound, never met in play (a few hundred keys a game)
             self.clear()
@@ -230,9 +241,10 @@ class _Game(dict):
     """The game's GLOBAL_FIELDS floats for one observer as bytes, by (ruleset, violations
     mode, the observer's turn, the observer, the request pending (ruleset or draw, the
     observer's, its ruleset) or None, the disputable sides as bits (1 the observer, 2 the
-    other), over): as `_write_tail` writes them, but for the turn (written after)."""
+    other), over): as `_write_tail` writes them, but for the turn (`_TURN`): the bytes
+    before it and those after."""
 
-    def __missing__(self, key: tuple[Any, ...]) -> bytes:
+    def __missing__(self, key: tuple[Any, ...]) -> tuple[bytes, bytes]:
         ruleset, mode, mine, player, pending, disputable, over = key
         seg = array("f", bytes(4 * GLOBAL_FIELDS))
         seg[ruleset] = 1.0
@@ -251,7 +263,21 @@ class _Game(dict):
         seg[15] = 1.0 if disputable & 1 else 0.0
         seg[16] = 1.0 if disputable & 2 else 0.0
         seg[17] = 1.0 if over else 0.0
-        out = seg.tobytes()
+        whole = seg.tobytes()
+        out = (whole[:20], whole[24:])  # the turn is field 5
+        if len(self) > 65536:
+            self.clear()
+        self[key] = out
+        return out
+
+
+class _Turn(dict):
+    """The turn's float (the turn over the limit, or over TURN_SCALE without one) as bytes,
+    by (turn, turn limit)."""
+
+    def __missing__(self, key: tuple[int, int]) -> bytes:
+        turn, limit = key
+        out = array("f", [scaled(turn, limit or TURN_SCALE) if turn else 0.0]).tobytes()
         if len(self) > 65536:
             self.clear()
         self[key] = out
@@ -260,6 +286,7 @@ class _Game(dict):
 
 _PLAYERS = _Players()
 _GAME = _Game()
+_TURN = _Turn()
 
 
 _RANKS: dict[tuple[int, ...], list[int]] = {}
