@@ -108,7 +108,7 @@ def pettingzoo_aec(game) -> Runner:
             if term or trunc:
                 e.step(None)
                 continue
-            e.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+            e.step(rng.choice(np.flatnonzero(obs["action_mask"].view(np.bool_)).tolist()))
             n += 1
         return n
     return one
@@ -125,7 +125,7 @@ def gymnasium_env(game) -> Runner:
         _obs, info = e.reset(seed=next(seeds))
         done, n = False, 0
         while not done:
-            action = rng.choice(np.flatnonzero(info["action_mask"]).tolist())
+            action = rng.choice(np.flatnonzero(info["action_mask"].view(np.bool_)).tolist())
             _obs, _r, done, _t, info = e.step(action)
             n += 1
         return n
@@ -143,11 +143,11 @@ def vector(game, num_envs: int) -> Runner:
     def one() -> int:
         acted = 0
         for _ in range(20):  # steps between two reads of the clock
-            masks = state["infos"]["action_mask"]
+            masks = state["infos"]["action_mask"].view(np.bool_)  # 0/1: read as bools
             # uniform among each game's legal ids: a random place in its row's legal ids
             rows, ids = np.nonzero(masks)
             counts = np.bincount(rows, minlength=num_envs)
-            starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+            starts = np.cumsum(counts) - counts
             pick = starts + (rng.random(num_envs) * counts).astype(np.intp)
             actions = (np.where(counts > 0, ids[np.minimum(pick, len(ids) - 1)], 0)
                        if len(ids) else np.zeros(num_envs, np.intp))  # every game just ended

@@ -481,6 +481,39 @@ class BoardctState(pyspiel.State):
             return inner.legal_ids(player)
         return [box.cfg.wait] if box.cfg.sim else []
 
+    # OpenSpiel's C++ State answers these by calling back into Python several times each
+    # (`legal_actions(p)`: `is_terminal`, `current_player` twice, `_legal_actions`); called
+    # from Python, the same answers worked out here directly, in the same order of checks
+    # (C++ callers keep OpenSpiel's own path).
+    def is_chance_node(self) -> bool:
+        box = self._box
+        if box.inner is None:
+            box.get()
+        return box.pending is not None
+
+    def is_simultaneous_node(self) -> bool:
+        return self.current_player() == SIMULTANEOUS
+
+    def is_player_node(self) -> bool:
+        return self.current_player() >= 0
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """OpenSpiel's `LegalActions(player)` (of the player to move if none is given): none
+        at the end, the outcomes at a chance node, the player's actions where it is its turn
+        (or, at a simultaneous node, any player's), else none."""
+        current = self.current_player()
+        if player is None:
+            player = current
+        if current == TERMINAL:
+            return []
+        if current == CHANCE:
+            return list(range(self._box.draw))
+        if player == current or (player >= 0 and current == SIMULTANEOUS):
+            return self._legal_actions(player)
+        if player < 0:
+            raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
+        return []
+
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The next draw's outcomes, equally likely."""
         box = self._box

@@ -192,46 +192,62 @@ class BoardctVectorEnv(VectorEnv):
         chosen = actions.tolist() if hasattr(actions, "tolist") else list(actions)
         if len(chosen) != n:
             raise BoardctError(f"{len(chosen)} actions for {n} games")
+        ended_at: list[int] = []  # the games that end at this step, and how
+        results: list[tuple[int, Any, bool]] = []  # (player, returns or None: illegal, ...)
+        final_obs: list[Any] = []
+        same_step = self.autoreset_mode is AutoresetMode.SAME_STEP
+        # the games' lists and the functions of the loop, read once (this loop is the
+        # vector's whole cost beside the games' own work)
+        states, players, legals, rows = self.states, self._player, self._legal, self._rows
+        autoreset, kind, act_id = self._autoreset, self.kind, moves.act_id
+        for i in range(n):
+            if autoreset[i]:
+                self._start(i, None)
+                continue
+            st = states[i]
+            assert st is not None
+            p = players[i]
+            number = chosen[i]
+            if type(number) is not int:
+                number = as_id(number)
+            if number is None or number not in legals[i]:
+                ended_at.append(i)
+                results.append((p, None, True))
+            else:
+                act_id(st, p, number)
+                if not st.is_over:
+                    # the next decision of this game (`_look`, inlined)
+                    q = st.current_players()
+                    if q:
+                        p = q[0]
+                        players[i] = p
+                        legals[i] = st.legal_ids(p)
+                    else:
+                        legals[i] = []
+                    rows[i] = row_of(st, p, kind)
+                    continue
+                ended_at.append(i)
+                results.append((p, st.returns(), False))
+            self._look(i)
+            if same_step:
+                final = np.zeros(self._obs_rows.shape[1], np.float32)
+                final_obs.append((i, write_row(final, rows[i]).reshape(self.shape)))
+                self._start(i, None)
+            else:
+                autoreset[i] = True
+        self._write()
         rewards = np.zeros(n, np.float64)
         ended = np.zeros(n, np.bool_)
         illegal = np.zeros(n, np.bool_)
         returns = np.zeros((n, self.players), np.float64)
-        final_obs: list[Any] = []
-        same_step = self.autoreset_mode is AutoresetMode.SAME_STEP
-        for i in range(n):
-            if self._autoreset[i]:
-                self._start(i, None)
-                continue
-            st = self.states[i]
-            assert st is not None
-            p = self._player[i]
-            number = as_id(chosen[i])
-            done = True  # a Python bool: reading numpy's back costs more
-            if number is None or number not in self._legal[i]:
-                rewards[i] = self.illegal_reward
-                ended[i] = illegal[i] = True
-                returns[i, p] = self.illegal_reward
+        for i, (p, r, wrong) in zip(ended_at, results, strict=True):
+            ended[i] = True
+            if wrong:
+                rewards[i] = returns[i, p] = self.illegal_reward
+                illegal[i] = True
             else:
-                moves.act_id(st, p, number)
-                if st.is_over:
-                    r = st.returns()
-                    returns[i] = r
-                    rewards[i] = r[p]
-                    ended[i] = True
-                else:
-                    done = False
-            if done:
-                self._look(i)
-                if same_step:
-                    final = np.zeros(self._obs_rows.shape[1], np.float32)
-                    final_obs.append((i, write_row(final, self._rows[i]).reshape(
-                        self.shape)))
-                    self._start(i, None)
-                else:
-                    self._autoreset[i] = True
-            else:
-                self._look(i)
-        self._write()
+                returns[i] = r
+                rewards[i] = r[p]
         infos = self._infos(returns, ended, illegal)
         if final_obs:
             box = np.empty(n, object)

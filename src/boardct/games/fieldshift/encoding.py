@@ -14,6 +14,7 @@ is written from the observer's side: "own" is the observing player, "other" the 
 from __future__ import annotations
 
 from array import array
+from typing import Any
 
 from boardct.core.encoding import check_id, dense, flag, one_hot, scaled
 from boardct.core.errors import IllegalAction
@@ -136,8 +137,156 @@ _ZEROS = array("f", bytes(4 * SIZE))
 
 def fast_array(state, player: int) -> array:
     """`fast_observation` as a fresh float32 `array` (the learners' adapters hand it to
-    numpy without a copy): the same writes as `fast_entries`, into a zeroed array."""
-    return _write(state, player, _ZEROS[:])
+    numpy without a copy), from `observation_bytes`."""
+    out = array("f")
+    out.frombytes(observation_bytes(state, player))
+    return out
+
+
+def observation_bytes(state, player: int) -> bytes:
+    """The bytes of `fast_observation` as float32: joined from remembered pieces (each
+    operator's fields by `_SEGMENTS`, each player's by `_PLAYERS`, the game's by `_GAME`
+    and the turn's by `_TURN`), the same values `_write` writes one by one."""
+    pv = state.pv
+    marks = [0] * 20  # 1: the side's watching operator, 2: its selected one
+    for p, watch, sel in ((0, pv[11], pv[10]), (1, pv[23], pv[22])):  # WATCH, SEL
+        lo = p * 10
+        if lo <= watch < lo + 10:
+            marks[watch] = 1
+        if lo <= sel < lo + 10:
+            marks[sel] |= 2
+    segments = list(map(_SEGMENTS.__getitem__, zip(state.loc, state.vit, state.bleed,
+                                                   state.skl, ranks(state), marks,
+                                                   strict=True)))
+    if player:
+        segments = segments[10:] + segments[:10]
+    skl = state.skl
+    for p in (player, 1 - player):  # crates, facilities, cooldowns, artillery, Cyberwarfare
+        o = p * 12  # PV_SIZE; its fields CRATES, FAC (3), SKCD, SPCD from 0, ARTREADY at 8
+        q = 10 - p * 10  # the enemy's Technicians are q + 2 and q + 7 (under_cyber)
+        segments.append(_PLAYERS[(*pv[o:o + 6], pv[o + 8], skl[q + 2] > 0 or skl[q + 7] > 0)])
+    pending = state.pending
+    disputable = 0
+    for who, _ in state.violations:
+        disputable |= 1 << (who != player)
+    head, tail = _GAME[(state.ruleset, state.mode, state.cur == player, player,
+                        pending and (pending[0] == "ruleset", pending[1] == player,
+                                     pending[2]),
+                        disputable, state._outcome is not None)]
+    segments.append(head)
+    segments.append(_TURN[(state.turn, state.limit)])
+    segments.append(tail)
+    return b"".join(segments)
+
+
+class _Segments(dict):
+    """An operator's OP_FIELDS floats as bytes, by (sector or RESERVE/DEAD, vitality, bleed
+    timer, skill, place in its stack, marks: 1 watching, 2 selected): worked out when first
+    met (the values `_write` writes), so an observation joins 20 of them rather than
+    writing each field."""
+
+    def __missing__(self, key: tuple[int, int, int, int, int, int]) -> bytes:
+        where, v, bleed, skill, rank, marks = key
+        seg = array("f", bytes(4 * OP_FIELDS))
+        if where >= 0:
+            seg[where] = 1.0
+            seg[(_BLEEDING if v == 0 else _DEPLOYED) + 10] = 1.0
+            if rank:
+                seg[_VALUES_AT + 5] = _RANK19[rank]
+        else:
+            seg[(_DEAD_ST if where == -2 else _RESERVE_ST) + 10] = 1.0  # DEAD
+        if v:
+            seg[_VALUES_AT] = scaled(v, VITALITY)
+        if bleed:
+            seg[_VALUES_AT + 1] = scaled(min(bleed, BLEED_TURNS), 5)
+        if skill:
+            seg[_VALUES_AT + 2] = scaled(skill, 3)
+        if marks & 1:
+            seg[_VALUES_AT + 3] = 1.0
+        if marks & 2:
+            seg[_VALUES_AT + 4] = 1.0
+        out = seg.tobytes()
+        if len(self) > 65536:  # a bound, never met in play (a few hundred keys a game)
+            self.clear()
+        self[key] = out
+        return out
+
+
+_SEGMENTS = _Segments()
+
+
+class _Players(dict):
+    """A player's PLAYER_FIELDS floats as bytes, by (crates, its three facilities, skill and
+    support cooldowns, artillery ready, under Cyberwarfare): as `_write_tail` writes them."""
+
+    def __missing__(self, key: tuple[int, ...]) -> bytes:
+        seg = array("f", bytes(4 * PLAYER_FIELDS))
+        for f in range(4):
+            if key[f]:
+                seg[f] = scaled(key[f], CRATE_SCALE)
+        if key[4]:
+            seg[4] = scaled(key[4], 5)
+        if key[5]:
+            seg[5] = scaled(key[5], 5)
+        seg[6] = 1.0 if key[6] else 0.0
+        seg[7] = 1.0 if key[7] else 0.0
+        out = seg.tobytes()
+        if len(self) > 65536:
+            self.clear()
+        self[key] = out
+        return out
+
+
+class _Game(dict):
+    """The game's GLOBAL_FIELDS floats for one observer as bytes, by (ruleset, violations
+    mode, the observer's turn, the observer, the request pending (ruleset or draw, the
+    observer's, its ruleset) or None, the disputable sides as bits (1 the observer, 2 the
+    other), over): as `_write_tail` writes them, but for the turn (`_TURN`): the bytes
+    before it and those after."""
+
+    def __missing__(self, key: tuple[Any, ...]) -> tuple[bytes, bytes]:
+        ruleset, mode, mine, player, pending, disputable, over = key
+        seg = array("f", bytes(4 * GLOBAL_FIELDS))
+        seg[ruleset] = 1.0
+        seg[3 + mode] = 1.0
+        seg[6] = 1.0 if mine else 0.0
+        seg[7] = 1.0 if player == 1 else 0.0
+        if pending is None:
+            seg[8] = 1.0
+        else:
+            is_ruleset, requester_me, target = pending
+            seg[8 + (1 if is_ruleset else 2)] = 1.0
+            if requester_me:
+                seg[11] = 1.0
+            if target >= 0:
+                seg[12 + target] = 1.0
+        seg[15] = 1.0 if disputable & 1 else 0.0
+        seg[16] = 1.0 if disputable & 2 else 0.0
+        seg[17] = 1.0 if over else 0.0
+        whole = seg.tobytes()
+        out = (whole[:20], whole[24:])  # the turn is field 5
+        if len(self) > 65536:
+            self.clear()
+        self[key] = out
+        return out
+
+
+class _Turn(dict):
+    """The turn's float (the turn over the limit, or over TURN_SCALE without one) as bytes,
+    by (turn, turn limit)."""
+
+    def __missing__(self, key: tuple[int, int]) -> bytes:
+        turn, limit = key
+        out = array("f", [scaled(turn, limit or TURN_SCALE) if turn else 0.0]).tobytes()
+        if len(self) > 65536:
+            self.clear()
+        self[key] = out
+        return out
+
+
+_PLAYERS = _Players()
+_GAME = _Game()
+_TURN = _Turn()
 
 
 _RANKS: dict[tuple[int, ...], list[int]] = {}
@@ -161,6 +310,23 @@ def _ranks(loc: list[int], stamp: list[int]) -> list[int]:
     return rank
 
 
+def ranks(state) -> list[int]:
+    """`_ranks` of the state, kept on it (and its clones) while it holds: every operator that
+    comes onto the board or changes sector is stamped with the clock, which then moves on, so
+    while the clock stands the stacks can only lose operators (a death, a retreat); with the
+    clock and the number of operators off the board unchanged since they were worked out
+    (by this state or the one it was cloned from), they are the same. Most actions move
+    nobody, so most observations of a game skip the work."""
+    loc = state.loc
+    off = loc.count(-1) + loc.count(-2)  # RESERVE, DEAD
+    kept = state._ranks
+    if kept is not None and kept[0] == state.clock and kept[1] == off:
+        return kept[2]
+    rank = _ranks(loc, state.stamp)
+    state._ranks = (state.clock, off, rank)
+    return rank
+
+
 _PV: tuple[int, ...] = ()  # the state module's offsets in `pv` (it imports this module)
 
 
@@ -177,7 +343,7 @@ def _write(state, player: int, out):
     or a zeroed float array of `SIZE`: indexed alike); returned."""
     pv_size, sel_at, watch_at, dead, crates, skcd, spcd, art = _PV or _pv_layout()
     loc, vit, skl, pv, bleed = state.loc, state.vit, state.skl, state.pv, state.bleed
-    rank = _ranks(loc, state.stamp)
+    rank = ranks(state)
     cap = BLEED_TURNS
     vit_of, five, skill3 = _VIT, _FIVE, _SKILL3
     base = 0
@@ -210,6 +376,14 @@ def _write(state, player: int, out):
             if sel == i:
                 out[at + 4] = 1.0
             base += OP_FIELDS
+    return _write_tail(state, player, out, base)
+
+
+def _write_tail(state, player: int, out, base: int):
+    """The players' and the game's entries of `player`'s observation written into `out`
+    from `base` on (see `_write`); returned."""
+    pv_size, _, _, _, crates, skcd, spcd, art = _PV or _pv_layout()
+    pv = state.pv
     for p in (player, 1 - player):  # FAC is CRATES + 1
         o = p * pv_size
         for f in range(4):  # crates, then the three facilities, in a row in `pv`

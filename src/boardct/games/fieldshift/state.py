@@ -73,6 +73,8 @@ PV_SIZE = 12
 
 # Canonical command lists, precomputed.
 _TWO = nt.TWO
+# the action id of every command token (`enc.action_id`), looked up by `legal_ids`
+_ID_OF_TOKEN = [a - _TWO if a >= _TWO else a + 100 for a in range(_TWO + 100)]
 _SWC = tuple(_TWO + 10 + t for t in range(10))
 _MOV = tuple(_TWO + 20 + t for t in range(10))
 _HIT = tuple(_TWO + 30 + t for t in range(10))
@@ -226,7 +228,7 @@ class FieldShiftState(State[int]):
     __slots__ = (
         "ruleset", "mode", "limit", "cur", "turn", "vit", "loc", "bleed", "skl", "stamp",
         "clock", "pv", "pending", "violations", "_outcome", "_left",
-        "act", "res",
+        "act", "res", "_ranks",
     )
     game: ClassVar[Game]  # set by the Game at import
     ruleset: int  # an index into RULESETS
@@ -248,6 +250,9 @@ class FieldShiftState(State[int]):
     _left: bool
     act: int  # bit mask of the operators alive and deployed
     res: int  # bit mask of the operators alive in reserve
+    # the observation's stacking order, remembered with what it holds for (`enc.ranks`):
+    # (clock, operators off the board, each operator's place in its sector's stack)
+    _ranks: tuple[int, int, list[int]] | None
 
     # ---------------------------------------------------------------- setup (FS-1..FS-4)
     @classmethod
@@ -273,6 +278,7 @@ class FieldShiftState(State[int]):
         s.violations = ()  # ((violator, reasons), ...) not yet expired (FS-36)
         s._outcome = None
         s._left = False
+        s._ranks = None
         s._resync()
         return s
 
@@ -288,6 +294,7 @@ class FieldShiftState(State[int]):
                     res |= 1 << i
         self.act = act
         self.res = res
+        self._ranks = None  # a position set by hand: its stacking order worked out again
 
     def clone(self) -> FieldShiftState:
         s = FieldShiftState.__new__(FieldShiftState)
@@ -311,6 +318,7 @@ class FieldShiftState(State[int]):
         s._left = False
         s.act = self.act
         s.res = self.res
+        s._ranks = self._ranks
         return s
 
     def search_key(self) -> tuple:
@@ -1381,7 +1389,8 @@ class FieldShiftState(State[int]):
         return enc.id_action(action_id)
 
     def legal_ids(self, player: int | None = None) -> list[int]:
-        return sorted({a - _TWO if a >= _TWO else a + 100 for a in self.legal_actions(player)})
+        # each token's id looked up in a table (`enc.action_id`, tabled): no Python loop
+        return sorted(set(map(_ID_OF_TOKEN.__getitem__, self.legal_actions(player))))
 
     def observation_tensor(self, player: int) -> list[float]:
         """`enc.observation(self.view(player), player)`, built without the view (its fast
