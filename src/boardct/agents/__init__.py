@@ -13,4 +13,5 @@ from boardct.agents.levels import LevelAgent
 from boardct.agents.mcts import MCTSAgent
 from boardct.agents.random_agent import RandomAgent
 
-__all__ = ["Agent", "GreedyAgent", "LevelAgent", "MCTSAgent", "RandomAgent", "make", "names", "register"]
+__all__ = ["Agent", "GreedyAgent", "LevelAgent", "MCTSAgent", "RandomAgent", "make", "names",
+           "register"]
