@@ -94,7 +94,7 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
                on_startup: Iterable[Callable[[FastAPI], Awaitable[None]]] = ()) -> FastAPI:
     """The server app for `config` (default: `ServerConfig()`, the database from
     BOARDCT_DB or ./boardct.db)."""
-    from boardct.server import account_api, api, presence, recent, ws
+    from boardct.server import account_api, api, hints, presence, recent, ws
     from boardct.server import extras as server_extras
     from boardct.server.accounts import Accounts
     from boardct.server.agents import AgentRunner
@@ -171,6 +171,7 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
     app.include_router(account_api.router)
     app.include_router(presence.router)  # who is at the table
     app.include_router(server_extras.router)  # srvx: chat, offers
+    app.include_router(hints.router)  # the computer's suggestion, with its win chance
     for ext in games.values():
         app.include_router(ext.router)
     for router in extra_routers:

@@ -39,6 +39,7 @@ RULES: dict[str, str] = {
     "socket": "60/minute;600/hour",
     "signup": "20/hour",
     "signin": "10/5 minutes",
+    "hint": "10/minute;120/hour",  # per seat: each hint is a search of about a CPU second
 }
 OFF = ("none", "off", "")
 
