@@ -60,7 +60,7 @@ def make(spec: str, seed: int = 0) -> Agent:
     for part in filter(None, (p.strip() for p in params.split(","))):
         key, eq, val = part.partition("=")
         if not eq:
-            raise BoardctError(f"agent parameter {part!r} is not NAME=VALUE")
+            raise BoardctError(f"agent {given!r}: parameter {part!r} is not NAME=VALUE")
         kwargs[key.strip()] = _value(val.strip())
     try:
         return factory(**kwargs)
