@@ -12,6 +12,7 @@ with its 95% Wilson interval and the Elo gap that interval allows: the ladder ho
 gap's lower bound is at least 100. Writes one Markdown table (the one in docs/agents.md) and,
 with `--out`, the rows as JSON.
 
+`--spec AGENT` five times tries a candidate row (level 1 first) before it goes into the table.
 `--scale S` plays every level's budget times S (`level:n=N,scale=S`): at 0.1 the top level
 thinks 0.1 CPU s a move instead of 1. The defaults are the full-size run (scale 1, 100 games a
 pairing), which takes hours of CPU per game; the CPU seconds spent are reported (this process's
@@ -33,16 +34,20 @@ from boardct.arena.runner import GameSpec, game_seed, run_local
 from boardct.core import registry
 
 
-def level_spec(n: int, scale: float) -> str:
+def level_spec(n: int, scale: float, candidate: list[str] | None = None) -> str:
+    """Level n as the arena plays it: `level:n=N,scale=S`, or the n-th of a candidate row."""
+    if candidate:
+        return scaled(candidate[n - 1], scale)
     return f"level:n={n}" + (f",scale={scale:g}" if scale != 1.0 else "")
 
 
 def ladder_specs(game: str, games: int, seed: int, scale: float,
-                 options: dict | None = None) -> list[GameSpec]:
+                 options: dict | None = None,
+                 candidate: list[str] | None = None) -> list[GameSpec]:
     """Levels n and n+1 (n = 1..4) play `games` games each, seats alternating."""
     specs: list[GameSpec] = []
     for n in range(1, LEVELS):
-        low, high = level_spec(n, scale), level_spec(n + 1, scale)
+        low, high = level_spec(n, scale, candidate), level_spec(n + 1, scale, candidate)
         for k in range(games):
             seats = (low, high) if k % 2 == 0 else (high, low)
             idx = len(specs)
@@ -60,12 +65,13 @@ def _fmt_elo(x: float) -> str:
     return "-inf" if x == float("-inf") else "+inf" if x == float("inf") else f"{x:+.0f}"
 
 
-def measure(game: str, games: int, seed: int, scale: float, workers: int) -> dict:
-    specs = ladder_specs(game, games, seed, scale)
+def measure(game: str, games: int, seed: int, scale: float, workers: int,
+            candidate: list[str] | None = None) -> dict:
+    specs = ladder_specs(game, games, seed, scale, candidate=candidate)
     c0, w0 = cpu_seconds(), time.perf_counter()
     results = run_local(specs, workers)
     cpu, wall = cpu_seconds() - c0, time.perf_counter() - w0
-    labels = [level_spec(n, scale) for n in range(1, LEVELS + 1)]
+    labels = [level_spec(n, scale, candidate) for n in range(1, LEVELS + 1)]
     index = {s: i for i, s in enumerate(labels)}
     pairings = [(index[r.agents[0]], index[r.agents[1]], r.returns[0]) for r in results]
     ratings = ratings_with_ci(LEVELS, pairings)
@@ -82,7 +88,7 @@ def measure(game: str, games: int, seed: int, scale: float, workers: int) -> dic
                                        and labels[n - 1] in r.agents
                                        and r.ending == "turn_limit")})
     g = registry.get(game)
-    specs_played = [scaled(s, scale) for s in ladder(g)]
+    specs_played = [scaled(s, scale) for s in (candidate or ladder(g))]
     return {"game": game, "scale": scale, "games_per_pairing": games, "seed": seed,
             "specs": specs_played,
             "ratings": [{"level": i + 1, "elo": round(r[0], 1), "low": r[1], "high": r[2]}
@@ -119,17 +125,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--scale", type=float, default=1.0, help="multiply every level's budget")
     ap.add_argument("--seed", type=int, default=35)
     ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--spec", action="append", metavar="AGENT",
+                    help=f"a candidate row instead of the table's: {LEVELS} agent specs, "
+                         "level 1 first (repeat; `--scale` applies)")
     ap.add_argument("--out", type=Path, help="write the rows as JSON here")
     ap.add_argument("--markdown", type=Path, help="write the table here (else print it)")
     args = ap.parse_args(argv)
     if args.games < 1 or args.scale <= 0:
         ap.error("--games needs at least 1 and --scale more than 0")
+    if args.spec is not None and len(args.spec) != LEVELS:
+        ap.error(f"--spec: {LEVELS} agent specs, level 1 first")
     ids = args.game or registry.ids()
     for gid in ids:
         registry.get(gid)  # an unknown game fails before anything is played
     rows = []
     for gid in ids:
-        row = measure(gid, args.games, args.seed, args.scale, args.workers)
+        row = measure(gid, args.games, args.seed, args.scale, args.workers, args.spec)
         rows.append(row)
         gaps = ", ".join(f"{g['upper'] - 1}->{g['upper']} {g['score']:.2f}" for g in row["gaps"])
         print(f"{gid:10} {gaps}  ({row['cpu_s']} CPU s)", flush=True)
