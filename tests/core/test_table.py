@@ -246,7 +246,7 @@ def test_a_hint_gives_the_agents_evaluation_and_the_line_it_expects():
     assert got.line[0] == got.text and len(got.line) >= 2
     lines = got.lines()
     assert lines[0].startswith(f"Hint (mcts:iters=300): {got.text}")
-    assert any(ln.startswith("  evaluation: ") for ln in lines)
+    assert any(ln.startswith("  win chance: ") for ln in lines)
     assert any(ln.startswith("  expected line: ") for ln in lines)
 
 

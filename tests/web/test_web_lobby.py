@@ -142,3 +142,29 @@ def test_the_lobby_offers_a_featured_game_first_then_remembers_the_visitors_choi
     assert shown == names
     assert page.evaluate("document.documentElement.scrollWidth") <= 376
     shot(page, f"lobby-375px-{other}")
+
+
+def test_a_computer_strength_from_the_lobby_and_a_hint_on_the_game_page(server, pages):
+    """The lobby's strength select writes the ladder's level into the agent seat; on the
+    player's turn the Hint button shows the suggestion with its win chance and best moves."""
+    page = pages.new()
+    page.goto(server.url("/"))
+    page.wait_for_selector("#game option", state="attached")
+    page.select_option("#game", "fieldshift")
+    page.select_option("#seat-1-kind", "agent")
+    assert page.input_value("#seat-1-agent") == "level=5"  # the strongest, by default
+    page.select_option("#seat-1-strength", "level=2")
+    assert page.input_value("#seat-1-agent") == "level=2"
+    page.fill("#seat-1-agent", "greedy")  # a spec by hand: "other"
+    assert page.input_value("#seat-1-strength") == ""
+    page.select_option("#seat-1-strength", "level=2")
+    page.click("#create-go")
+    page.wait_for_selector("#created:not([hidden])")
+    page.click('#created button.play-here[data-seat="0"]')
+    page.wait_for_selector("#board svg")
+    assert "level=2" in page.inner_text("#who")
+    page.wait_for_selector("#hint:not([hidden])")
+    page.click("#hint")
+    page.wait_for_selector("#hint-box .hint-value", timeout=60_000)
+    assert "Win chance:" in page.inner_text("#hint-box")
+    assert page.locator("#hint-box .hint-best li").count() == 3

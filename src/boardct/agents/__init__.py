@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from boardct.agents.base import Agent, make, names, register
 from boardct.agents.greedy import GreedyAgent
+from boardct.agents.levels import LevelAgent
 from boardct.agents.mcts import MCTSAgent
 from boardct.agents.random_agent import RandomAgent
 
-__all__ = ["Agent", "GreedyAgent", "MCTSAgent", "RandomAgent", "make", "names", "register"]
+__all__ = ["Agent", "GreedyAgent", "LevelAgent", "MCTSAgent", "RandomAgent", "make", "names",
+           "register"]

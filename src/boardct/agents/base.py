@@ -9,6 +9,8 @@ from boardct.core.errors import BoardctError
 from boardct.core.game import Action, State
 
 _AGENTS: dict[str, Callable[..., Agent]] = {}
+# An agent's one main parameter, which `NAME=VALUE` alone sets: "level=3" is "level:n=3".
+_SHORT: dict[str, str] = {}
 
 
 class Agent:
@@ -23,8 +25,11 @@ class Agent:
         """`player` played `action` in `state` (before it was applied). Default: nothing."""
 
 
-def register(name: str, factory: Callable[..., Agent]) -> None:
+def register(name: str, factory: Callable[..., Agent], short: str | None = None) -> None:
+    """Make `factory` the agent `name`; `short`: the parameter `name=VALUE` sets."""
     _AGENTS[name] = factory
+    if short is not None:
+        _SHORT[name] = short
 
 
 def names() -> list[str]:
@@ -41,7 +46,12 @@ def _value(text: str) -> Any:
 
 
 def make(spec: str, seed: int = 0) -> Agent:
-    """An agent from a spec such as "random" or "mcts:iters=2000,c=1.4"."""
+    """An agent from a spec such as "random", "mcts:iters=2000,c=1.4" or "level=3" (the
+    short form of "level:n=3")."""
+    given = spec
+    head, eq, rest = spec.partition("=")
+    if eq and ":" not in head and head.strip() in _SHORT:
+        spec = f"{head.strip()}:{_SHORT[head.strip()]}={rest}"
     name, _, params = spec.partition(":")
     factory = _AGENTS.get(name.strip())
     if factory is None:
@@ -50,9 +60,9 @@ def make(spec: str, seed: int = 0) -> Agent:
     for part in filter(None, (p.strip() for p in params.split(","))):
         key, eq, val = part.partition("=")
         if not eq:
-            raise BoardctError(f"agent parameter {part!r} is not NAME=VALUE")
+            raise BoardctError(f"agent {given!r}: parameter {part!r} is not NAME=VALUE")
         kwargs[key.strip()] = _value(val.strip())
     try:
         return factory(**kwargs)
     except (TypeError, ValueError) as exc:
-        raise BoardctError(f"agent {spec!r}: {exc}") from None
+        raise BoardctError(f"agent {given!r}: {exc}") from None

@@ -24,13 +24,20 @@ class GreedyAgent(Agent):
 
     name = "greedy"
 
-    def __init__(self, seed: int = 0):
+    def __init__(self, seed: int = 0, eps: float = 0.0):
+        if not 0.0 <= eps <= 1.0:
+            raise ValueError("greedy needs 0 <= eps <= 1")
         self.rng = Rng(seed)
+        # the share of decisions played at random instead: a weaker opponent between random
+        # and greedy on the strength ladder (agents/levels.py)
+        self.eps = float(eps)
 
     def select(self, state: State, player: int) -> Action:
         legal = state.legal_actions(player)
         if len(legal) == 1:
             return legal[0]
+        if self.eps and self.rng.random() < self.eps:
+            return self.rng.choice(legal)
         base = state.determinize(player, self.rng.next64())
         best: list[Action] = []
         best_value = -2.0

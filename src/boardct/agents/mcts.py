@@ -273,6 +273,26 @@ class MCTSAgent(Agent):
             return self._report_exact(max_len)
         return self._report_info(max_len)
 
+    def ranked(self, k: int = 3) -> list[tuple[Action, float, int]]:
+        """After `select`: the `k` root moves the search liked best, in the order it chooses by
+        (visits, then mean reward), each with its mean reward for the player and its visits.
+        The mean reward is a probability: the average over the move's simulations of the
+        player's result, 1 a win, 0 a loss, a draw or a cut-off position counted as the
+        game's evaluation mapped to [0, 1] (`_leaf_value`); it is clamped to [0, 1] against
+        the tie-breaking jitter. [] when the last decision was not searched (one legal move)."""
+        if self._last is None:
+            return []
+        if self._last[0] == "exact":
+            _kind, root, _player, _best, state = self._last
+            moves = _moves(root, state)
+            stats = [(moves[i], root.cw[i] / root.cn[i], root.cn[i])
+                     for i in range(len(root.cn)) if root.cn[i]]
+        else:
+            _kind, root, player, _best = self._last
+            stats = [(a, w, n) for a, (n, w) in _root_stats(root, player).items()]
+        stats.sort(key=lambda t: (t[2], t[1]), reverse=True)
+        return [(a, min(1.0, max(0.0, v)), n) for a, v, n in stats[:k]]
+
     # -- perfect information -------------------------------------------------------------------
     def _reused_root(self, state: State) -> Node | None:
         """The kept tree's node for `state`, when `state` is the kept root plus moves the

@@ -63,9 +63,9 @@ LEAVING_SIGNALS = ("SIGTERM", "SIGHUP", "SIGBREAK")
 # How often a question is asked again after an answer that is neither yes nor no: then the
 # answer is no, so that nothing is carried out on a guess and a stuck input cannot loop.
 CONFIRM_TRIES = 3
-# The computer's default: a search that thinks about a second a move (less when the move is
-# clear), the strongest opponent that still feels quick; `hint` asks it too.
-DEFAULT_HINT_AGENT = "mcts:time=1"
+# Who gives `hint`s: the top of the strength ladder (agents/levels.py), the strongest search
+# at about a CPU second a move (less when the move is clear).
+DEFAULT_HINT_AGENT = "level=5"
 
 
 class _Wipe(Control):

@@ -147,6 +147,9 @@ class Game:
     # visitor who has not chosen one yet).
     featured: ClassVar[bool] = False
     frontends: ClassVar[FrontEnds] = FrontEnds()
+    # The agent specs of the strength ladder's levels in this game, level 1 first (the agents'
+    # `level=N`); empty: the agents' own ladder for games of this kind (agents/levels.py).
+    agent_levels: ClassVar[tuple[str, ...]] = ()
 
     def __repr__(self) -> str:
         return f"<Game {self.id}>"

@@ -277,9 +277,13 @@ def offers_allowed(state: State[Any]) -> tuple[str, ...]:
 
 
 # -- hints -----------------------------------------------------------------------------------------
+HINT_MOVES = 3  # the best moves a hint lists with their values
 class Adviser(Protocol):
     """What a hint needs of an agent (`boardct.agents.Agent` is one): a choice for a player,
-    and, optionally, `report()` giving its value of the choice and the line it expects."""
+    and, optionally, after the choice, `report()` giving its value of the choice and the line
+    it expects, and `ranked(k)` giving its best `k` moves as (action, value, visits), best
+    first. Values are probabilities: the share of the game's reward the player can expect
+    (1 a sure win, 0 a sure loss), as the search estimates it."""
 
     def select(self, state: State[Any], player: int) -> Any: ...
 
@@ -287,8 +291,10 @@ class Adviser(Protocol):
 @dataclass
 class Hint:
     """An agent's suggestion: the action, its notation, the agent's value of it for the player
-    (a share in [0, 1]: 1 a sure win; None when the agent gives none) and the line it expects
-    (notations, the suggestion first)."""
+    (the win probability as the search estimates it, in [0, 1]: 1 a sure win, a draw counted
+    half; None when the agent gives none), the best moves it found, each as (action, notation,
+    value), best first (at most three; the suggestion first; [] from an agent that does not
+    search), and the line it expects (notations, the suggestion first)."""
 
     action: Action
     text: str
@@ -296,6 +302,7 @@ class Hint:
     value: float | None = None
     line: list[str] = field(default_factory=list)
     agent: str = ""
+    best: list[tuple[Action, str, float]] = field(default_factory=list)
 
     def lines(self) -> list[str]:
         head = f"Hint ({self.agent}): {self.text}" if self.agent else f"Hint: {self.text}"
@@ -303,7 +310,11 @@ class Hint:
             head += f"  ({self.words})"
         out = [head]
         if self.value is not None:
-            out.append(f"  evaluation: {round(100 * self.value)}% for you")
+            out.append(f"  win chance: {round(100 * self.value)}% for you (the search's "
+                       "estimate)")
+        if len(self.best) > 1:
+            out.append("  best moves: " + " | ".join(f"{text} ({round(100 * value)}%)"
+                                                      for _a, text, value in self.best))
         if len(self.line) > 1:
             out.append(f"  expected line: {' | '.join(self.line)}")
         return out
@@ -327,7 +338,12 @@ def hint(state: State[Any], adviser: Adviser, player: int | None = None, *, seed
     if report is None:
         return out
     value, line = report()
-    out.value = value
+    out.value = None if value is None else min(1.0, max(0.0, float(value)))
+    ranked = getattr(adviser, "ranked", None)
+    if ranked is not None:
+        legal = set(state.legal_actions(player))
+        out.best = [(act, state.notation(act), float(v)) for act, v, _n in ranked(HINT_MOVES)
+                    if act in legal]
     # the line is written out on a state the player may know: a determinization where
     # anything is hidden (its notation needs a state to be written in)
     sample = state.clone() if is_exact(state) else state.determinize(player, seed)

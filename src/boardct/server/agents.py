@@ -132,6 +132,11 @@ class AgentRunner:
             self._busy.discard(key)
         self.kick(service, live)  # whatever happened meanwhile: is this seat still to move?
 
+    async def run(self, fn: Any, *args: Any) -> Any:
+        """`fn(*args)` where the agents think (a worker process, or the thread with
+        `workers=0`), awaited: a hint's search (server/hints.py)."""
+        return await asyncio.get_running_loop().run_in_executor(self._executor(), fn, *args)
+
     async def settle(self) -> None:
         """Wait for the moves being chosen now (tests; shutting down)."""
         while self._tasks:

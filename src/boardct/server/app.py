@@ -94,7 +94,16 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
                on_startup: Iterable[Callable[[FastAPI], Awaitable[None]]] = ()) -> FastAPI:
     """The server app for `config` (default: `ServerConfig()`, the database from
     BOARDCT_DB or ./boardct.db)."""
-    from boardct.server import account_api, api, moderation, presence, ratings, recent, ws
+    from boardct.server import (
+        account_api,
+        api,
+        hints,
+        moderation,
+        presence,
+        ratings,
+        recent,
+        ws,
+    )
     from boardct.server import extras as server_extras
     from boardct.server.accounts import Accounts
     from boardct.server.agents import AgentRunner
@@ -180,6 +189,7 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
     app.include_router(ratings.router)  # leaderboards, players' profiles
     app.include_router(notices_router)  # notifications: preferences, contacts, unsubscribe
     app.include_router(moderation.router)  # a game's moderator
+    app.include_router(hints.router)  # the computer's suggestion, with its win chance
     for ext in games.values():
         app.include_router(ext.router)
     for router in extra_routers:

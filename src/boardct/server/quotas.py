@@ -41,6 +41,7 @@ RULES: dict[str, str] = {
     "signin": "10/5 minutes",
     # invitations mailed to an address (server/notices.py), per client address
     "invite": "10/hour;50/day",
+    "hint": "10/minute;120/hour",  # per seat: each hint is a search of about a CPU second
 }
 OFF = ("none", "off", "")
 

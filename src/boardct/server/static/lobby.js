@@ -45,12 +45,23 @@ function optionField(opt) {
   return el("div", { class: "field" }, el("label", { for: id }, opt.name), input, opt.help ? el("p", { class: "help" }, opt.help) : "");
 }
 
+// The strength ladder's levels as the lobby offers them (`level=N`, docs/agents.md).
+const STRENGTHS = [[1, "random moves"], [2, "a beginner"], [3, "one move ahead"], [4, "a short search"], [5, "the strongest (about a second a move)"]];
+const DEFAULT_LEVEL = 5;
+
 function seatRow(i, kind) {
   const kindSel = el("select", { id: `seat-${i}-kind`, "aria-label": `seat ${i + 1} plays as` },
     el("option", { value: "human", selected: kind === "human" }, "a person"),
     el("option", { value: "agent", selected: kind === "agent" }, "an agent"));
   const name = el("input", { id: `seat-${i}-name`, "aria-label": `seat ${i + 1} name`, placeholder: `Player ${i + 1}`, maxlength: 40 });
-  const agent = el("input", { id: `seat-${i}-agent`, "aria-label": `seat ${i + 1} agent`, value: "mcts:time=1", maxlength: 100, list: "agent-specs" });
+  const agent = el("input", { id: `seat-${i}-agent`, "aria-label": `seat ${i + 1} agent`, value: `level=${DEFAULT_LEVEL}`, maxlength: 100, list: "agent-specs" });
+  // The computer's strength: the ladder's levels (agents/levels.py), which write the agent's
+  // spec into the field beside it; a spec written there by hand is "other".
+  const strength = el("select", { id: `seat-${i}-strength`, "aria-label": `seat ${i + 1} computer strength` },
+    ...STRENGTHS.map(([n, words]) => el("option", { value: `level=${n}`, selected: n === DEFAULT_LEVEL }, `strength ${n}: ${words}`)),
+    el("option", { value: "" }, "other (write an agent spec)"));
+  strength.addEventListener("change", () => { if (strength.value) agent.value = strength.value; });
+  agent.addEventListener("input", () => { strength.value = STRENGTHS.some(([n]) => agent.value.trim() === `level=${n}`) ? agent.value.trim() : ""; });
   // The creator's own seat (theirs at creation, never offered), and the seats the lobby may
   // offer to anyone.
   const mine = el("input", { type: "radio", name: "my-seat", id: `seat-${i}-mine`, value: String(i), checked: i === 0 });
@@ -60,6 +71,7 @@ function seatRow(i, kind) {
   const sync = () => {
     const person = kindSel.value !== "agent";
     agent.hidden = person;
+    strength.hidden = person;
     name.hidden = !person;
     mineLabel.hidden = !person;
     openLabel.hidden = !person || mine.checked;
@@ -67,7 +79,7 @@ function seatRow(i, kind) {
   };
   kindSel.addEventListener("change", sync);
   mine.addEventListener("change", () => document.querySelectorAll("#seat-rows .seat-row").forEach((r) => r.dispatchEvent(new Event("sync"))));
-  const row = el("div", { class: "seat-row" }, el("span", {}, `Seat ${i + 1}:`), kindSel, name, agent, mineLabel, openLabel);
+  const row = el("div", { class: "seat-row" }, el("span", {}, `Seat ${i + 1}:`), kindSel, name, strength, agent, mineLabel, openLabel);
   row.addEventListener("sync", sync);
   sync();
   return row;
@@ -93,7 +105,7 @@ function showGame() {
   $("seats").replaceChildren(el("legend", {}, "Seats"),
     g.max_players > g.min_players ? el("div", { class: "field" }, el("label", { for: "seat-count" }, "Seats"), count) : "",
     rows,
-    el("datalist", { id: "agent-specs" }, ["random", "greedy", "mcts:time=1", "mcts:time=0.2"].map((v) => el("option", { value: v }))));
+    el("datalist", { id: "agent-specs" }, ["level=1", "level=3", "level=5", "random", "greedy", "mcts:time=1", "mcts:time=0.2"].map((v) => el("option", { value: v }))));
 }
 
 /** The clock fields of a new game: the time per move (a simultaneous game's turn deadline) in

@@ -618,6 +618,44 @@ async function rematch() {
   }
 }
 
+// ---- hints -----------------------------------------------------------------------------------
+// The computer's suggestion for this seat (POST /hint: core.table.hint, the terminal's `hint`),
+// with the win probability its search gives it and the best three moves with theirs. It
+// belongs to the position it was asked in: a new position clears it.
+let hintVersion = null;
+
+function pct(value) {
+  return `${Math.round(100 * value)}%`;
+}
+
+async function askHint() {
+  const box = $("hint-box");
+  const asked = state ? state.version : null;
+  $("hint").disabled = true;
+  box.hidden = false;
+  box.replaceChildren(el("p", {}, "The computer is thinking of a hint…"));
+  try {
+    const h = await call("POST", `/games/${encodeURIComponent(gameId)}/hint`, {}, token);
+    if (!state || state.version !== asked) return;
+    hintVersion = asked;
+    const parts = [el("h2", {}, "Hint"),
+      el("p", {}, el("strong", {}, h.text), h.words && h.words !== h.text ? ` (${h.words})` : "")];
+    if (h.value !== null && h.value !== undefined) {
+      parts.push(el("p", { class: "hint-value" }, `Win chance: ${pct(h.value)} for you (the search's estimate).`));
+    }
+    if (h.best && h.best.length > 1) {
+      parts.push(el("ol", { class: "hint-best" }, h.best.map((b) =>
+        el("li", {}, el("button", { type: "button", class: "action", "data-text": b.text, onclick: () => play(b.text) }, b.text), ` ${pct(b.value)}`))));
+    }
+    if (h.line && h.line.length > 1) parts.push(el("p", { class: "hint" }, `Expected line: ${h.line.join(" | ")}`));
+    box.replaceChildren(...parts);
+  } catch (e) {
+    box.replaceChildren(el("p", {}, `No hint: ${e.message}`));
+  } finally {
+    $("hint").disabled = false;
+  }
+}
+
 async function show(st) {
   // A confirmation ("sheet accepted") belongs to the position it was given in: a later one
   // (the turn processed) clears it.
@@ -663,6 +701,11 @@ async function show(st) {
   $("command").hidden = !canAct;
   $("command-hint").textContent = (renderer && renderer.commandHint) || "Type a move in the game's notation.";
   $("actions-bar").hidden = !canAct;
+  $("hint").hidden = !st.my_turn || st.over;
+  if (hintVersion !== null && hintVersion !== st.version) {
+    $("hint-box").hidden = true;
+    hintVersion = null;
+  }
   // Only the offers this game can carry out (the server asks the core: a game may draw only
   // by its own command, have no drawn result, or take no undo of a sealed turn).
   const allowed = new Set(st.offers_allowed || []);
@@ -726,6 +769,7 @@ async function main() {
   $("offer-undo").addEventListener("click", () => act({ type: "offer", kind: "undo" }, `/games/${encodeURIComponent(gameId)}/offers`, { kind: "undo" }));
   $("chat-form").addEventListener("submit", sendChat);
   wireModerator();
+  $("hint").addEventListener("click", askHint);
   $("resign").addEventListener("click", () => {
     $("resign-confirm").hidden = false;
     $("resign-yes").focus();
