@@ -11,5 +11,6 @@ from boardct.agents.base import Agent, make, names, register
 from boardct.agents.greedy import GreedyAgent
 from boardct.agents.mcts import MCTSAgent
 from boardct.agents.random_agent import RandomAgent
+from boardct.agents.search import SearchAgent
 
-__all__ = ["Agent", "GreedyAgent", "MCTSAgent", "RandomAgent", "make", "names", "register"]
+__all__ = ["Agent", "GreedyAgent", "MCTSAgent", "RandomAgent", "SearchAgent", "make", "names", "register"]
