@@ -80,7 +80,7 @@ def test_a_coin_attack_lists_every_outcome_with_probabilities_summing_to_one():
             assert {k[:len(pattern)] for k in keys} == {
                 tuple((i >> j) & 1 for j in reversed(range(len(pattern))))
                 for i in range(2 ** len(pattern))}
-            for key, prob, after in outs:
+            for key, prob, _after in outs:
                 assert math.isclose(prob, 0.5 ** len(key))
 
 

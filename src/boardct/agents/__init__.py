@@ -13,4 +13,5 @@ from boardct.agents.mcts import MCTSAgent
 from boardct.agents.random_agent import RandomAgent
 from boardct.agents.search import SearchAgent
 
-__all__ = ["Agent", "GreedyAgent", "MCTSAgent", "RandomAgent", "SearchAgent", "make", "names", "register"]
+__all__ = ["Agent", "GreedyAgent", "MCTSAgent", "RandomAgent", "SearchAgent", "make", "names",
+           "register"]

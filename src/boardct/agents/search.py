@@ -344,12 +344,12 @@ class SearchAgent(MCTSAgent):
                     if p in s.current_players():
                         s.apply(a, p)
                 joint.append((node, picks))
-                key = tuple(picks)
+                joint_key = tuple(picks)
                 kids = node.kids
                 assert kids is not None
-                child = kids.get(key)
+                child = kids.get(joint_key)
                 if child is None:
-                    child = kids[key] = SNode()
+                    child = kids[joint_key] = SNode()
                     grew = True
                 node.n += 1
                 node = child
@@ -374,10 +374,10 @@ class SearchAgent(MCTSAgent):
                     e.mm = _mix([(x.prob, x.val) for x in outs.values()])
                 elif e.child is not None and e.child.val is not None:
                     e.mm = e.child.val
-                edges = nd.edges
-                assert edges is not None
+                nd_edges = nd.edges
+                assert nd_edges is not None
                 to = nd.to
-                nd.val = max(edges.values(), key=lambda x: x.mm[to]).mm
+                nd.val = max(nd_edges.values(), key=lambda x: x.mm[to]).mm
         for nd, picks in joint:
             stats = nd.stats
             assert stats is not None
