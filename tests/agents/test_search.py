@@ -169,3 +169,17 @@ def test_search_parameters_are_checked():
         make("search:chance=-1")
     agent = make("search:cpu=0.5,pw=2,sprior=1,seed=4")
     assert (agent.budget, agent.pw, agent.sprior) == (0.5, 2.0, 1)
+
+
+@pytest.mark.parametrize("game_id", ["shift", "hills", "ctf2187"])
+def test_a_hint_from_the_search_gives_a_share_and_a_line(game_id):
+    """The table's hint reads `report()`: the chosen move's value is a share of the reward
+    (0..1), and the expected line starts with the move hinted."""
+    from boardct.core.table import hint
+
+    game = registry.get(game_id)
+    state = mid_game_state(game, 6, game.resolve_options({}), depth=9)
+    p = state.current_players()[0]
+    h = hint(state, make("search:iters=60", seed=3), p, seed=9, label="search:iters=60")
+    assert h.value is not None and 0.0 <= h.value <= 1.0
+    assert h.line[0] == h.text

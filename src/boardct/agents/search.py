@@ -213,7 +213,8 @@ class SearchAgent(MCTSAgent):
     def __init__(self, seed: int = 0, iters: int = 1000, time: float = 0.0, c: float = 0.03,
                  depth: int = 0, prior: int = 1000, cpu: float = 0.0, early: int = 1,
                  reuse: int = 1, wide: int = 100, im: float = 1.0,
-                 chance: int = DEFAULT_CHANCE, pw: float = 1.5, sprior: int = 2):
+                 chance: int = DEFAULT_CHANCE, pw: float = 1.5, sprior: int = 2,
+                 open: int = 1):
         super().__init__(seed=seed, iters=iters, time=time, c=c, depth=depth, prior=prior,
                          cpu=cpu, early=early, reuse=reuse, wide=wide, im=im)
         if chance < 0 or pw <= 0 or sprior < 0:
@@ -221,6 +222,7 @@ class SearchAgent(MCTSAgent):
         self.chance = int(chance)
         self.pw = float(pw)
         self.sprior = int(sprior)
+        self.open = bool(open)  # withdraw the others' sampled orders (`State.open_orders`)
         self._gp: dict = {}  # (player, action) -> [count, total score] of simultaneous priors
 
     def select(self, state: State, player: int) -> Action:
@@ -281,7 +283,7 @@ class SearchAgent(MCTSAgent):
 
     def _iterate(self, root_state: State, seat: int, root: SNode, rng: Rng) -> None:
         s = root_state.determinize(seat, rng.next64())
-        if s.game.simultaneous:
+        if self.open and s.game.simultaneous:
             s.open_orders(seat)
         node = root
         path: list[tuple[SNode, Edge, Outcome_ | None]] = []
