@@ -54,11 +54,13 @@ def test_a_seed_and_an_iteration_budget_give_the_same_move(game_id):
         assert len(moves) == 1
 
 
-def test_the_search_is_the_exact_search_where_everything_is_known():
-    """FieldShift (perfect information, no chance): `search` plays what `mcts` plays."""
-    game = registry.get("fieldshift")
+@pytest.mark.parametrize("game_id", ["fieldshift", "hills"])
+def test_the_search_is_mcts_where_neither_chance_nodes_nor_orders_apply(game_id):
+    """FieldShift (perfect information, no chance) and Hills (hidden information, sequential
+    turns): `search` plays what `mcts` plays, with the same code."""
+    game = registry.get(game_id)
     state = mid_game_state(game, 4, game.resolve_options({}), depth=6)
-    p = state.to_move
+    p = state.current_players()[0]
     for seed in range(2):
         assert make("search:iters=60", seed=seed).select(state, p) == \
             make("mcts:iters=60", seed=seed).select(state, p)

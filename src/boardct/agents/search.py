@@ -2,7 +2,10 @@
 
 - Perfect information without chance (FieldShift, FFF): the exact game-tree search of `mcts`
   (the same code: `MCTSAgent._select_exact`, with its tree reuse and implicit minimax).
-- Everything else: information-set MCTS (Cowling, Powley and Whitehouse 2012), every iteration
+- Hidden information with sequential turns (Hills): `mcts`'s information-set search, the same
+  code (none of the two additions below applies there, and this search measured no better).
+- Chance with public positions (Shift) and simultaneous orders (CTF 2187): information-set
+  MCTS (Cowling, Powley and Whitehouse 2012), every iteration
   on a fresh `state.determinize(seat, seed)`, built from the seat's view only, all of them
   sharing one tree, a move's exploration term counting the iterations in which it was legal,
   with two things `mcts` lacks:
@@ -233,7 +236,12 @@ class SearchAgent(MCTSAgent):
             return legal[0]
         if _exact(state) and state.current_players() == (player,):
             return self._select_exact(state, player)
-        return self._select_search(state, player, legal)
+        game = state.game
+        if game.simultaneous or (game.perfect_information and game.has_chance and self.chance):
+            return self._select_search(state, player, legal)
+        # hidden information and sequential turns (Hills): nothing above applies, and this
+        # search measured no better than `mcts`'s there, so it is `mcts`'s search
+        return self._select_info(state, player, legal)
 
     # -- the search ----------------------------------------------------------------------------
     def _select_search(self, state: State, player: int, legal: list) -> Action:
