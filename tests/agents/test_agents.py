@@ -23,10 +23,12 @@ def game_ids():
 
 
 @pytest.mark.parametrize("game_id", game_ids())
-@pytest.mark.parametrize("agent", ["random", "greedy", "mcts"])
+@pytest.mark.parametrize("agent", ["random", "greedy", "mcts", "search"])
 def test_agents_only_return_legal_actions_in_every_game(game_id, agent):
     game = registry.get(game_id)
     spec = CHEAP.get(game_id, "mcts:iters=10") if agent == "mcts" else agent
+    if agent == "search":
+        spec = "search:" + CHEAP.get(game_id, "mcts:iters=10").partition(":")[2]
     if agent == "greedy" and game_id == "fff":
         spec = "greedy"
     for k in range(2):
@@ -142,7 +144,7 @@ def test_mcts_answers_a_move_before_it_counts_as_searched(seed):
     assert not _loses_a_piece_to_some_reply(state, action, 1), state.notation(action)
 
 
-@pytest.mark.parametrize("spec", ["greedy", "mcts:iters=15"])
+@pytest.mark.parametrize("spec", ["greedy", "mcts:iters=15", "search:iters=15"])
 def test_hidden_information_is_never_read(spec):
     """Two Hills states that differ only in what Player 1 cannot see (face-down tiles, the
     deck, the opponent's hand) get the identical choice from the same seed."""
@@ -158,7 +160,8 @@ def test_hidden_information_is_never_read(spec):
         assert a == b
 
 
-@pytest.mark.parametrize("spec", ["mcts:iters=5,prior=0,depth=2", "mcts:iters=8,prior=0,depth=4"])
+@pytest.mark.parametrize("spec", ["mcts:iters=5,prior=0,depth=2", "mcts:iters=8,prior=0,depth=4",
+                                  "search:iters=8", "search:iters=5,sprior=0,depth=2"])
 def test_orders_handed_in_this_turn_are_never_read(spec):
     """CTF 2187: Player 1 has handed in an order sheet; Player 2, still to write one, gets the
     identical choice whichever sheet Player 1 wrote (it is hidden until the turn resolves)."""
@@ -174,7 +177,7 @@ def test_orders_handed_in_this_turn_are_never_read(spec):
         assert make(spec, seed=seed).select(first, 1) == make(spec, seed=seed).select(last, 1)
 
 
-@pytest.mark.parametrize("spec", ["greedy", "mcts:iters=15"])
+@pytest.mark.parametrize("spec", ["greedy", "mcts:iters=15", "search:iters=15"])
 def test_coins_to_come_are_never_read(spec):
     """Shift: the table is public and only future coins are unknown; two states whose coin
     sources differ get the identical choice from the same seed (SH-4)."""

@@ -59,7 +59,7 @@ def skirmish(hidden: bool):
 
 
 @pytest.mark.parametrize("spec", ["greedy", "mcts:iters=6,depth=0",
-                                  "mcts:iters=6,prior=0,depth=2"])
+                                  "mcts:iters=6,prior=0,depth=2", "search:iters=6"])
 def test_ctf_agents_never_read_what_the_players_bots_cannot_see(spec):
     """Two CTF 2187 states that differ only in what Player 1 cannot see get the identical
     choice from the same seed: the agents search determinizations built from the view."""

@@ -12,6 +12,7 @@ from boardct.agents.greedy import GreedyAgent
 from boardct.agents.levels import LevelAgent
 from boardct.agents.mcts import MCTSAgent
 from boardct.agents.random_agent import RandomAgent
+from boardct.agents.search import SearchAgent
 
-__all__ = ["Agent", "GreedyAgent", "LevelAgent", "MCTSAgent", "RandomAgent", "make", "names",
-           "register"]
+__all__ = ["Agent", "GreedyAgent", "LevelAgent", "MCTSAgent", "RandomAgent", "SearchAgent",
+           "make", "names", "register"]

@@ -654,6 +654,14 @@ class State(Generic[ActionT]):
             state.rng = Rng(seed)  # type: ignore[attr-defined]
         return state
 
+    def open_orders(self, player: int) -> bool:
+        """For search, on a determinization for `player` of a simultaneous decision: withdraw
+        the orders the other players have handed in for the decision under way (their contents
+        are hidden from `player`, so the determinization drew a sample), so that a search
+        decides them as those players' choices. True when any was withdrawn. Default: nothing
+        is handed in ahead of the others (False)."""
+        return False
+
     # -- for learners: a fixed action encoding and observation tensors ------------------------
     # Learners (and the PettingZoo, Gymnasium and OpenSpiel adapters) need a fixed set of
     # integer actions with a legality mask and tensors of fixed shape; their sizes are the

@@ -1023,6 +1023,22 @@ class CtfState(State[Sheet]):
 
         return determinize(self, player, seed)
 
+    def open_orders(self, player: int) -> bool:
+        """On a determinization for `player`: the other players' sheets for this turn (a
+        sample: whether and what they handed in is hidden, CTF-41) are withdrawn, so a search
+        chooses them as those players' decisions. Resigned players keep following their
+        standing orders (CTF-40)."""
+        if self.over is not None:
+            return False
+        gone = self.resigned
+        changed = False
+        for b in self._bots:
+            if (b.player != player and b.status == FUNCTIONAL and b.sheet is not None
+                    and not gone >> b.player & 1):
+                self._own_bot(b).sheet = None
+                changed = True
+        return changed
+
 
 class CtfGame(Game):
     bench_options: ClassVar[dict] = {"bots_per_team": BENCH_TEAM}
