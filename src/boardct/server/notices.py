@@ -144,6 +144,7 @@ class Notices:
         self._secret: bytes | None = None
         self._wake = asyncio.Event()
         self._task: asyncio.Task | None = None
+        self._stopping = False
         self._loading: set[asyncio.Task] = set()
 
     # -- wiring --------------------------------------------------------------------------------
@@ -162,8 +163,15 @@ class Notices:
     async def stop(self) -> None:
         for task in list(self._loading):
             task.cancel()
+        self._stopping = True
         if self._task is not None:
-            self._task.cancel()
+            # Python 3.11's wait_for may swallow a cancel that arrives as the event it waits
+            # for is set (a commit's wake-up at shut-down): the flag ends the loop all the
+            # same, and the cancel is repeated until the task is done
+            while not self._task.done():
+                self._task.cancel()
+                self._wake.set()
+                await asyncio.wait({self._task}, timeout=0.5)
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
 
@@ -205,7 +213,7 @@ class Notices:
 
     # -- the sender ----------------------------------------------------------------------------
     async def _run(self) -> None:
-        while True:
+        while not self._stopping:
             try:
                 done = await self.send_due()
             except asyncio.CancelledError:
