@@ -271,6 +271,16 @@ class SearchAgent(MCTSAgent):
             return {}
         return {a: (e.n, e.w / e.n) for a, e in root.edges.items()}
 
+    def ranked(self, k: int = 3) -> list[tuple[Action, float, int]]:
+        """The hint's best `k` moves of the last search, as `MCTSAgent.ranked` gives them:
+        (action, mean result for the mover clamped to [0, 1], visits), most visited first."""
+        if self._last is None or self._last[0] != "search":
+            return super().ranked(k)
+        _kind, root, player, _best = self._last
+        stats = [(a, w, n) for a, (n, w) in self._root_stats(root, player).items()]
+        stats.sort(key=lambda t: (t[2], t[1]), reverse=True)
+        return [(a, min(1.0, max(0.0, v)), n) for a, v, n in stats[:k]]
+
     def report(self, max_len: int = 8) -> tuple[float | None, list[Action]]:
         if self._last is None or self._last[0] != "search":
             return super().report(max_len)
