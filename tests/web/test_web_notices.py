@@ -11,7 +11,9 @@ import pytest
 from web_helpers import (  # noqa: F401 (fixtures: pytest finds them by name here)
     Server,
     chromium,
+    claim,
     needs_browser,
+    page_token,
     pages,
 )
 
@@ -122,6 +124,40 @@ def test_the_account_page_sets_the_notification_preferences(tmp_path, pages, mon
         page.wait_for_selector('#notify-kinds input[data-kind="offer"]')
         assert not page.is_checked('#notify-kinds input[data-kind="offer"]')
         assert page.input_value("#notify-zone") == "Europe/Paris"
+        assert pages.errors == []
+    finally:
+        server.stop()
+        server.http.close()
+
+
+def test_a_guest_gives_an_address_for_the_seat_on_the_game_page(tmp_path, pages):
+    """A guest (no account) is offered "Tell me when it is my turn" on the game page; the
+    address saved there is the seat's contact (the notices go there), and a spectator is not
+    offered it."""
+    server = Server(tmp_path)
+    server.start()
+    try:
+        made = server.create("fieldshift", [{"kind": "human", "name": "Ann"},
+                                            {"kind": "human", "name": "Bob"}])
+        gid = made["game_id"]
+        page = pages.new()
+        page.set_viewport_size({"width": 390, "height": 800})
+        claim(page, server, gid, made["seats"][0]["invite"], "Ann")
+        ann_tok = page_token(page, gid)
+        page.wait_for_selector("#contact:not([hidden])")
+        page.fill("#contact-email", "ann@players.test")
+        page.click("#contact-go")
+        page.wait_for_selector("#contact-status:has-text('Saved')")
+        r = server.http.get(f"/games/{gid}/contact",
+                            headers={"Authorization": f"Bearer {ann_tok}"})
+        assert r.status_code == 200 and r.json()["contact"]["email"] == "ann@players.test"
+        page.reload()  # the saved address is shown again
+        page.wait_for_function(
+            "() => document.getElementById('contact-email').value === 'ann@players.test'")
+        watcher = pages.new()
+        watcher.goto(server.url(f"/play/{gid}"))
+        watcher.wait_for_selector("#board svg")
+        assert watcher.is_hidden("#contact")
         assert pages.errors == []
     finally:
         server.stop()

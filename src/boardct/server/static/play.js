@@ -451,6 +451,34 @@ async function moderate(act, body, said) {
   }
 }
 
+// A guest's address for this seat's notices (server/notices.py): an account's seats follow
+// the account's preferences instead, so the form is for a seated guest only.
+let contactShown = false;
+
+async function showContact(st) {
+  const seated = st.seat !== null && st.seat !== undefined && !!token && !account && !st.over;
+  $("contact").hidden = !seated;
+  if (!seated || contactShown) return;
+  contactShown = true;
+  try {
+    const got = await call("GET", `/games/${encodeURIComponent(gameId)}/contact`, undefined, token);
+    if (got.contact && got.contact.email) $("contact-email").value = got.contact.email;
+  } catch (e) {
+    // a server without notices, or a seat given away meanwhile: the form stays empty
+  }
+}
+
+async function saveContact(ev) {
+  ev.preventDefault();
+  const email = $("contact-email").value.trim();
+  try {
+    await call("PUT", `/games/${encodeURIComponent(gameId)}/contact`, { email: email || null, apprise_url: null }, token);
+    $("contact-status").textContent = email ? `Saved: notices of this seat go to ${email}.` : "Saved: no more mail for this seat.";
+  } catch (e) {
+    $("contact-status").textContent = `Not saved: ${e.message}`;
+  }
+}
+
 function wireModerator() {
   $("mod-extend").addEventListener("click", () => moderate("deadline", { extend: 86400 }, (r) => `Deadline now ${new Date(r.deadline).toLocaleString()}.`));
   $("mod-pause").addEventListener("click", () => (modState && modState.paused
@@ -664,6 +692,7 @@ async function show(st) {
     okVersion = null;
   }
   state = st;
+  showContact(st);
   await loadRenderer(st.game);
   document.title = `${st.title} — boardct`;
   $("title").textContent = st.title;
@@ -769,6 +798,7 @@ async function main() {
   $("offer-undo").addEventListener("click", () => act({ type: "offer", kind: "undo" }, `/games/${encodeURIComponent(gameId)}/offers`, { kind: "undo" }));
   $("chat-form").addEventListener("submit", sendChat);
   wireModerator();
+  $("contact-form").addEventListener("submit", saveContact);
   $("hint").addEventListener("click", askHint);
   $("resign").addEventListener("click", () => {
     $("resign-confirm").hidden = false;
