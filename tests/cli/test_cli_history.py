@@ -485,7 +485,7 @@ def test_a_number_written_between_reading_the_folder_and_claiming_it_is_left_alo
     folder = tmp_path / "h"
     folder.mkdir()
     (folder / "1-20260101-000000-fieldshift-aaaaaaaaaa.json").write_text("{}")
-    real_names = history._names
+    real_names = history._listing
     calls = []
 
     def stale_then_real(where):
@@ -496,7 +496,7 @@ def test_a_number_written_between_reading_the_folder_and_claiming_it_is_left_alo
             return names
         return real_names(where)
 
-    monkeypatch.setattr(history, "_names", stale_then_real)
+    monkeypatch.setattr(history, "_listing", stale_then_real)
     path = history.numbered_path(folder, "20260101-000002-fieldshift-cccccccccc.json")
     assert path.name.startswith("3-")
     assert not (folder / ".2.claim").exists()  # the claim on the taken number was dropped

@@ -127,13 +127,28 @@ def number_of(name: str) -> int | None:
     return int(m.group(1)) if m else None
 
 
-def _names(folder: Path) -> list[str]:
+def _listing(folder: Path) -> list[str]:
+    """Every name in the folder (records and claims), at most `MAX_SCANNED`."""
     try:
         with os.scandir(folder) as it:
-            return [item.name for item in itertools.islice(it, MAX_SCANNED)
-                    if item.name.endswith(".json")]
+            return [item.name for item in itertools.islice(it, MAX_SCANNED)]
     except OSError:
         return []
+
+
+def _names(folder: Path) -> list[str]:
+    return [name for name in _listing(folder) if name.endswith(".json")]
+
+
+_CLAIM = re.compile(r"\.([0-9]{1,9})\.claim\Z")
+
+
+def _taken(names: list[str]) -> list[int]:
+    """The numbers `names` hold: records' and claims' (a claim is a game being written now,
+    or one whose writer died before it wrote: that number is then skipped, never given
+    twice)."""
+    return [int(m.group(1)) for name in names
+            if (m := _NUMBERED.match(name) or _CLAIM.match(name))]
 
 
 def numbered_path(folder: Path, entry: str) -> Path:
@@ -146,22 +161,20 @@ def numbered_path(folder: Path, entry: str) -> Path:
     creating `.N.claim` exclusively (which only one process can do), then checked against
     the files written since the folder was read. The claim is released by `release_claim`
     once the record is written under that number."""
-    names = _names(folder)
+    names = _listing(folder)
     for name in names:
         m = _NUMBERED.match(name)
         if m and m.group(2) == entry:
             return folder / name
     while True:
-        claims = _claimed(folder)
-        numbers = [n for n in (number_of(name) for name in names) if n is not None]
-        number = max([*numbers, *claims], default=0) + 1
+        number = max(_taken(names), default=0) + 1
         claim = folder / f".{number}.claim"
         try:
             claim.open("x").close()
         except FileExistsError:
-            names = _names(folder)
+            names = _listing(folder)
             continue
-        names = _names(folder)
+        names = _listing(folder)
         if any(number_of(name) == number for name in names):
             # another process wrote this number between our two reads: leave it theirs
             claim.unlink(missing_ok=True)
@@ -175,20 +188,6 @@ def release_claim(path: Path) -> None:
     if number is not None:
         with contextlib.suppress(OSError):
             (path.parent / f".{number}.claim").unlink(missing_ok=True)
-
-
-_CLAIM = re.compile(r"\.([0-9]{1,9})\.claim\Z")
-
-
-def _claimed(folder: Path) -> list[int]:
-    """Numbers claimed by a game being written now (or by one whose writer died before it
-    wrote: that number is then skipped, never given twice)."""
-    try:
-        with os.scandir(folder) as it:
-            return [int(m.group(1)) for item in itertools.islice(it, MAX_SCANNED)
-                    if (m := _CLAIM.match(item.name))]
-    except OSError:
-        return []
 
 
 def _number_the_unnumbered(folder: Path) -> None:
