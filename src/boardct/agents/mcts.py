@@ -290,8 +290,7 @@ class MCTSAgent(Agent):
         else:
             _kind, root, player, _best = self._last
             stats = [(a, w, n) for a, (n, w) in _root_stats(root, player).items()]
-        stats.sort(key=lambda t: (t[2], t[1]), reverse=True)
-        return [(a, min(1.0, max(0.0, v)), n) for a, v, n in stats[:k]]
+        return top_ranked(stats, k)
 
     # -- perfect information -------------------------------------------------------------------
     def _reused_root(self, state: State) -> Node | None:
@@ -641,6 +640,13 @@ class MCTSAgent(Agent):
                 legal = s.legal_actions(p)
                 s.apply(legal[rng.below(len(legal))], p)
         return _leaf_value(s)
+
+
+def top_ranked(stats: list[tuple[Action, float, int]], k: int) -> list[tuple[Action, float, int]]:
+    """The hint's best `k` of (action, mean result, visits): most visited first (then the
+    better mean), each mean clamped to [0, 1] against the tie-breaking jitter."""
+    stats = sorted(stats, key=lambda t: (t[2], t[1]), reverse=True)
+    return [(a, min(1.0, max(0.0, v)), n) for a, v, n in stats[:k]]
 
 
 def _root_stats(root: INode, player: int) -> dict:

@@ -56,6 +56,7 @@ from boardct.agents.mcts import (
     _decided_counts,
     _exact,
     _leaf_value,
+    top_ranked,
 )
 from boardct.core.game import Action, State
 from boardct.core.rng import Rng
@@ -277,9 +278,7 @@ class SearchAgent(MCTSAgent):
         if self._last is None or self._last[0] != "search":
             return super().ranked(k)
         _kind, root, player, _best = self._last
-        stats = [(a, w, n) for a, (n, w) in self._root_stats(root, player).items()]
-        stats.sort(key=lambda t: (t[2], t[1]), reverse=True)
-        return [(a, min(1.0, max(0.0, v)), n) for a, v, n in stats[:k]]
+        return top_ranked([(a, w, n) for a, (n, w) in self._root_stats(root, player).items()], k)
 
     def report(self, max_len: int = 8) -> tuple[float | None, list[Action]]:
         if self._last is None or self._last[0] != "search":
