@@ -195,6 +195,38 @@ def test_an_unrated_game_between_accounts_leaves_the_ratings_alone(client):
     assert everyone(client) == {} and profile(client, "ann")["games"] == []
 
 
+def rematch(c: TestClient, gid: str, player: dict) -> dict:
+    r = c.post(f"{API}/games/{gid}/rematch", json={}, headers=player)
+    assert r.status_code == 200, r.text
+    c.cookies.clear()
+    return r.json()
+
+
+def test_the_rematch_of_a_rated_game_is_rated_and_moves_the_ratings_again(client):
+    ann, bob = sign_up(client, "ann"), sign_up(client, "bob")
+    gid = rated_game(client, [bob, ann])
+    resign(client, gid, bob)
+    again = rematch(client, gid, ann)
+    assert rematch(client, gid, bob)["game_id"] == again["game_id"]
+    new = again["game_id"]
+    assert client.get(f"{API}/games/{new}", headers=ann).json()["rated"] is True
+    resign(client, new, ann)  # the seats rotated: Ann is on move in the rematch
+    rated = everyone(client)
+    assert rated["ann"]["games"] == rated["bob"]["games"] == 2
+    assert [g["game_id"] for g in profile(client, "ann")["games"]] == [new, gid]
+
+
+def test_the_rematch_of_an_unrated_game_stays_unrated(client):
+    ann, bob = sign_up(client, "ann"), sign_up(client, "bob")
+    gid = rated_game(client, [bob, ann], rated=False)
+    resign(client, gid, bob)
+    new = rematch(client, gid, ann)["game_id"]
+    assert not client.get(f"{API}/games/{new}", headers=ann).json().get("rated")
+    rematch(client, gid, bob)
+    resign(client, new, ann)
+    assert everyone(client) == {}
+
+
 def test_a_rated_game_with_an_agent_is_refused_and_an_agent_game_rates_nobody(client):
     ann = sign_up(client, "ann")
     r = client.post(f"{API}/games", json={"game": "fieldshift", "rated": True, "seats": [

@@ -283,6 +283,15 @@ def install(service: Any) -> None:
 
     service.on_load.append(load)
     service.state_extras.append(rated_extra)
+    service.rematch_carry.append(rated_rematch)
+
+
+def rated_rematch(live: Live) -> tuple[Any, dict[str, Any]] | None:
+    """A rematch of a rated game is rated too: the same accounts, rotated (a guest may not
+    take its seats, as in any rated game)."""
+    if not live.extra.get(RATED_FIELD):
+        return None
+    return mark_rated, {RATED_FIELD: True}
 
 
 def rated_extra(live: Live, _seat: int | None) -> dict[str, Any]:

@@ -120,6 +120,10 @@ class GameService:
         # checks (live, seat, by_server) every move passes before it is tried: raise a
         # ServiceError to refuse it (a paused game: server/clocks.py)
         self.move_checks: list[Callable[[Live, int, bool], None]] = []
+        # what a rematch keeps of its game beyond options and seats (that it is rated): each
+        # hook (finished game) -> None or (rows to add in the creating transaction, `extra`)
+        self.rematch_carry: list[Callable[[Live], tuple[Callable[[Session, str], None],
+                                                        dict[str, Any]] | None]] = []
         self._load_lock = asyncio.Lock()
         self._tasks: set[asyncio.Task] = set()
         # The database calls' threads. SQLite takes one writer at a time: several writer
@@ -171,13 +175,14 @@ class GameService:
                      on_timeout: str | None = None, turn_deadline: float | None = None,
                      names_rotated_from: str | None = None, creator_seat: int | None = None,
                      account: int | None = None,
-                     rows: Callable[[Session, str], None] | None = None) -> dict:
+                     rows: Callable[[Session, str], None] | None = None,
+                     extra: dict[str, Any] | None = None) -> dict:
         """A new game. `seats`: [{"kind": "human", "name": "Ann", "open": false} |
         {"kind": "agent", "agent": "mcts:time=1"}]; `open`: the lobby offers the seat to
         anyone (in a public game). `creator_seat`: the creator's own seat, theirs from now on
         (taken at creation, so never offered), and `account`'s if the creator is signed in.
         `rows(session, game_id)`: other modules' rows of the new game (rated), added in the
-        transaction that creates it.
+        transaction that creates it; `extra`: their per-game data in memory (`Live.extra`).
         Returns {"game_id", "seats": [{"seat", "kind", "name", "token"?, "invite"?}]}: the
         only time tokens and invite codes are seen in clear."""
         try:
@@ -250,6 +255,8 @@ class GameService:
             session.commit()
 
         await self.db(insert)
+        if extra:
+            live.extra.update(extra)
         self._keep(live)
         await self.after_change(live)
         return {"game_id": gid, "seats": out_seats}
@@ -998,11 +1005,19 @@ class GameService:
                 for i in range(n):
                     old = live.seats[(i - 1) % n]
                     seats.append({"kind": old.kind, "name": old.name, "agent": old.agent})
+                carried = [c for hook in self.rematch_carry if (c := hook(live)) is not None]
+
+                def rows(session: Session, gid: str) -> None:
+                    for add, _ in carried:
+                        add(session, gid)
+
                 made = await self.create(live.game.id, dict(live.setup.options), seats,
                                          public=False, move_time=live.move_time,
                                          creator_seat=None,
                                          on_timeout=live.on_timeout,
-                                         turn_deadline=live.turn_deadline)
+                                         turn_deadline=live.turn_deadline,
+                                         rows=rows if carried else None,
+                                         extra={k: v for _, e in carried for k, v in e.items()})
                 new_id = made["game_id"]
 
                 def link(session: Session) -> str | None:
