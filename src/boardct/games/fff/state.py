@@ -192,10 +192,21 @@ class FFFState(State[Turn]):
 
     def describe_action(self, action: Turn, player: int | None = None) -> str:
         """What the turn does, step by step, without naming the piece again (its square heads
-        the group `moves` lists it under): "turns NE, steps to b2"."""
-        trial = self.clone()
+        the group `moves` lists it under): "turns NE, steps to b2".
+
+        The turn is played on copies of the lists (`rules.play`), not on a clone of the state:
+        a legal list describes every legal turn (hundreds), and the clone and bookkeeping of
+        a whole `apply` were most of its cost. Only a turn that may end the game (a piece
+        leaves the board or changes sides, or the no-capture count reaches its limit) goes
+        through `apply`, for the result's words."""
+        events: list[Event] = []
         try:
-            events = trial.apply(action, player)
+            if isinstance(action, list):
+                action = tuple(action)
+            self._check_turn(action, player)
+            res = self._play(action, events)
+            if res.cnt != self.cnt or (self.limit and self.count + 1 >= self.limit):
+                events = self.clone().apply(action, player)
         except IllegalAction:
             return self.notation(action)
         parts = []
@@ -205,7 +216,7 @@ class FFFState(State[Turn]):
             if e[0] == "turn":
                 parts.append(f"turns {e[2]}")
                 continue
-            line = trial.describe(e)
+            line = self.describe(e)
             parts.append(line.split(": ", 1)[1] if e[0] != "end" and ": " in line else line)
         return ", ".join(parts) or self.notation(action)
 
