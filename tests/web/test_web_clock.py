@@ -66,6 +66,10 @@ def test_the_lobby_clock_field_sets_a_deadline_and_the_page_counts_it_down(serve
     page.click("#mod-pause")
     page.wait_for_selector("#deadline.paused")
     assert "Paused by the moderator" in page.locator("#deadline").inner_text()
+    # the creator's seat is on move, but a paused game takes no move: the page says so
+    turn = page.locator("#turn")
+    assert "Your move" not in turn.inner_text() and "Paused" in turn.inner_text()
+    assert "mine" not in (turn.get_attribute("class") or "")
     assert page.locator("#log").inner_text().count("Moderator:") >= 2
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     shot(page, "clock-countdown-phone")

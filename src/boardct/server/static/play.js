@@ -703,8 +703,10 @@ async function show(st) {
   // say it in the game's own words (`waiting`).
   const others = (st.view && Array.isArray(st.view.to_move) ? st.view.to_move : st.to_move || []).filter((s) => s !== st.seat);
   const waiting = renderer.waiting ? renderer.waiting(st) : others.length ? `Waiting for ${others.map((s) => sideName(st.names, s)).join(", ")}.` : "";
-  $("turn").textContent = st.over ? "" : st.my_turn ? `Your move. ${named(st.prompt || "", st.names)}` : named(waiting, st.names);
-  $("turn").classList.toggle("mine", !!st.my_turn && !st.over);
+  // a paused game takes no move: not "Your move" while the moderator holds the clock
+  const held = !!st.paused && !st.over;
+  $("turn").textContent = st.over ? "" : held ? "Paused: no move until the moderator resumes the game." : st.my_turn ? `Your move. ${named(st.prompt || "", st.names)}` : named(waiting, st.names);
+  $("turn").classList.toggle("mine", !!st.my_turn && !st.over && !held);
   deadlineAt = st.deadline && !st.over ? new Date(st.deadline) : null;
   gamePaused = !!st.paused && !st.over;
   tick();
