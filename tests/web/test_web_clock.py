@@ -73,3 +73,21 @@ def test_the_lobby_clock_field_sets_a_deadline_and_the_page_counts_it_down(serve
     assert page.locator("#log").inner_text().count("Moderator:") >= 2
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     shot(page, "clock-countdown-phone")
+
+
+def test_without_a_clock_the_moderator_tools_are_folded_until_asked_for(server, pages):
+    page = pages.new(*PHONE)
+    page.goto(server.url("/"))
+    page.wait_for_selector("#game option", state="attached")
+    page.select_option("#game", "fieldshift")
+    page.select_option("#seat-1-kind", "agent")
+    page.fill("#seat-1-agent", "random")
+    page.click("#create-go")
+    page.wait_for_selector("#created:not([hidden])")
+    page.click('#created button.play-here[data-seat="0"]')
+    page.wait_for_selector("#moderate:not([hidden])")
+    assert not page.locator("#moderate-tools").evaluate("d => d.open")
+    assert not page.locator("#mod-pause").is_visible()
+    page.click("#moderate-tools > summary")
+    assert page.locator("#mod-pause").is_visible()
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")

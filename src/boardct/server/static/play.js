@@ -426,12 +426,19 @@ function tick() {
 
 // ---- the moderator (the game's creator): deadline, pause, absent players, announcements -------
 let modState = null;
+let modOpened = false;
 
 function renderModerator(st) {
   modState = st;
   const box = $("moderate");
   box.hidden = !st.moderator || !!st.over;
   if (box.hidden) return;
+  // folded away in a game without a clock (a creator playing a friend or the computer rarely
+  // needs it); open by itself once, when the game has a deadline or is paused
+  if (!modOpened && (st.deadline || st.paused)) {
+    modOpened = true;
+    $("moderate-tools").open = true;
+  }
   $("mod-pause").textContent = st.paused ? "Resume the game" : "Pause the game";
   $("mod-extend").disabled = !!st.paused || !st.deadline;
   const sel = $("mod-seat");
