@@ -46,9 +46,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from boardct.adapters.buffers import check_kind, row_of, write_masks, write_row, write_rows
+from boardct.adapters.buffers import check_kind, mask_of, row_of, write_row, write_rows
 from boardct.adapters.common import SeedStream, as_id, check_seed, game_of, need, new_state, probe
-from boardct.core import moves
 from boardct.core.errors import BoardctError
 from boardct.core.game import Game, State
 
@@ -66,6 +65,7 @@ else:
     AutoresetMode = _vector.AutoresetMode
 
 MODES = {"next_step": "NEXT_STEP", "same_step": "SAME_STEP"}
+MASK_ROWS = 4096  # the mask rows remembered per environment (by legal ids), at most
 
 
 class BoardctVectorEnv(VectorEnv):
@@ -119,6 +119,11 @@ class BoardctVectorEnv(VectorEnv):
         self._legal: list[list[int]] = [[] for _ in range(num_envs)]
         self._rows: list[array[float] | dict[int, float]] = [{} for _ in range(num_envs)]
         self._autoreset = [False] * num_envs
+        # whether the game writes a whole batch of observations itself
+        # (`Game.write_observations`): found at the first write, None until then
+        self._batch: bool | None = None if self.kind == "observation" else False
+        self._mask_flat = self._masks.reshape(-1)
+        self._mask_rows: dict[tuple[int, ...], bytes] = {}  # a mask row's bytes, by legal ids
 
     # -- one game ----------------------------------------------------------------------------
     def _start(self, i: int, seed: int | None) -> None:
@@ -140,12 +145,37 @@ class BoardctVectorEnv(VectorEnv):
             legal = st.legal_ids(p)
         self._player[i] = p
         self._legal[i] = legal
-        self._rows[i] = row_of(st, p, self.kind)
+        if not self._batch:
+            self._rows[i] = row_of(st, p, self.kind)
 
     def _write(self) -> None:
-        """Every game's observation and mask into the buffers, in one write each."""
-        write_rows(self._obs_rows, self._rows)
-        write_masks(self._masks, self._legal)
+        """Every game's observation and mask into the buffers: the observations in one call
+        of the game's batch writer where it has one, else in one write of the rows; the masks
+        joined from each row's bytes (remembered per set of legal ids: a game meets the same
+        sets again and again) in one copy."""
+        if self._batch is None:  # the first write: does the game write batches?
+            states = self.states
+            self._batch = self.game.write_observations(self._obs_rows, states, self._player)
+            if not self._batch:
+                for i, st in enumerate(states):
+                    assert st is not None
+                    self._rows[i] = row_of(st, self._player[i], self.kind)
+                write_rows(self._obs_rows, self._rows)
+        elif self._batch:
+            self.game.write_observations(self._obs_rows, self.states, self._player)
+        else:
+            write_rows(self._obs_rows, self._rows)
+        cache = self._mask_rows
+        parts = []
+        for legal in self._legal:
+            key = tuple(legal)
+            row = cache.get(key)
+            if row is None:
+                if len(cache) >= MASK_ROWS:
+                    cache.clear()
+                row = cache[key] = mask_of(legal, self._masks.shape[1]).tobytes()
+            parts.append(row)
+        self._mask_flat[:] = np.frombuffer(b"".join(parts), np.int8)
 
     def _out(self, array: Any) -> Any:
         return array.copy() if self.copy else array
@@ -199,7 +229,7 @@ class BoardctVectorEnv(VectorEnv):
         # the games' lists and the functions of the loop, read once (this loop is the
         # vector's whole cost beside the games' own work)
         states, players, legals, rows = self.states, self._player, self._legal, self._rows
-        autoreset, kind, act_id = self._autoreset, self.kind, moves.act_id
+        autoreset, kind, batch = self._autoreset, self.kind, self._batch
         for i in range(n):
             if autoreset[i]:
                 self._start(i, None)
@@ -214,7 +244,10 @@ class BoardctVectorEnv(VectorEnv):
                 ended_at.append(i)
                 results.append((p, None, True))
             else:
-                act_id(st, p, number)
+                # the engine itself: `p` is the player to decide (read from
+                # `current_players`) and `number` one of its legal ids, the checks
+                # `moves.act_id` would make again
+                st.apply_id(number, p)
                 if not st.is_over:
                     # the next decision of this game (`_look`, inlined)
                     q = st.current_players()
@@ -224,14 +257,16 @@ class BoardctVectorEnv(VectorEnv):
                         legals[i] = st.legal_ids(p)
                     else:
                         legals[i] = []
-                    rows[i] = row_of(st, p, kind)
+                    if not batch:
+                        rows[i] = row_of(st, p, kind)
                     continue
                 ended_at.append(i)
                 results.append((p, st.returns(), False))
             self._look(i)
             if same_step:
                 final = np.zeros(self._obs_rows.shape[1], np.float32)
-                final_obs.append((i, write_row(final, rows[i]).reshape(self.shape)))
+                row = row_of(st, players[i], kind)
+                final_obs.append((i, write_row(final, row).reshape(self.shape)))
                 self._start(i, None)
             else:
                 autoreset[i] = True
