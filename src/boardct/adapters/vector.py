@@ -44,9 +44,10 @@ return copies; `copy=False` returns the buffers themselves, rewritten by the nex
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import TYPE_CHECKING, Any
 
-from boardct.adapters.buffers import check_kind, mask_of, row_of, write_row, write_rows
+from boardct.adapters.buffers import check_kind, row_of, write_masks, write_row, write_rows
 from boardct.adapters.common import SeedStream, as_id, check_seed, game_of, need, new_state, probe
 from boardct.core.errors import BoardctError
 from boardct.core.game import Game, State
@@ -124,6 +125,10 @@ class BoardctVectorEnv(VectorEnv):
         self._batch: bool | None = None if self.kind == "observation" else False
         self._mask_flat = self._masks.reshape(-1)
         self._mask_rows: dict[tuple[int, ...], bytes] = {}  # a mask row's bytes, by legal ids
+        self._zero_row = bytes(n_ids)
+        # whether to remember mask rows: while most sets of legal ids are met again
+        self._remember = True
+        self._looked = self._missed = 0  # mask rows looked up, and not found
 
     # -- one game ----------------------------------------------------------------------------
     def _start(self, i: int, seed: int | None) -> None:
@@ -165,17 +170,40 @@ class BoardctVectorEnv(VectorEnv):
             self.game.write_observations(self._obs_rows, self.states, self._player)
         else:
             write_rows(self._obs_rows, self._rows)
+        if not self._remember:  # sets of legal ids seldom met again: one scattered write
+            write_masks(self._masks, self._legal)
+            return
         cache = self._mask_rows
         parts = []
-        for legal in self._legal:
-            key = tuple(legal)
-            row = cache.get(key)
+        missed: list[int] = []  # the games whose set of legal ids is not remembered
+        zeros = self._zero_row
+        self._looked += len(self._legal)
+        for i, legal in enumerate(self._legal):
+            row = cache.get(tuple(legal))
             if row is None:
-                if len(cache) >= MASK_ROWS:
-                    cache.clear()
-                row = cache[key] = mask_of(legal, self._masks.shape[1]).tobytes()
+                missed.append(i)
+                row = zeros
             parts.append(row)
-        self._mask_flat[:] = np.frombuffer(b"".join(parts), np.int8)
+        flat = self._mask_flat
+        flat[:] = np.frombuffer(b"".join(parts), np.int8)
+        if missed:  # their ones in one scattered write, then their rows remembered
+            legal_of = self._legal
+            width = len(zeros)
+            sizes = [len(legal_of[i]) for i in missed]
+            total = sum(sizes)
+            if total:
+                at = np.fromiter(chain.from_iterable(legal_of[i] for i in missed), np.intp,
+                                 total)
+                at += np.repeat(np.array(missed, np.intp) * width, sizes)
+                flat[at] = 1
+            self._missed += len(missed)
+            if self._missed > 1000 and 2 * self._missed > self._looked:
+                self._remember = False  # most sets are new: remembering them costs more
+            if len(cache) + len(missed) > MASK_ROWS:
+                cache.clear()
+            masks = self._masks
+            for i in missed:
+                cache[tuple(legal_of[i])] = masks[i].tobytes()
 
     def _out(self, array: Any) -> Any:
         return array.copy() if self.copy else array
