@@ -45,7 +45,7 @@ return copies; `copy=False` returns the buffers themselves, rewritten by the nex
 from __future__ import annotations
 
 from itertools import chain
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from boardct.adapters.buffers import check_kind, row_of, write_masks, write_row, write_rows
 from boardct.adapters.common import SeedStream, as_id, check_seed, game_of, need, new_state, probe
@@ -157,17 +157,17 @@ class BoardctVectorEnv(VectorEnv):
         """Every game's observation and mask into the buffers: the observations in one call
         of the game's batch writer where it has one, else in one write of the rows; the masks
         joined from each row's bytes (remembered per set of legal ids: a game meets the same
-        sets again and again) in one copy."""
+        sets again and again) in one copy, while most sets come again."""
+        # every slot holds a game once reset() has run (the only way here)
+        states = cast("list[State]", self.states)
         if self._batch is None:  # the first write: does the game write batches?
-            states = self.states
             self._batch = self.game.write_observations(self._obs_rows, states, self._player)
             if not self._batch:
                 for i, st in enumerate(states):
-                    assert st is not None
                     self._rows[i] = row_of(st, self._player[i], self.kind)
                 write_rows(self._obs_rows, self._rows)
         elif self._batch:
-            self.game.write_observations(self._obs_rows, self.states, self._player)
+            self.game.write_observations(self._obs_rows, states, self._player)
         else:
             write_rows(self._obs_rows, self._rows)
         if not self._remember:  # sets of legal ids seldom met again: one scattered write
