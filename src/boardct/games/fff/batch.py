@@ -12,7 +12,6 @@ are those of `fast_entries` exactly (tests/adapters check row for row on random 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -50,60 +49,54 @@ def _tables() -> tuple[Any, Any]:
 
 
 _OFFSETS, _VALUES = _tables()
+# the columns of the pools-and-lost block, by observer: its own lost counts first
+_PER_STATE = 128 + 14 + 6 + 4  # the numbers read of each state (see write_observations)
+_LOST_ORDER = np.array([[14, 15, 16, 17, 18, 19], [17, 18, 19, 14, 15, 16]], np.intp)
 
 
 def write_observations(out: Any, states: Sequence[Any], players: Sequence[int]) -> None:
     """Row i of `out` made `encoding.fast_entries(states[i], players[i])` as a tensor."""
     n = len(states)
     width = out.shape[1]
-    boards: list[list[int]] = []
-    extra_at: list[int] = []  # the scalars and step planes written one by one
-    extra: list[float] = []
+    # every state's numbers in one list read by numpy at once: its boards (out of phase,
+    # then in phase; a turn under way in steps: its working boards with the mover put back),
+    # pools, lost counts, no-capture count, turn limit, player to move and whether it is over
+    ints: list[int] = []
+    step_at: list[int] = []  # the step planes and scalars of turns under way, one by one
+    step: list[float] = []
     for i, st in enumerate(states):
         t = st.part
-        p = players[i]
-        row = i * width
         if t is None:
-            boards.append(st.ghost)
-            boards.append(st.main)
+            ints += st.ghost
+            ints += st.main
         else:
             main, ghost = t.placed()
-            boards.append(ghost)
-            boards.append(main)
-            extra_at += (row + 42 * 64 + t.sq, row + 43 * 64 + t.sq0, row + _S + 22,
-                         row + _S + 23, row + _S + 24, row + _S + 25)
-            extra += (1.0, 1.0, 1.0,
-                      1.0 if t.phase == PHASE_SELECTED and bool(FIELDS[t.code]) else 0.0,
-                      (t.points - t.used) / 6, t.used / 6)
-        result = st.result
-        if result is None:
-            if st.turn == p:
-                extra_at.append(row + _S)
-                extra.append(1.0)
-        else:
-            extra_at.append(row + _S + 26)
-            extra.append(1.0)
-        limit = st.limit
-        if limit:
-            extra_at.append(row + _S + 21)
-            extra.append(st.count / limit)
+            ints += ghost
+            ints += main
+            row = i * width
+            step_at += (row + 42 * 64 + t.sq, row + 43 * 64 + t.sq0, row + _S + 22,
+                        row + _S + 23, row + _S + 24, row + _S + 25)
+            step += (1.0, 1.0, 1.0,
+                     1.0 if t.phase == PHASE_SELECTED and bool(FIELDS[t.code]) else 0.0,
+                     (t.points - t.used) / 6, t.used / 6)
+        ints += st.pool
+        ints += st.lost
+        ints += (st.count, st.limit, st.turn, st.result is not None)
+    numbers = np.fromiter(ints, np.intp, n * _PER_STATE).reshape(n, _PER_STATE)
     out.fill(0.0)
     flat = out.reshape(-1)
-    codes = np.fromiter(chain.from_iterable(boards), np.intp, n * 128)
-    at = np.flatnonzero(codes)  # every piece: its board (env * 2 + phase) * 64 + square
-    env = at >> 7
-    key = codes[at]
+    env, at = np.nonzero(numbers[:, :128])  # every piece: its state, board * 64 + square
+    key = numbers[env, at]
     who = np.fromiter(players, np.intp, n)
     key += who[env] * NCODES
-    base = env * width + (at & 63)  # the piece's square in its env's row
+    base = env * width + (at & 63)  # the piece's square in its state's row
     flat[_OFFSETS[key] + base[:, None]] = _VALUES[key]
-    # the pools (7 colours x 2 counts) and the lost counts (own 3, then the opponent's 3)
-    pools = np.fromiter(chain.from_iterable(st.pool for st in states), np.float64, n * 14)
-    out[:, _S + 1:_S + 15] = (pools / 3).reshape(n, 14)
-    lost = np.fromiter(chain.from_iterable(st.lost for st in states), np.float64,
-                       n * 6).reshape(n, 2, 3) / 3
-    mine = who.astype(np.bool_)
-    out[:, _S + 15:_S + 18] = np.where(mine[:, None], lost[:, 1], lost[:, 0])
-    out[:, _S + 18:_S + 21] = np.where(mine[:, None], lost[:, 0], lost[:, 1])
-    if extra_at:
-        flat[extra_at] = extra
+    counts = numbers[:, 128:148] / 3  # the pools (7 colours x 2), then the lost counts
+    out[:, _S + 1:_S + 15] = counts[:, :14]
+    out[:, _S + 15:_S + 21] = counts[np.arange(n)[:, None], _LOST_ORDER[who]]  # own first
+    count, limit, turn, over = numbers[:, 148:].T
+    out[:, _S + 21] = np.divide(count, limit, out=np.zeros(n), where=limit > 0)
+    out[:, _S] = (turn == who) & (over == 0)
+    out[:, _S + 26] = over
+    if step_at:
+        flat[step_at] = step
