@@ -44,7 +44,6 @@ return copies; `copy=False` returns the buffers themselves, rewritten by the nex
 
 from __future__ import annotations
 
-from itertools import chain
 from typing import TYPE_CHECKING, Any, cast
 
 from boardct.adapters.buffers import check_kind, row_of, write_masks, write_row, write_rows
@@ -125,7 +124,6 @@ class BoardctVectorEnv(VectorEnv):
         self._batch: bool | None = None if self.kind == "observation" else False
         self._mask_flat = self._masks.reshape(-1)
         self._mask_rows: dict[tuple[int, ...], bytes] = {}  # a mask row's bytes, by legal ids
-        self._zero_row = bytes(n_ids)
         # whether to remember mask rows: while most sets of legal ids are met again
         self._remember = True
         self._looked = self._missed = 0  # mask rows looked up, and not found
@@ -175,35 +173,26 @@ class BoardctVectorEnv(VectorEnv):
             return
         cache = self._mask_rows
         parts = []
-        missed: list[int] = []  # the games whose set of legal ids is not remembered
-        zeros = self._zero_row
-        self._looked += len(self._legal)
-        for i, legal in enumerate(self._legal):
-            row = cache.get(tuple(legal))
-            if row is None:
-                missed.append(i)
-                row = zeros
+        width = self._masks.shape[1]
+        missed = 0  # the sets of legal ids not remembered
+        for legal in self._legal:
+            key = tuple(legal)
+            row = cache.get(key)
+            if row is None:  # set in a bytearray (as `mask_of`), then remembered
+                missed += 1
+                made = bytearray(width)
+                for k in legal:
+                    made[k] = 1
+                if len(cache) >= MASK_ROWS:
+                    cache.clear()
+                row = cache[key] = bytes(made)
             parts.append(row)
-        flat = self._mask_flat
-        flat[:] = np.frombuffer(b"".join(parts), np.int8)
-        if missed:  # their ones in one scattered write, then their rows remembered
-            legal_of = self._legal
-            width = len(zeros)
-            sizes = [len(legal_of[i]) for i in missed]
-            total = sum(sizes)
-            if total:
-                at = np.fromiter(chain.from_iterable(legal_of[i] for i in missed), np.intp,
-                                 total)
-                at += np.repeat(np.array(missed, np.intp) * width, sizes)
-                flat[at] = 1
-            self._missed += len(missed)
+        self._mask_flat[:] = np.frombuffer(b"".join(parts), np.int8)
+        self._looked += len(parts)
+        if missed:
+            self._missed += missed
             if self._missed > 1000 and 2 * self._missed > self._looked:
                 self._remember = False  # most sets are new: remembering them costs more
-            if len(cache) + len(missed) > MASK_ROWS:
-                cache.clear()
-            masks = self._masks
-            for i in missed:
-                cache[tuple(legal_of[i])] = masks[i].tobytes()
 
     def _out(self, array: Any) -> Any:
         return array.copy() if self.copy else array
