@@ -34,10 +34,14 @@ the next `step` starts a new game there (its action ignored, whatever it is; rew
 Each game's next seeds follow a stream started from its own seed, so a seeded run is
 reproducible.
 
-Speed: the games' observations are written straight into one preallocated (N, ...) array
-(`boardct.adapters.buffers`): the float arrays of the games that write them
-(`observation_array`) in one copy of their bytes, or else their entries, all N in one
-scattered write a step; the masks into one (N, actions) array the same way.
+Speed: the games' observations are written straight into one preallocated (N, ...) array:
+by the game's own batch writer where it has one (`Game.write_observations`, a few numpy calls
+for the whole batch), else (`boardct.adapters.buffers`) the float arrays of the games that
+write them (`observation_array`) in one copy of their bytes, or their entries, all N in one
+scattered write a step. The masks are joined from rows remembered per set of legal ids (most
+sets come again) in one copy; where most sets are new, in one scattered write. Each game's
+action is carried out by the engine's `apply_id` itself, once checked against the legal ids
+handed out (the checks `moves.act_id` makes).
 With `copy=True` (the default, as Gymnasium's own vector environments) `step` and `reset`
 return copies; `copy=False` returns the buffers themselves, rewritten by the next call.
 """
@@ -197,16 +201,19 @@ class BoardctVectorEnv(VectorEnv):
     def _out(self, array: Any) -> Any:
         return array.copy() if self.copy else array
 
-    def _infos(self, returns: Any, ended: Any, illegal: Any) -> dict[str, Any]:
-        n = self.num_envs
-        every = np.ones(n, np.bool_)
+    def _infos(self, returns: Any = None, ended: Any = None, illegal: Any = None
+               ) -> dict[str, Any]:
+        """The step's infos: the masks and players always; the returns of the games that
+        ended (`ended`: None when none did) and the illegal actions (`illegal`: None when
+        none was) only when there are some."""
+        every = np.ones(self.num_envs, np.bool_)
         infos: dict[str, Any] = {
             "action_mask": self._out(self._masks), "_action_mask": every,
             "player": np.array(self._player, np.int64), "_player": every,
         }
-        if ended.any():
+        if ended is not None:
             infos["returns"], infos["_returns"] = returns, ended
-        if illegal.any():
+        if illegal is not None:
             infos["illegal_action"], infos["_illegal_action"] = illegal, illegal.copy()
         return infos
 
@@ -229,8 +236,7 @@ class BoardctVectorEnv(VectorEnv):
         for i in range(n):
             self._start(i, seeds[i])
         self._write()
-        nothing = np.zeros(n, np.bool_)
-        return self._out(self._obs), self._infos(None, nothing, nothing)
+        return self._out(self._obs), self._infos()
 
     def step(self, actions: Any) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
         n = self.num_envs
@@ -290,17 +296,21 @@ class BoardctVectorEnv(VectorEnv):
         self._write()
         rewards = np.zeros(n, np.float64)
         ended = np.zeros(n, np.bool_)
+        if not ended_at:  # the common step: no game ended, nothing more to say
+            return (self._out(self._obs), rewards, ended, np.zeros(n, np.bool_),
+                    self._infos())
         illegal = np.zeros(n, np.bool_)
         returns = np.zeros((n, self.players), np.float64)
+        wrongs = False
         for i, (p, r, wrong) in zip(ended_at, results, strict=True):
             ended[i] = True
             if wrong:
                 rewards[i] = returns[i, p] = self.illegal_reward
-                illegal[i] = True
+                illegal[i] = wrongs = True
             else:
                 returns[i] = r
                 rewards[i] = r[p]
-        infos = self._infos(returns, ended, illegal)
+        infos = self._infos(returns, ended, illegal if wrongs else None)
         if final_obs:
             box = np.empty(n, object)
             for i, o in final_obs:
