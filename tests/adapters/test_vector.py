@@ -189,3 +189,94 @@ def test_step_before_reset_and_wrong_batch_are_refused():
     v.reset(seed=0)
     with pytest.raises(BoardctError, match="3 actions for 2 games"):
         v.step(np.array([0, 0, 0]))
+
+
+# -- the batch's observations and masks, written fast, are each game's own ----------------------
+def _exact_batch(v, obs, infos):
+    """Row i is, bit for bit, what the single-env path writes for game i's player (the
+    game's float32 array or entries), and its mask is that player's legal ids exactly."""
+    from boardct.adapters.buffers import observed
+
+    size = obs[0].size
+    for i, st in enumerate(v.states):
+        p = int(infos["player"][i])
+        want = observed(st, p, "observation", size)
+        assert obs[i].reshape(-1).view(np.int32).tolist() == want.view(np.int32).tolist()
+        legal = st.legal_ids(p) if not st.is_over and p in st.current_players() else []
+        assert np.flatnonzero(infos["action_mask"][i]).tolist() == legal
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_many_games_at_their_defaults_are_observed_bit_for_bit_with_autoreset(game_id):
+    """16 games at default options, played on after some end and restart (the rows of a
+    restarted game, and of an ended one showing its last position, included)."""
+    steps = 12 if game_id == "ctf2187" else 120
+    v = vector_env(game_id, 16, copy=False)
+    obs, infos = v.reset(seed=40)
+    rng = np.random.default_rng(1)
+    ended = 0
+    for k in range(steps):
+        _exact_batch(v, obs, infos)
+        actions = _random_legal(infos["action_mask"], rng)
+        if k == 3:
+            actions[5] = -1  # never legal: that game ends (and restarts), whatever the game
+        obs, _r, terms, _t, infos = v.step(actions)
+        ended += int(terms.sum())
+    _exact_batch(v, obs, infos)
+    assert ended > 0  # the autoreset path was exercised
+
+
+def test_fffs_batch_writer_equals_each_states_tensor_on_random_states():
+    """FFF writes a batch in numpy (`Game.write_observations`): on random states at the
+    default options (turns part-way through their steps, ended games, both observers) every
+    row equals `observation_tensor` in float32, whatever the row held before."""
+    from boardct.core import registry
+
+    game = registry.get("fff")
+    size = game.info({}, None).observation_shape[0]
+    rng = np.random.default_rng(3)
+    states, players = [], []
+    for seed in range(12):
+        st = game.new(seed=seed, names=["", ""])
+        while True:
+            states += [st.clone(), st.clone()]
+            players += [0, 1]
+            if st.is_over:
+                break
+            p = st.current_players()[0]
+            st.apply_id(int(rng.choice(st.legal_ids(p))), p)
+    assert any(st.part is not None for st in states) and any(st.is_over for st in states)
+    for k in range(0, len(states), 16):
+        rows = states[k:k + 16]
+        out = np.full((len(rows), size), 9.0, np.float32)  # stale values must all go
+        assert game.write_observations(out, rows, players[k:k + 16]) is True
+        for row, st, p in zip(out, rows, players[k:k + 16], strict=True):
+            want = np.array(st.observation_tensor(p), np.float32)
+            assert row.view(np.int32).tolist() == want.view(np.int32).tolist()
+
+
+def test_a_game_without_a_batch_writer_writes_nothing_and_says_so():
+    from boardct.core import registry
+
+    game = registry.get("shift")
+    out = np.full((1, 168), 5.0, np.float32)
+    assert game.write_observations(out, [game.new(seed=1, names=["", ""])], [0]) is False
+    assert (out == 5.0).all()
+
+
+def test_masks_stay_right_when_most_sets_of_legal_ids_are_new():
+    """The mask rows are remembered per set of legal ids while most sets come again; where
+    most are new (FieldShift) the vector stops remembering and writes them directly: the
+    masks are each player's legal ids on both sides of that switch."""
+    v = vector_env("fieldshift", 16, copy=False)
+    obs, infos = v.reset(seed=2)
+    rng = np.random.default_rng(2)
+    switched = False
+    for _ in range(150):
+        for i, st in enumerate(v.states):
+            p = int(infos["player"][i])
+            legal = st.legal_ids(p) if not st.is_over and p in st.current_players() else []
+            assert np.flatnonzero(infos["action_mask"][i]).tolist() == legal
+        obs, _r, _terms, _t, infos = v.step(_random_legal(infos["action_mask"], rng))
+        switched = switched or not v._remember
+    assert switched

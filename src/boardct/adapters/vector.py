@@ -34,21 +34,24 @@ the next `step` starts a new game there (its action ignored, whatever it is; rew
 Each game's next seeds follow a stream started from its own seed, so a seeded run is
 reproducible.
 
-Speed: the games' observations are written straight into one preallocated (N, ...) array
-(`boardct.adapters.buffers`): the float arrays of the games that write them
-(`observation_array`) in one copy of their bytes, or else their entries, all N in one
-scattered write a step; the masks into one (N, actions) array the same way.
+Speed: the games' observations are written straight into one preallocated (N, ...) array:
+by the game's own batch writer where it has one (`Game.write_observations`, a few numpy calls
+for the whole batch), else (`boardct.adapters.buffers`) the float arrays of the games that
+write them (`observation_array`) in one copy of their bytes, or their entries, all N in one
+scattered write a step. The masks are joined from rows remembered per set of legal ids (most
+sets come again) in one copy; where most sets are new, in one scattered write. Each game's
+action is carried out by the engine's `apply_id` itself, once checked against the legal ids
+handed out (the checks `moves.act_id` makes).
 With `copy=True` (the default, as Gymnasium's own vector environments) `step` and `reset`
 return copies; `copy=False` returns the buffers themselves, rewritten by the next call.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from boardct.adapters.buffers import check_kind, row_of, write_masks, write_row, write_rows
 from boardct.adapters.common import SeedStream, as_id, check_seed, game_of, need, new_state, probe
-from boardct.core import moves
 from boardct.core.errors import BoardctError
 from boardct.core.game import Game, State
 
@@ -66,6 +69,7 @@ else:
     AutoresetMode = _vector.AutoresetMode
 
 MODES = {"next_step": "NEXT_STEP", "same_step": "SAME_STEP"}
+MASK_ROWS = 4096  # the mask rows remembered per environment (by legal ids), at most
 
 
 class BoardctVectorEnv(VectorEnv):
@@ -119,6 +123,14 @@ class BoardctVectorEnv(VectorEnv):
         self._legal: list[list[int]] = [[] for _ in range(num_envs)]
         self._rows: list[array[float] | dict[int, float]] = [{} for _ in range(num_envs)]
         self._autoreset = [False] * num_envs
+        # whether the game writes a whole batch of observations itself
+        # (`Game.write_observations`): found at the first write, None until then
+        self._batch: bool | None = None if self.kind == "observation" else False
+        self._mask_flat = self._masks.reshape(-1)
+        self._mask_rows: dict[tuple[int, ...], bytes] = {}  # a mask row's bytes, by legal ids
+        # whether to remember mask rows: while most sets of legal ids are met again
+        self._remember = True
+        self._looked = self._missed = 0  # mask rows looked up, and not found
 
     # -- one game ----------------------------------------------------------------------------
     def _start(self, i: int, seed: int | None) -> None:
@@ -140,26 +152,68 @@ class BoardctVectorEnv(VectorEnv):
             legal = st.legal_ids(p)
         self._player[i] = p
         self._legal[i] = legal
-        self._rows[i] = row_of(st, p, self.kind)
+        if not self._batch:
+            self._rows[i] = row_of(st, p, self.kind)
 
     def _write(self) -> None:
-        """Every game's observation and mask into the buffers, in one write each."""
-        write_rows(self._obs_rows, self._rows)
-        write_masks(self._masks, self._legal)
+        """Every game's observation and mask into the buffers: the observations in one call
+        of the game's batch writer where it has one, else in one write of the rows; the masks
+        joined from each row's bytes (remembered per set of legal ids: a game meets the same
+        sets again and again) in one copy, while most sets come again."""
+        # every slot holds a game once reset() has run (the only way here)
+        states = cast("list[State]", self.states)
+        if self._batch is None:  # the first write: does the game write batches?
+            self._batch = self.game.write_observations(self._obs_rows, states, self._player)
+            if not self._batch:
+                for i, st in enumerate(states):
+                    self._rows[i] = row_of(st, self._player[i], self.kind)
+                write_rows(self._obs_rows, self._rows)
+        elif self._batch:
+            self.game.write_observations(self._obs_rows, states, self._player)
+        else:
+            write_rows(self._obs_rows, self._rows)
+        if not self._remember:  # sets of legal ids seldom met again: one scattered write
+            write_masks(self._masks, self._legal)
+            return
+        cache = self._mask_rows
+        parts = []
+        width = self._masks.shape[1]
+        missed = 0  # the sets of legal ids not remembered
+        for legal in self._legal:
+            key = tuple(legal)
+            row = cache.get(key)
+            if row is None:  # set in a bytearray (as `mask_of`), then remembered
+                missed += 1
+                made = bytearray(width)
+                for k in legal:
+                    made[k] = 1
+                if len(cache) >= MASK_ROWS:
+                    cache.clear()
+                row = cache[key] = bytes(made)
+            parts.append(row)
+        self._mask_flat[:] = np.frombuffer(b"".join(parts), np.int8)
+        self._looked += len(parts)
+        if missed:
+            self._missed += missed
+            if self._missed > 1000 and 2 * self._missed > self._looked:
+                self._remember = False  # most sets are new: remembering them costs more
 
     def _out(self, array: Any) -> Any:
         return array.copy() if self.copy else array
 
-    def _infos(self, returns: Any, ended: Any, illegal: Any) -> dict[str, Any]:
-        n = self.num_envs
-        every = np.ones(n, np.bool_)
+    def _infos(self, returns: Any = None, ended: Any = None, illegal: Any = None
+               ) -> dict[str, Any]:
+        """The step's infos: the masks and players always; the returns of the games that
+        ended (`ended`: None when none did) and the illegal actions (`illegal`: None when
+        none was) only when there are some."""
+        every = np.ones(self.num_envs, np.bool_)
         infos: dict[str, Any] = {
             "action_mask": self._out(self._masks), "_action_mask": every,
             "player": np.array(self._player, np.int64), "_player": every,
         }
-        if ended.any():
+        if ended is not None:
             infos["returns"], infos["_returns"] = returns, ended
-        if illegal.any():
+        if illegal is not None:
             infos["illegal_action"], infos["_illegal_action"] = illegal, illegal.copy()
         return infos
 
@@ -182,8 +236,7 @@ class BoardctVectorEnv(VectorEnv):
         for i in range(n):
             self._start(i, seeds[i])
         self._write()
-        nothing = np.zeros(n, np.bool_)
-        return self._out(self._obs), self._infos(None, nothing, nothing)
+        return self._out(self._obs), self._infos()
 
     def step(self, actions: Any) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
         n = self.num_envs
@@ -199,7 +252,7 @@ class BoardctVectorEnv(VectorEnv):
         # the games' lists and the functions of the loop, read once (this loop is the
         # vector's whole cost beside the games' own work)
         states, players, legals, rows = self.states, self._player, self._legal, self._rows
-        autoreset, kind, act_id = self._autoreset, self.kind, moves.act_id
+        autoreset, kind, batch = self._autoreset, self.kind, self._batch
         for i in range(n):
             if autoreset[i]:
                 self._start(i, None)
@@ -214,7 +267,10 @@ class BoardctVectorEnv(VectorEnv):
                 ended_at.append(i)
                 results.append((p, None, True))
             else:
-                act_id(st, p, number)
+                # the engine itself: `p` is the player to decide (read from
+                # `current_players`) and `number` one of its legal ids, the checks
+                # `moves.act_id` would make again
+                st.apply_id(number, p)
                 if not st.is_over:
                     # the next decision of this game (`_look`, inlined)
                     q = st.current_players()
@@ -224,31 +280,37 @@ class BoardctVectorEnv(VectorEnv):
                         legals[i] = st.legal_ids(p)
                     else:
                         legals[i] = []
-                    rows[i] = row_of(st, p, kind)
+                    if not batch:
+                        rows[i] = row_of(st, p, kind)
                     continue
                 ended_at.append(i)
                 results.append((p, st.returns(), False))
             self._look(i)
             if same_step:
                 final = np.zeros(self._obs_rows.shape[1], np.float32)
-                final_obs.append((i, write_row(final, rows[i]).reshape(self.shape)))
+                row = row_of(st, players[i], kind)
+                final_obs.append((i, write_row(final, row).reshape(self.shape)))
                 self._start(i, None)
             else:
                 autoreset[i] = True
         self._write()
         rewards = np.zeros(n, np.float64)
         ended = np.zeros(n, np.bool_)
+        if not ended_at:  # the common step: no game ended, nothing more to say
+            return (self._out(self._obs), rewards, ended, np.zeros(n, np.bool_),
+                    self._infos())
         illegal = np.zeros(n, np.bool_)
         returns = np.zeros((n, self.players), np.float64)
+        wrongs = False
         for i, (p, r, wrong) in zip(ended_at, results, strict=True):
             ended[i] = True
             if wrong:
                 rewards[i] = returns[i, p] = self.illegal_reward
-                illegal[i] = True
+                illegal[i] = wrongs = True
             else:
                 returns[i] = r
                 rewards[i] = r[p]
-        infos = self._infos(returns, ended, illegal)
+        infos = self._infos(returns, ended, illegal if wrongs else None)
         if final_obs:
             box = np.empty(n, object)
             for i, o in final_obs:

@@ -270,6 +270,16 @@ class Game:
         offered that way and stays sampled inside the game."""
         return 0
 
+
+    def write_observations(self, out: Any, states: Sequence[State[Any]],
+                           players: Sequence[int]) -> bool:
+        """Many states' observation tensors at once, for a vector of games (learners): row i
+        of `out` (a C-contiguous 2-D float32 numpy array, one flat tensor a row) made
+        `states[i].observation_tensor(players[i])`, value for value. A game whose tensor is
+        mostly table look-ups may do the whole batch in a few numpy calls rather than a few
+        Python calls per value; the default writes nothing and returns False (the adapter
+        then writes each row from `observation_array` / `observation_entries`)."""
+        return False
     # -- what front ends need to know ----------------------------------------------------------
     @property
     def package(self) -> str:

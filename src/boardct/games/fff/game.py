@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -146,6 +147,14 @@ class FFFGame(Game):
 
     def observation_shape(self, options: dict, players: int) -> tuple[int, ...]:
         return encoding.OBS_SHAPE
+
+    def write_observations(self, out: Any, states: Sequence[Any], players: Sequence[int]
+                           ) -> bool:
+        """A batch's tensors in a few numpy calls (`batch`: numpy, from `boardct[rl]`)."""
+        from boardct.games.fff.batch import write_observations
+
+        write_observations(out, states, players)
+        return True
 
     def max_game_length(self, options: dict, players: int) -> int:
         """The most step ids one game can take (learners take a turn in steps, `steps`), from
