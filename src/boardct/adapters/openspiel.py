@@ -363,27 +363,31 @@ class _Box:
         """`player`'s action; `check`: refused unless one of its legal ids now (OpenSpiel's
         own games check with `apply_action_with_legality_check`; an engine may accept ids its
         learners are not offered, such as FieldShift's AUX commands)."""
-        inner = self.get()
+        inner = self.inner
+        if inner is None:
+            inner = self.get()
         if check:
             legal = self.legal if self.legal_of == player else None
             if legal is None:
                 legal = inner.legal_ids(player)
             if action not in legal:
                 raise illegal(inner, player, action, legal)
+        entry = ("act", player, action)
         if self.cfg.listed:
-            self.move(("act", player, action))
+            self.move(entry, inner)
         else:
             moves.act_id(inner, player, action)
         self.legal, self.legal_of, self.to_move = None, -1, None
-        self.log = (self.log, ("act", player, action))
+        self.log = (self.log, entry)
 
     def joint(self, actions: tuple[int, ...]) -> None:
+        entry = ("joint", actions)
         if self.cfg.listed:
-            self.move(("joint", actions))
+            self.move(entry, self.get())
         else:
             self._joint(self.get(), actions)
         self.legal, self.legal_of, self.to_move = None, -1, None
-        self.log = (self.log, ("joint", actions))
+        self.log = (self.log, entry)
 
     def chance(self, outcome: int) -> None:
         pending = self.pending
@@ -426,11 +430,11 @@ class _Box:
                 raise BoardctError(f"player {p} owes orders: wait is not legal for it")
             moves.act_id(inner, p, int(actions[p]))
 
-    def move(self, move: Move) -> None:
-        """A move of a game with listed chance. Made in place while no move of this loaded
-        game has drawn; a move that draws then is the first (`_Config.moves_draw`), and the
-        state before it is rebuilt from the log; from then on each move is tried on a clone."""
-        inner = self.get()
+    def move(self, move: Move, inner: State[Any]) -> None:
+        """A move of a game with listed chance, from `inner` (the state now). Made in place
+        while no move of this loaded game has drawn; a move that draws then is the first
+        (`_Config.moves_draw`), and the state before it is rebuilt from the log; from then on
+        each move is tried on a clone."""
         cfg = self.cfg
         if cfg.moves_draw:
             self._run(move, inner.clone(), ())
