@@ -42,6 +42,7 @@ def runner(game: object, observe: bool) -> Callable[[], int]:
 
     rng = random.Random(1)
     observer = make_observation(game) if observe else None
+    players = game.num_players()  # type: ignore[attr-defined]
 
     def one() -> int:
         st = game.new_initial_state()  # type: ignore[attr-defined]
@@ -50,6 +51,16 @@ def runner(game: object, observe: bool) -> Callable[[], int]:
             if st.is_chance_node():
                 outcomes, probs = zip(*st.chance_outcomes(), strict=True)
                 st.apply_action(rng.choices(outcomes, probs)[0])
+            elif st.is_simultaneous_node():  # as env_steps.py: a player owing orders counts
+                actions = []
+                for p in range(players):
+                    legal = st.legal_actions(p)
+                    if len(legal) > 1 or st.action_to_string(p, legal[0]) != "wait":
+                        if observer is not None:
+                            observer.set_from(st, p)
+                        n += 1
+                    actions.append(rng.choice(legal))
+                st.apply_actions(actions)
             else:
                 p = st.current_player()
                 if observer is not None:
