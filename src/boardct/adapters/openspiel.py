@@ -63,7 +63,7 @@ from boardct.adapters.common import game_of, illegal, need, probe
 from boardct.core import moves, registry
 from boardct.core.errors import BoardctError
 from boardct.core.game import Game, Setup, State
-from boardct.core.rng import ChanceScript, ListedRng, Rng
+from boardct.core.rng import ChanceNeeded, ChanceScript, ListedRng, Rng
 
 if TYPE_CHECKING:  # type checkers read the libraries themselves
     import numpy as np
@@ -230,9 +230,10 @@ class _Box:
     """The engine state behind one OpenSpiel state, and where its chance stands.
 
     `inner` is the engine state (None until the state is first used, when it takes its seed).
-    With listed chance, the setup and every move run with the draws chosen so far, each draw
-    not yet chosen taken as outcome 0 and noted (`ChanceScript` with `fill`): a run that drew
-    nothing unchosen is the state; else the state is a chance node, `pending` holding what
+    With listed chance, the setup and every move that may draw (see `move`) run with the draws
+    chosen so far, each draw not yet chosen taken as outcome 0 and noted (`ChanceScript` with
+    `fill`): a run that drew nothing unchosen is the state; else the state is a chance node,
+    `pending` holding what
     waits for chance ("setup", or the move), `chosen` the outcomes chosen so far, `plan` the
     draws still to choose as the latest run met them ((size, chained) each, the next one's
     size in `draw`), and `ran` that run's result, the state if every draw still to choose comes
@@ -432,25 +433,20 @@ class _Box:
 
     def move(self, move: Move, inner: State[Any]) -> None:
         """A move of a game with listed chance, from `inner` (the state now). Made in place
-        while no move of this loaded game has drawn; a move that draws then is the first
-        (`_Config.moves_draw`), and the state before it is rebuilt from the log; from then on
-        each move is tried on a clone."""
+        while no move of this loaded game has drawn, the script holding no outcome (as
+        between any two runs): a draw then raises `ChanceNeeded` halfway through the move, so
+        that move is the first to draw (`_Config.moves_draw`): the state before it is rebuilt
+        from the log and the move run again on a clone, as every move is from then on."""
         cfg = self.cfg
         if cfg.moves_draw:
             self._run(move, inner.clone(), ())
             return
-        script = cfg.script
-        script.set((), fill=True)
         try:
             self._make(inner, move)
-            unchosen = script.unchosen
-        finally:
-            script.set(())
-        if unchosen:  # it drew: `inner` is its run with the draws at 0
+        except ChanceNeeded:
             cfg.moves_draw = True
-            self.inner = _rebuild(cfg, self.seed, self.entries()).get()
-            self.ran = inner
-            self._wait_for(move, (), unchosen)
+            before = self.inner = _rebuild(cfg, self.seed, self.entries()).get()
+            self._run(move, before.clone(), ())
 
     def _run(self, move: Move, trial: State[Any], chosen: tuple[int, ...]) -> None:
         """The move on `trial` (a clone of the state before it) with the draws chosen so far,
