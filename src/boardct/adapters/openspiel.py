@@ -14,8 +14,10 @@ what the game is: dynamics sequential, or simultaneous for games with simultaneo
   drawn inside the game from its seeded source (CTF 2187, and any game that offers no listed
   chance). At a chance node each draw of the game is one node, its outcomes 0..n-1 equally
   likely (a coin: 1 is heads; a shuffle: one node per step, as `Rng.shuffle` draws). The
-  engine runs the action again with the chosen outcomes (`core.rng.ListedRng`), so its states
-  are exactly the engine's and its records unchanged when played outside the bridge.
+  engine runs the setup or move with the outcomes chosen so far, the draws still to choose at
+  0 (`core.rng.ListedRng`), and again only for an outcome that run did not take (see `_Box`),
+  so its states are exactly the engine's and its records unchanged when played outside the
+  bridge.
   The parameter `chance_nodes=False` offers such a game as sampled instead: the engine
   draws from its seeded source, so the bridged game is boardct's game of that seed.
 - utility: zero-sum for two players (returns 1 win, -1 loss, 0 draw) by default, or with
