@@ -23,6 +23,12 @@ figures hold on a shared machine) divided by that time. The columns of a row tak
   observer's `set_from(state, player)` for the acting player(s), chance nodes sampled from
   `chance_outcomes()`.
 
+What a step is: one player's decision, in every column. A chance node of the OpenSpiel games
+(Shift's coins, Hills' setup draws, leduc_poker's deals) is played (its outcome sampled and
+applied, a pyspiel step) but not counted: its cost weighs on the decisions' figure, as the
+coins drawn inside the engine do in the other columns (which have no chance nodes), so the
+columns of a row count the same game moves.
+
 Then OpenSpiel's own C++ games chess, breakthrough and leduc_poker stepped from Python the same
 way as `openspiel` (their observation tensors through the same observer), in the same run.
 The targets (issue text, for this machine's figures): FieldShift, Hills and Shift 40k through

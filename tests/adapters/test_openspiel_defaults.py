@@ -354,6 +354,86 @@ def test_fff_mid_turn_states_read_differently():
     pytest.fail("no mid-turn step found")
 
 
+def _engine_of(game_id: str, history: list[tuple[int, int]]):
+    """The engine's own game of these OpenSpiel steps ((player, action) pairs): its setup and
+    moves run once, every draw taken in turn from the chance outcomes of the history."""
+    from boardct.core.game import Setup
+    from boardct.core.rng import ChanceScript, ListedRng
+
+    script = ChanceScript()
+    script.set(tuple(a for p, a in history if p == pyspiel.PlayerId.CHANCE))
+    game = registry.get(game_id)
+    engine = game.initial_state(Setup(0, game.resolve_options({}), ("", ""),
+                                      source=ListedRng(script)))
+    for p, a in history:
+        if p >= 0:
+            engine.apply_id(a, p)
+    assert script.pos == len(script.outcomes)  # every outcome drawn, and no draw more
+    return engine
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_shift_coins_of_either_face_give_the_engines_game_of_those_coins(seed):
+    """SH-4, SH-20: a move that flips coins runs once with its coins to come as tails (outcome
+    0), and again only when a coin comes up heads. Whatever the faces, the bridged game is the
+    engine's game flipped those faces, in the main line and in clones taken at each coin that
+    are given the other face (the first coin move of a loaded game is made in place: the state
+    before it is rebuilt from its moves)."""
+    game = _load("shift")
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    others = 0
+    while not state.is_terminal() and len(state.history()) < 400:
+        if state.is_chance_node() and others < 12:
+            pick = rng.choice(state.legal_actions())
+            other = state.clone()
+            other.apply_action(1 - pick)
+            while other.is_chance_node():  # the rest of that move's coins, at random
+                other.apply_action(rng.choice(other.legal_actions()))
+            mine = _engine_of("shift", [(pa.player, pa.action) for pa in other.full_history()])
+            assert other.inner.flips == mine.flips and other.inner.history() == mine.history()
+            others += 1
+            state.apply_action(pick)
+        else:
+            _step_random(state, rng)
+        if not state.is_chance_node():
+            mine = _engine_of("shift", [(pa.player, pa.action) for pa in state.full_history()])
+            assert state.inner.flips == mine.flips
+            assert state.inner.render(None) == mine.render(None)
+    assert others == 12
+
+
+def test_hills_moves_after_the_setup_are_the_engines():
+    """Hills draws only in its setup (BSH-3, BSH-6): its moves through the bridge are the
+    engine's moves of the game that setup made."""
+    state = _played(_load("hills"), 600, seed=4)
+    assert len(state.history()) > 300
+    mine = _engine_of("hills", [(pa.player, pa.action) for pa in state.full_history()])
+    assert state.inner.render(None) == mine.render(None)
+    assert state.inner.history() == mine.history()
+
+
+def test_fieldshift_ids_outside_legal_actions_are_refused():
+    """FS-20, FS-37: the AUX commands a learner is not offered (00/01 answer a request, 02
+    suspends, 09 concedes) are commands the engine takes at a table, but not OpenSpiel
+    actions: applying one is refused with the legal ids named, whether or not
+    `legal_actions()` was asked first, and changes nothing."""
+    game = _load("fieldshift")
+    state = game.new_initial_state()
+    legal = state.legal_actions()
+    before = str(state)
+    for action in (0, 1, 2, 9):
+        assert action not in legal
+        for asked in (True, False):
+            target = state if asked else pyspiel.deserialize_game_and_state(
+                pyspiel.serialize_game_and_state(game, state))[1]
+            with pytest.raises(BoardctError, match=f"action id {action} is not legal"):
+                target.apply_action(action)
+        assert str(state) == before and state.legal_actions() == legal
+    state.apply_action(legal[0])  # a legal one still goes
+    assert state.history() == [legal[0]]
+
+
 @pytest.mark.parametrize("game_id", ["fieldshift", "shift"])
 def test_an_illegal_action_is_refused_and_changes_nothing(game_id):
     """A clear error, and the state (and what it serialises to) stays as it was: an id past
