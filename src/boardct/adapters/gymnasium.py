@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from boardct.adapters.buffers import entries_of, mask_of, tensor_of
+from boardct.adapters.buffers import mask_of, observed
 from boardct.adapters.common import (
     OBS_HIGH,
     OBS_LOW,
@@ -90,6 +90,7 @@ class BoardctEnv(gym.Env):
         self._size = 1
         for d in self.shape:
             self._size *= d
+        self._flat = len(self.shape) == 1
         self.illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
         self.observation_space = gym.spaces.Box(OBS_LOW, OBS_HIGH, self.shape, np.float32)
@@ -102,10 +103,13 @@ class BoardctEnv(gym.Env):
 
     # -- the learner's view ----------
     def _obs(self) -> Any:
-        """A fresh array (a learner may keep it), written from the game's entries."""
+        """A fresh array (a learner may keep it): the game's own float array where it writes
+        one (`State.observation_array`), else written from its entries, as the PettingZoo
+        environments observe."""
         st = self.state
         assert st is not None
-        return tensor_of(entries_of(st, self.seat, self.kind), self._size).reshape(self.shape)
+        obs = observed(st, self.seat, self.kind, self._size)
+        return obs if self._flat else obs.reshape(self.shape)
 
     def _legal_now(self) -> list[int]:
         """The learner's legal ids now, worked out once per state reached (the mask handed out

@@ -289,24 +289,21 @@ _GAME = _Game()
 _TURN = _Turn()
 
 
-_RANKS: dict[tuple[int, ...], list[int]] = {}
+_BY_STAMP = range(20)
 
 
 def _ranks(loc: list[int], stamp: list[int]) -> list[int]:
-    """Each operator's place in its sector's stack (by stamp; 0 off the board), remembered
-    per placing of the operators (about half the observations of a game meet one again)."""
-    key = (*loc, *stamp)
-    rank = _RANKS.get(key)
-    if rank is None:
-        rank = [0] * 20
-        last, k = -1, 0
-        for where, _, i in sorted([(loc[i], stamp[i], i) for i in range(20) if loc[i] >= 0]):
-            k = k + 1 if where == last else 0
-            last = where
-            rank[i] = k
-        if len(_RANKS) > 4096:
-            _RANKS.clear()
-        _RANKS[key] = rank
+    """Each operator's place in its sector's stack (by stamp; 0 off the board): the operators
+    taken oldest stamp first, each counted onto its sector. (Not remembered per placing: the
+    stamps grow through a game, so a placing is almost never met again; `ranks` keeps the
+    last one on the state instead.)"""
+    rank = [0] * 20
+    height = [0] * 10
+    for i in sorted(_BY_STAMP, key=stamp.__getitem__):
+        where = loc[i]
+        if where >= 0:
+            rank[i] = height[where]
+            height[where] += 1
     return rank
 
 
