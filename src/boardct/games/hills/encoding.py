@@ -270,15 +270,93 @@ def fast_entries(state, player: int) -> dict[int, float]:
 
 def fast_array(state, player: int) -> array:
     """`fast_observation` as a fresh float32 `array` (the learners' adapters hand it to
-    numpy without a copy): the same writes as `fast_entries`, onto a copy of the board's
-    cached array."""
+    numpy without a copy): the squads written as `_write` writes them onto a copy of the
+    board's cached array, then the global fields copied in three remembered runs (`_RUNS`,
+    by the values each is made of) rather than written one by one."""
     _, tail, floats = _board(state, player)
-    return _write(state, player, floats[:], tail)
+    out = _write_squads(state, player, floats[:])
+    me = player
+    info, discard, tdone, seize = state.info, state.discard, state.tdone, state.seize
+    over = state.out is not None
+    g = _GLOBAL_AT
+    out[g:g + 11] = _RUNS[(0, me, state.cur == me and not over, info.first == me,
+                           info.turn_limit, tdone[me], tdone[1 - me], state.card_played,
+                           state.boosted, seize[me], seize[1 - me])]
+    out[g + 11:g + 21] = _RUNS[(1, me, *state.hand, *state.known)]
+    out[g + 21:g + 31] = _RUNS[(2, len(state.deck), *info.deck_mix, discard.count(0),
+                                discard.count(1), discard.count(2), discard.count(3),
+                                *tail, over)]
+    return out
+
+
+class _Runs(dict):
+    """Runs of the global fields as float32 arrays, by the values they are made of (the keys
+    `fast_array` builds, led by the run's number): 0, the eleven from "to move" to the
+    seize counts; 1, the ten of the hands; 2, the ten from the deck's size to "over".
+    Written as `_write` writes them (tests/hills/test_hills_observation_array.py holds the
+    two to the same bytes)."""
+
+    def __missing__(self, key: tuple) -> array:
+        if key[0] == 0:
+            run = array("f", bytes(4 * 11))
+            me, mine, first, turn_limit, t_me, t_other, card, boosted, s_me, s_other = key[1:]
+            limit = turn_limit or TURN_SCALE
+            if mine:
+                run[0] = 1.0
+            if me == 1:
+                run[1] = 1.0
+            if first:
+                run[2] = 1.0
+            if t_me:
+                run[3] = _scaled(t_me, limit)
+            if t_other:
+                run[4] = _scaled(t_other, limit)
+            if card:
+                run[5] = 1.0
+            if boosted >= 0:
+                run[6 + boosted % 3] = 1.0
+            for j, v in enumerate((s_me, s_other)):
+                if v:
+                    run[9 + j] = _SEIZE[v] if v in _SEIZE else scaled(v, 3)
+        elif key[0] == 1:
+            run = array("f", bytes(4 * 10))
+            me, hand, known = key[1], key[2:10], key[10:16]
+            mine, theirs = hand[me * 4:me * 4 + 4], hand[(1 - me) * 4:(1 - me) * 4 + 4]
+            b, c = me * 3, (1 - me) * 3
+            values = (*mine, sum(mine), sum(theirs), known[b + 1] + known[b + 2],
+                      known[b + 2], known[c + 1] + known[c + 2], known[c + 2])
+            for at, v in enumerate(values):
+                if v:
+                    run[at] = _HAND[v] if v in _HAND else scaled(v, HAND_SCALE)
+        else:
+            run = array("f", bytes(4 * 10))
+            deck, mix, counts, tail, over = key[1], key[2:6], key[6:10], key[10:14], key[14]
+            if deck:
+                run[0] = _scaled(deck, sum(mix))
+            if sum(counts):  # a discard pile: its four counts, zeros included
+                for c in range(4):
+                    run[1 + c] = _scaled(counts[c], mix[c])
+            run[5], run[6], run[7], run[8] = tail
+            run[9] = flag(over)
+        if len(self) > 65536:  # a bound: a few thousand keys in a long run of games
+            self.clear()
+        self[key] = run
+        return run
+
+
+_RUNS = _Runs()
 
 
 def _write(state, me: int, out, tail: list[float]):
     """The squads' and the global entries of `me`'s observation written into `out` (the
     board's entries, as a dict or as a float array of `SIZE`: indexed alike); returned."""
+    _write_squads(state, me, out)
+    return _write_globals(state, me, out, tail)
+
+
+def _write_squads(state, me: int, out):
+    """The squads' entries of `me`'s observation (their fields, their hexes' squad planes)
+    written into `out`; returned."""
     units, pos, imp, st = state.units, state.pos, state.imp, state.st
     status_of = _STATUS_OF[0] if _STATUS_OF else _status_index()
     at = _SQUADS_AT
@@ -299,6 +377,11 @@ def _write(state, me: int, out, tail: list[float]):
                     if status >= 0:
                         out[at + 3 + status] = 1.0
             at += SQUAD_FIELDS
+    return out
+
+
+def _write_globals(state, me: int, out, tail: list[float]):
+    """The global entries of `me`'s observation written into `out`; returned."""
     info = state.info
     limit = info.turn_limit or TURN_SCALE
     g = _GLOBAL_AT
