@@ -41,6 +41,7 @@ from boardct.adapters.common import (
     new_state,
     probe,
 )
+from boardct.agents import Agent
 from boardct.agents import make as make_agent
 from boardct.core import moves, registry
 from boardct.core.errors import BoardctError
@@ -97,6 +98,7 @@ class BoardctEnv(gym.Env):
         self.action_space = gym.spaces.Discrete(self.spaces.num_distinct_actions)
         self.state: State | None = None
         self.agents: dict[int, Any] = {}
+        self._listening: list[Any] = []
         self.seed_used: int | None = None
         self._legal: list[int] | None = None  # the learner's legal ids in the state now
         self._legal_of: State | None = None  # the state they are of
@@ -133,7 +135,7 @@ class BoardctEnv(gym.Env):
     # -- the other seats ----------
     def _tell(self, player: int, action: Any) -> None:
         st = self.state
-        for agent in self.agents.values():
+        for agent in self._listening:
             agent.observe(st, player, action)
 
     def _others(self) -> None:
@@ -147,7 +149,8 @@ class BoardctEnv(gym.Env):
                 return
             p = players[0]
             action = self.agents[p].select(st, p)
-            self._tell(p, action)
+            if self._listening:
+                self._tell(p, action)
             moves.act(st, p, action, entry=False)
 
     # -- the Gymnasium API ----------
@@ -167,6 +170,10 @@ class BoardctEnv(gym.Env):
         self.state = new_state(self.game, game_seed, n, self.options)
         self.agents = {p: make_agent(self.opponent, seed=game_seed + p)
                        for p in range(n) if p != self.seat}
+        # the agents that use what they are told (the others are not told: no action of
+        # the learner's worked out from its id for nobody)
+        self._listening = [a for a in self.agents.values()
+                           if type(a).observe is not Agent.observe]
         self._others()
         self._legal = None
         return self._obs(), self._info()
@@ -182,7 +189,8 @@ class BoardctEnv(gym.Env):
         if number is None or number not in legal:
             return self._obs(), self.illegal_reward, True, False, self._info(
                 illegal_action=True, legal_ids=legal)
-        self._tell(self.seat, st.id_action(number, self.seat))
+        if self._listening:
+            self._tell(self.seat, st.id_action(number, self.seat))
         moves.act_id(st, self.seat, number)
         self._others()
         self._legal = None
