@@ -148,15 +148,9 @@ def observation_bytes(state, player: int) -> bytes:
     operator's fields by `_SEGMENTS`, each player's by `_PLAYERS`, the game's by `_GAME`
     and the turn's by `_TURN`), the same values `_write` writes one by one."""
     pv = state.pv
-    marks = [0] * 20  # 1: the side's watching operator, 2: its selected one
-    for p, watch, sel in ((0, pv[11], pv[10]), (1, pv[23], pv[22])):  # WATCH, SEL
-        lo = p * 10
-        if lo <= watch < lo + 10:
-            marks[watch] = 1
-        if lo <= sel < lo + 10:
-            marks[sel] |= 2
     segments = list(map(_SEGMENTS.__getitem__, zip(state.loc, state.vit, state.bleed,
-                                                   state.skl, ranks(state), marks,
+                                                   state.skl, ranks(state),
+                                                   _MARKS[pv[11], pv[10], pv[23], pv[22]],
                                                    strict=True)))
     if player:
         segments = segments[10:] + segments[:10]
@@ -177,6 +171,28 @@ def observation_bytes(state, player: int) -> bytes:
     segments.append(_TURN[(state.turn, state.limit)])
     segments.append(tail)
     return b"".join(segments)
+
+
+class _Marks(dict):
+    """Each operator's marks (1: its side's watching operator, 2: its side's selected one),
+    by the two sides' (watching, selected) operators as `pv` holds them (WATCH, SEL)."""
+
+    def __missing__(self, key: tuple[int, int, int, int]) -> tuple[int, ...]:
+        marks = [0] * 20
+        for p, watch, sel in ((0, key[0], key[1]), (1, key[2], key[3])):
+            lo = p * 10
+            if lo <= watch < lo + 10:
+                marks[watch] = 1
+            if lo <= sel < lo + 10:
+                marks[sel] |= 2
+        out = tuple(marks)
+        if len(self) > 65536:  # a bound, never met: a few hundred keys at most
+            self.clear()
+        self[key] = out
+        return out
+
+
+_MARKS = _Marks()
 
 
 class _Segments(dict):
