@@ -359,25 +359,29 @@ def _write_squads(state, me: int, out):
     written into `out`; returned."""
     units, pos, imp, st = state.units, state.pos, state.imp, state.st
     status_of = _STATUS_OF[0] if _STATUS_OF else _status_index()
-    at = _SQUADS_AT
-    for side in (me, 1 - me):
-        plane = 8 if side == me else 11
-        own_turn = side == state.cur
-        for k in range(3):
-            sq = side * 3 + k
-            n = units[sq]
-            out[at] = _UNITS[n] if n in _UNITS else scaled(n, UNIT_CAP)
-            if n > 0:
-                out[_HEX_AT[pos[sq]] + plane + k] = 1.0
-                out[at + 1] = 1.0
-                if imp[sq]:
-                    out[at + 2] = 1.0
-                if own_turn:
-                    status = status_of[st[sq]]
-                    if status >= 0:
-                        out[at + 3 + status] = 1.0
-            at += SQUAD_FIELDS
+    cur = state.cur
+    for sq, side, at, plane in _SQUAD_ORDER[me]:
+        n = units[sq]
+        out[at] = _UNITS[n] if n in _UNITS else scaled(n, UNIT_CAP)
+        if n > 0:
+            out[_HEX_AT[pos[sq]] + plane] = 1.0
+            out[at + 1] = 1.0
+            if imp[sq]:
+                out[at + 2] = 1.0
+            if side == cur:  # the statuses of the side to move only
+                status = status_of[st[sq]]
+                if status >= 0:
+                    out[at + 3 + status] = 1.0
     return out
+
+
+# per observer, its squads then the other side's: (squad, its side, where its fields start,
+# its plane in a hex: 8 + kind for the observer's own, 11 + kind for the other's)
+_SQUAD_ORDER = tuple(
+    tuple((side * 3 + k, side, _SQUADS_AT + (j * 3 + k) * SQUAD_FIELDS,
+           (8 if side == me else 11) + k)
+          for j, side in enumerate((me, 1 - me)) for k in range(3))
+    for me in (0, 1))
 
 
 def _write_globals(state, me: int, out, tail: list[float]):
