@@ -42,7 +42,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from boardct.adapters.buffers import check_kind, observed
+from boardct.adapters.buffers import check_kind, entries_of, tensor_of
 from boardct.adapters.common import (
     OBS_HIGH,
     OBS_LOW,
@@ -179,7 +179,7 @@ class _Shared:
         # `observed`, its common case inlined (learners observe at every action)
         floats = st.observation_array(player) if self._arrays else None
         obs = (frombuffer(floats, float32) if floats is not None
-               else observed(st, player, self.kind, self._size))
+               else tensor_of(entries_of(st, player, self.kind), self._size))
         legal = self._legal_ids(player)
         mask = bytearray(self._actions)  # `mask_of`, inlined
         for i in legal:
