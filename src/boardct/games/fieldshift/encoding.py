@@ -152,13 +152,19 @@ def observation_bytes(state, player: int) -> bytes:
                                                    state.skl, ranks(state),
                                                    _MARKS[pv[11], pv[10], pv[23], pv[22]],
                                                    strict=True)))
+    skl = state.skl
+    # each player's crates, facilities, cooldowns (PV_SIZE 12; CRATES, FAC (3), SKCD, SPCD
+    # from 0, ARTREADY at 8) and whether the enemy's Technicians (2 and 7 of their side)
+    # hold it under Cyberwarfare
+    first = _PLAYERS[(*pv[0:6], pv[8], skl[12] > 0 or skl[17] > 0)]
+    second = _PLAYERS[(*pv[12:18], pv[20], skl[2] > 0 or skl[7] > 0)]
     if player:
         segments = segments[10:] + segments[:10]
-    skl = state.skl
-    for p in (player, 1 - player):  # crates, facilities, cooldowns, artillery, Cyberwarfare
-        o = p * 12  # PV_SIZE; its fields CRATES, FAC (3), SKCD, SPCD from 0, ARTREADY at 8
-        q = 10 - p * 10  # the enemy's Technicians are q + 2 and q + 7 (under_cyber)
-        segments.append(_PLAYERS[(*pv[o:o + 6], pv[o + 8], skl[q + 2] > 0 or skl[q + 7] > 0)])
+        segments.append(second)
+        segments.append(first)
+    else:
+        segments.append(first)
+        segments.append(second)
     pending = state.pending
     disputable = 0
     for who, _ in state.violations:
