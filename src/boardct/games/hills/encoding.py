@@ -271,7 +271,7 @@ def fast_entries(state, player: int) -> dict[int, float]:
 def fast_array(state, player: int) -> array:
     """`fast_observation` as a fresh float32 `array` (the learners' adapters hand it to
     numpy without a copy): the squads written as `_write` writes them onto a copy of the
-    board's cached array, then the global fields copied in three remembered runs (`_RUNS`,
+    board's cached array, then most global fields copied in three remembered runs (`_RUNS`,
     by the values each is made of) rather than written one by one."""
     _, tail, floats = _board(state, player)
     out = _write_squads(state, player, floats[:])
@@ -283,16 +283,19 @@ def fast_array(state, player: int) -> array:
                            info.turn_limit, tdone[me], tdone[1 - me], state.card_played,
                            state.boosted, seize[me], seize[1 - me])]
     out[g + 11:g + 21] = _RUNS[(1, me, *state.hand, *state.known)]
-    out[g + 21:g + 31] = _RUNS[(2, len(state.deck), *info.deck_mix, discard.count(0),
-                                discard.count(1), discard.count(2), discard.count(3),
-                                *tail, over)]
+    out[g + 21:g + 26] = _RUNS[(2, len(state.deck), *info.deck_mix, discard.count(0),
+                                discard.count(1), discard.count(2), discard.count(3))]
+    out[g + 26], out[g + 27], out[g + 28], out[g + 29] = tail
+    if over:
+        out[g + 30] = 1.0
     return out
 
 
 class _Runs(dict):
     """Runs of the global fields as float32 arrays, by the values they are made of (the keys
     `fast_array` builds, led by the run's number): 0, the eleven from "to move" to the
-    seize counts; 1, the ten of the hands; 2, the ten from the deck's size to "over".
+    seize counts; 1, the ten of the hands; 2, the five of the deck's size and the discard
+    pile (the four after them, the tiles and stars face down, and "over" are written).
     Written as `_write` writes them (tests/hills/test_hills_observation_array.py holds the
     two to the same bytes)."""
 
@@ -329,15 +332,13 @@ class _Runs(dict):
                 if v:
                     run[at] = _HAND[v] if v in _HAND else scaled(v, HAND_SCALE)
         else:
-            run = array("f", bytes(4 * 10))
-            deck, mix, counts, tail, over = key[1], key[2:6], key[6:10], key[10:14], key[14]
+            run = array("f", bytes(4 * 5))
+            deck, mix, counts = key[1], key[2:6], key[6:10]
             if deck:
                 run[0] = _scaled(deck, sum(mix))
             if sum(counts):  # a discard pile: its four counts, zeros included
                 for c in range(4):
                     run[1 + c] = _scaled(counts[c], mix[c])
-            run[5], run[6], run[7], run[8] = tail
-            run[9] = flag(over)
         if len(self) > 65536:  # a bound: a few thousand keys in a long run of games
             self.clear()
         self[key] = run
