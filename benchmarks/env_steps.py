@@ -216,20 +216,23 @@ COLUMNS = ("raw", "raw+obs", "pettingzoo", "gymnasium", "vector", "openspiel")
 
 
 def table(rows: dict[str, dict[str, float]], native: dict[str, float], num_envs: int) -> str:
-    head = "| game | " + " | ".join(COLUMNS) + " | vector / pettingzoo |"
-    lines = [head, "|" + "---|" * (len(COLUMNS) + 2)]
+    columns = [c for c in COLUMNS if all(c in row for row in rows.values())]
+    ratio = "vector" in columns and "pettingzoo" in columns
+    head = "| game | " + " | ".join(columns) + (" | vector / pettingzoo |" if ratio else " |")
+    lines = [head, "|" + "---|" * (len(columns) + 1 + ratio)]
     for gid, row in rows.items():
-        cells = [f"{row[c]:,.0f}" for c in COLUMNS]
+        cells = [f"{row[c]:,.0f}" for c in columns]
         lines.append(f"| {gid} | " + " | ".join(cells)
-                     + f" | {row['vector'] / row['pettingzoo']:.2f}x |")
-    lines.append("")
-    lines.append("OpenSpiel's own games from Python, random legal play with observations "
-                 "(`make_observation(game).set_from`):")
-    lines.append("")
-    lines.append("| game | steps per CPU second |")
-    lines.append("|---|---|")
-    for name, rate in native.items():
-        lines.append(f"| {name} | {rate:,.0f} |")
+                     + (f" | {row['vector'] / row['pettingzoo']:.2f}x |" if ratio else " |"))
+    if native:
+        lines.append("")
+        lines.append("OpenSpiel's own games from Python, random legal play with observations "
+                     "(`make_observation(game).set_from`):")
+        lines.append("")
+        lines.append("| game | steps per CPU second |")
+        lines.append("|---|---|")
+        for name, rate in native.items():
+            lines.append(f"| {name} | {rate:,.0f} |")
     lines.append("")
     lines.append(f"(vector: {num_envs} games at once; every figure actions per CPU second)")
     return "\n".join(lines)
@@ -241,22 +244,29 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=8, help="turns each figure's time is cut in")
     ap.add_argument("--num-envs", type=int, default=16, help="games at once in the vector API")
     ap.add_argument("--games", default="", help="comma-separated game ids (default: all)")
+    ap.add_argument("--columns", default="", help="comma-separated columns of the game rows "
+                                                   f"(default: all: {','.join(COLUMNS)})")
     ap.add_argument("--out", default="", help="also write the table (Markdown) to this file, "
                                                "and the figures as JSON beside it")
     args = ap.parse_args()
     games = ([registry.get(g) for g in args.games.split(",")] if args.games
              else registry.all_games())
+    columns = args.columns.split(",") if args.columns else list(COLUMNS)
+    if not set(columns) <= set(COLUMNS):
+        ap.error(f"--columns: each of {', '.join(COLUMNS)}")
     rows: dict[str, dict[str, float]] = {}
     for game in games:
-        runners = {"raw": raw(game, False), "raw+obs": raw(game, True),
-                   "pettingzoo": pettingzoo_aec(game), "gymnasium": gymnasium_env(game),
-                   "vector": vector(game, args.num_envs), "openspiel": openspiel_bridge(game)}
+        makers = {"raw": lambda g: raw(g, False), "raw+obs": lambda g: raw(g, True),
+                  "pettingzoo": pettingzoo_aec, "gymnasium": gymnasium_env,
+                  "vector": lambda g: vector(g, args.num_envs), "openspiel": openspiel_bridge}
+        runners = {name: makers[name](game) for name in columns}
         row = interleaved(runners, args.seconds, args.rounds)
         rows[game.id] = row
         print(f"{game.id:11s} " + "  ".join(f"{k} {v:9,.0f}" for k, v in row.items()),
               flush=True)
     native = interleaved({name: openspiel_native(name)
-                          for name in ("chess", "breakthrough", "leduc_poker")},
+                          for name in ("chess", "breakthrough", "leduc_poker")
+                          if "openspiel" in columns},
                          args.seconds, args.rounds)
     for name, rate in native.items():
         print(f"openspiel {name}: {rate:,.0f}", flush=True)

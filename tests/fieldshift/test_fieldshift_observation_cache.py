@@ -84,3 +84,20 @@ def test_a_position_set_by_hand_is_worked_out_anew():
     state._resync()
     _agrees(state)
     assert enc.ranks(state)[13] == 1 and enc.ranks(state)[2] == 0
+
+
+def test_every_state_of_many_default_games_stepped_in_turn_agrees():
+    """Whole games at the default options, stepped in turn (each game's observation meets
+    the remembered stacks, marks and bytes of the others): every state's array, for both
+    seats, is the tensor made from the view."""
+    game = registry.get("fieldshift")
+    rnd = random.Random(11)
+    games = [game.new(seed=seed, names=["a", "b"]) for seed in range(50, 62)]
+    checked = 0
+    while any(not s.is_over for s in games):
+        for state in games:
+            if not state.is_over:
+                _agrees(state)
+                checked += 1
+                _step(state, rnd)
+    assert checked > 12 * 100  # whole games, not a few openings

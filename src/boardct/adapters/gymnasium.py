@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from boardct.adapters.buffers import entries_of, mask_of, tensor_of
+from boardct.adapters.buffers import mask_of, observed
 from boardct.adapters.common import (
     OBS_HIGH,
     OBS_LOW,
@@ -41,6 +41,7 @@ from boardct.adapters.common import (
     new_state,
     probe,
 )
+from boardct.agents import Agent
 from boardct.agents import make as make_agent
 from boardct.core import moves, registry
 from boardct.core.errors import BoardctError
@@ -90,22 +91,27 @@ class BoardctEnv(gym.Env):
         self._size = 1
         for d in self.shape:
             self._size *= d
+        self._flat = len(self.shape) == 1
         self.illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
         self.observation_space = gym.spaces.Box(OBS_LOW, OBS_HIGH, self.shape, np.float32)
         self.action_space = gym.spaces.Discrete(self.spaces.num_distinct_actions)
         self.state: State | None = None
         self.agents: dict[int, Any] = {}
+        self._listening: list[Any] = []
         self.seed_used: int | None = None
         self._legal: list[int] | None = None  # the learner's legal ids in the state now
         self._legal_of: State | None = None  # the state they are of
 
     # -- the learner's view ----------
     def _obs(self) -> Any:
-        """A fresh array (a learner may keep it), written from the game's entries."""
+        """A fresh array (a learner may keep it): the game's own float array where it writes
+        one (`State.observation_array`), else written from its entries, as the PettingZoo
+        environments observe."""
         st = self.state
         assert st is not None
-        return tensor_of(entries_of(st, self.seat, self.kind), self._size).reshape(self.shape)
+        obs = observed(st, self.seat, self.kind, self._size)
+        return obs if self._flat else obs.reshape(self.shape)
 
     def _legal_now(self) -> list[int]:
         """The learner's legal ids now, worked out once per state reached (the mask handed out
@@ -129,7 +135,7 @@ class BoardctEnv(gym.Env):
     # -- the other seats ----------
     def _tell(self, player: int, action: Any) -> None:
         st = self.state
-        for agent in self.agents.values():
+        for agent in self._listening:
             agent.observe(st, player, action)
 
     def _others(self) -> None:
@@ -143,7 +149,8 @@ class BoardctEnv(gym.Env):
                 return
             p = players[0]
             action = self.agents[p].select(st, p)
-            self._tell(p, action)
+            if self._listening:
+                self._tell(p, action)
             moves.act(st, p, action, entry=False)
 
     # -- the Gymnasium API ----------
@@ -163,6 +170,10 @@ class BoardctEnv(gym.Env):
         self.state = new_state(self.game, game_seed, n, self.options)
         self.agents = {p: make_agent(self.opponent, seed=game_seed + p)
                        for p in range(n) if p != self.seat}
+        # the agents that use what they are told (the others are not told: no action of
+        # the learner's worked out from its id for nobody)
+        self._listening = [a for a in self.agents.values()
+                           if type(a).observe is not Agent.observe]
         self._others()
         self._legal = None
         return self._obs(), self._info()
@@ -178,7 +189,8 @@ class BoardctEnv(gym.Env):
         if number is None or number not in legal:
             return self._obs(), self.illegal_reward, True, False, self._info(
                 illegal_action=True, legal_ids=legal)
-        self._tell(self.seat, st.id_action(number, self.seat))
+        if self._listening:
+            self._tell(self.seat, st.id_action(number, self.seat))
         moves.act_id(st, self.seat, number)
         self._others()
         self._legal = None

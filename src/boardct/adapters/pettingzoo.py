@@ -42,7 +42,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from boardct.adapters.buffers import check_kind, mask_of, observed
+from boardct.adapters.buffers import check_kind, entries_of, tensor_of
 from boardct.adapters.common import (
     OBS_HIGH,
     OBS_LOW,
@@ -72,6 +72,8 @@ else:
     AECEnv = _pz.AECEnv
     ParallelEnv = _pz.ParallelEnv
     EnvLogger = need("pettingzoo.utils.env_logger", "rl").EnvLogger
+
+frombuffer, float32, int8 = np.frombuffer, np.float32, np.int8
 
 RENDER_MODES = ["human", "ansi"]
 ILLEGAL = ("terminate", "penalize", "raise")
@@ -118,6 +120,7 @@ class _Shared:
             self._size *= d
         self._actions = self.spaces.num_distinct_actions
         self._flat = len(self.shape) == 1
+        self._arrays = observation == "observation"  # the game may write a float array
         self.max_cycles = max_cycles
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)
@@ -173,9 +176,16 @@ class _Shared:
         st = self.state
         if st is None:
             raise BoardctError("call reset() before observing")
-        obs = observed(st, player, self.kind, self._size)
+        # `observed`, its common case inlined (learners observe at every action)
+        floats = st.observation_array(player) if self._arrays else None
+        obs = (frombuffer(floats, float32) if floats is not None
+               else tensor_of(entries_of(st, player, self.kind), self._size))
+        legal = self._legal_ids(player)
+        mask = bytearray(self._actions)  # `mask_of`, inlined
+        for i in legal:
+            mask[i] = 1
         return {"observation": obs if self._flat else obs.reshape(self.shape),
-                "action_mask": mask_of(self._legal_ids(player), self._actions)}
+                "action_mask": frombuffer(mask, int8)}
 
     def _legal_id(self, player: int, action: Any) -> int | None:
         """`action` as a legal id of `player`, or None; with `illegal_action="raise"` the
@@ -277,7 +287,13 @@ class BoardctAECEnv(_Shared, AECEnv):
         st = self.state
         assert st is not None
         player = self._index[agent]
-        number = self._legal_id(player, action)  # raises first, if so asked
+        # `_legal_id`, inlined (learners step at every action)
+        legal = self._legal_ids(player)
+        number = action if type(action) is int else as_id(action)
+        if number is not None and number not in legal:
+            number = None
+        if number is None and self.illegal_action == "raise":  # raises first, if so asked
+            raise illegal(st, player, action, legal)
         self._cumulative_rewards[agent] = 0.0
         if self._rewarded:  # PettingZoo's clearing and adding up, skipped while all are 0
             self._clear_rewards()
@@ -294,7 +310,8 @@ class BoardctAECEnv(_Shared, AECEnv):
         else:
             if self.infos[agent]:
                 self.infos[agent] = {}  # an illegal action penalized before: that was then
-            self._act(player, number)
+            moves.act_id(st, player, number)  # `_act`, inlined
+            self._legal.clear()
             if st.is_over:
                 returns = st.returns()
                 for a in self.agents:
@@ -302,8 +319,10 @@ class BoardctAECEnv(_Shared, AECEnv):
                     self.terminations[a] = True
                 self._rewarded = True
                 self._after(agent)
-            else:
-                self._select()
+            else:  # `_select`, inlined
+                players = st.current_players()
+                if players:
+                    self.agent_selection = self.possible_agents[players[0]]
         if (self.max_cycles is not None and not self.terminations[agent]
                 and self._steps >= self.max_cycles * len(self.possible_agents)):
             self.truncations = dict.fromkeys(self.agents, True)

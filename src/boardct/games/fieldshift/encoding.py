@@ -148,23 +148,23 @@ def observation_bytes(state, player: int) -> bytes:
     operator's fields by `_SEGMENTS`, each player's by `_PLAYERS`, the game's by `_GAME`
     and the turn's by `_TURN`), the same values `_write` writes one by one."""
     pv = state.pv
-    marks = [0] * 20  # 1: the side's watching operator, 2: its selected one
-    for p, watch, sel in ((0, pv[11], pv[10]), (1, pv[23], pv[22])):  # WATCH, SEL
-        lo = p * 10
-        if lo <= watch < lo + 10:
-            marks[watch] = 1
-        if lo <= sel < lo + 10:
-            marks[sel] |= 2
     segments = list(map(_SEGMENTS.__getitem__, zip(state.loc, state.vit, state.bleed,
-                                                   state.skl, ranks(state), marks,
+                                                   state.skl, ranks(state),
+                                                   _MARKS[pv[11], pv[10], pv[23], pv[22]],
                                                    strict=True)))
+    skl = state.skl
+    # each player's crates, facilities, cooldowns (PV_SIZE 12; CRATES, FAC (3), SKCD, SPCD
+    # from 0, ARTREADY at 8) and whether the enemy's Technicians (2 and 7 of their side)
+    # hold it under Cyberwarfare
+    first = _PLAYERS[(*pv[0:6], pv[8], skl[12] > 0 or skl[17] > 0)]
+    second = _PLAYERS[(*pv[12:18], pv[20], skl[2] > 0 or skl[7] > 0)]
     if player:
         segments = segments[10:] + segments[:10]
-    skl = state.skl
-    for p in (player, 1 - player):  # crates, facilities, cooldowns, artillery, Cyberwarfare
-        o = p * 12  # PV_SIZE; its fields CRATES, FAC (3), SKCD, SPCD from 0, ARTREADY at 8
-        q = 10 - p * 10  # the enemy's Technicians are q + 2 and q + 7 (under_cyber)
-        segments.append(_PLAYERS[(*pv[o:o + 6], pv[o + 8], skl[q + 2] > 0 or skl[q + 7] > 0)])
+        segments.append(second)
+        segments.append(first)
+    else:
+        segments.append(first)
+        segments.append(second)
     pending = state.pending
     disputable = 0
     for who, _ in state.violations:
@@ -177,6 +177,28 @@ def observation_bytes(state, player: int) -> bytes:
     segments.append(_TURN[(state.turn, state.limit)])
     segments.append(tail)
     return b"".join(segments)
+
+
+class _Marks(dict):
+    """Each operator's marks (1: its side's watching operator, 2: its side's selected one),
+    by the two sides' (watching, selected) operators as `pv` holds them (WATCH, SEL)."""
+
+    def __missing__(self, key: tuple[int, int, int, int]) -> tuple[int, ...]:
+        marks = [0] * 20
+        for p, watch, sel in ((0, key[0], key[1]), (1, key[2], key[3])):
+            lo = p * 10
+            if lo <= watch < lo + 10:
+                marks[watch] = 1
+            if lo <= sel < lo + 10:
+                marks[sel] |= 2
+        out = tuple(marks)
+        if len(self) > 65536:  # a bound, never met: a few hundred keys at most
+            self.clear()
+        self[key] = out
+        return out
+
+
+_MARKS = _Marks()
 
 
 class _Segments(dict):
@@ -289,24 +311,21 @@ _GAME = _Game()
 _TURN = _Turn()
 
 
-_RANKS: dict[tuple[int, ...], list[int]] = {}
+_BY_STAMP = range(20)
 
 
 def _ranks(loc: list[int], stamp: list[int]) -> list[int]:
-    """Each operator's place in its sector's stack (by stamp; 0 off the board), remembered
-    per placing of the operators (about half the observations of a game meet one again)."""
-    key = (*loc, *stamp)
-    rank = _RANKS.get(key)
-    if rank is None:
-        rank = [0] * 20
-        last, k = -1, 0
-        for where, _, i in sorted([(loc[i], stamp[i], i) for i in range(20) if loc[i] >= 0]):
-            k = k + 1 if where == last else 0
-            last = where
-            rank[i] = k
-        if len(_RANKS) > 4096:
-            _RANKS.clear()
-        _RANKS[key] = rank
+    """Each operator's place in its sector's stack (by stamp; 0 off the board): the operators
+    taken oldest stamp first, each counted onto its sector. (Not remembered per placing: the
+    stamps grow through a game, so a placing is almost never met again; `ranks` keeps the
+    last one on the state instead.)"""
+    rank = [0] * 20
+    height = [0] * 10
+    for i in sorted(_BY_STAMP, key=stamp.__getitem__):
+        where = loc[i]
+        if where >= 0:
+            rank[i] = height[where]
+            height[where] += 1
     return rank
 
 

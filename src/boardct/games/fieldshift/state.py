@@ -75,6 +75,7 @@ PV_SIZE = 12
 _TWO = nt.TWO
 # the action id of every command token (`enc.action_id`), looked up by `legal_ids`
 _ID_OF_TOKEN = [a - _TWO if a >= _TWO else a + 100 for a in range(_TWO + 100)]
+_TOKEN_OF_ID = [_TWO + i if i < 100 else i - 100 for i in range(1100)]  # `enc.id_action`
 _SWC = tuple(_TWO + 10 + t for t in range(10))
 _MOV = tuple(_TWO + 20 + t for t in range(10))
 _HIT = tuple(_TWO + 30 + t for t in range(10))
@@ -1389,8 +1390,18 @@ class FieldShiftState(State[int]):
         return enc.id_action(action_id)
 
     def legal_ids(self, player: int | None = None) -> list[int]:
-        # each token's id looked up in a table (`enc.action_id`, tabled): no Python loop
-        return sorted(set(map(_ID_OF_TOKEN.__getitem__, self.legal_actions(player))))
+        # each token's id looked up in a table (`enc.action_id`, tabled): no Python loop. No
+        # set: `legal_actions` lists each command once (its groups are of distinct first
+        # digits, and within a group each operator, target or count once), so no id repeats.
+        return sorted(map(_ID_OF_TOKEN.__getitem__, self.legal_actions(player)))
+
+    def apply_id(self, action_id: int, player: int | None = None) -> list[Event]:
+        """`apply(id_action(action_id))`, the id's token looked up in a table (a learner's
+        every step); an id that is not a plain int in range goes through `enc.id_action`,
+        which says what is wrong with it."""
+        if type(action_id) is int and 0 <= action_id < enc.NUM_ACTIONS:
+            return self.apply(_TOKEN_OF_ID[action_id], player)
+        return self.apply(enc.id_action(action_id), player)
 
     def observation_tensor(self, player: int) -> list[float]:
         """`enc.observation(self.view(player), player)`, built without the view (its fast

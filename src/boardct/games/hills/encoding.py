@@ -270,35 +270,123 @@ def fast_entries(state, player: int) -> dict[int, float]:
 
 def fast_array(state, player: int) -> array:
     """`fast_observation` as a fresh float32 `array` (the learners' adapters hand it to
-    numpy without a copy): the same writes as `fast_entries`, onto a copy of the board's
-    cached array."""
+    numpy without a copy): the squads written as `_write` writes them onto a copy of the
+    board's cached array, then most global fields copied in three remembered runs (`_RUNS`,
+    by the values each is made of) rather than written one by one."""
     _, tail, floats = _board(state, player)
-    return _write(state, player, floats[:], tail)
+    out = _write_squads(state, player, floats[:])
+    me = player
+    info, discard, tdone, seize = state.info, state.discard, state.tdone, state.seize
+    over = state.out is not None
+    g = _GLOBAL_AT
+    out[g:g + 11] = _RUNS[(0, me, state.cur == me and not over, info.first == me,
+                           info.turn_limit, tdone[me], tdone[1 - me], state.card_played,
+                           state.boosted, seize[me], seize[1 - me])]
+    out[g + 11:g + 21] = _RUNS[(1, me, *state.hand, *state.known)]
+    out[g + 21:g + 26] = _RUNS[(2, len(state.deck), *info.deck_mix, discard.count(0),
+                                discard.count(1), discard.count(2), discard.count(3))]
+    out[g + 26], out[g + 27], out[g + 28], out[g + 29] = tail
+    if over:
+        out[g + 30] = 1.0
+    return out
+
+
+class _Runs(dict):
+    """Runs of the global fields as float32 arrays, by the values they are made of (the keys
+    `fast_array` builds, led by the run's number): 0, the eleven from "to move" to the
+    seize counts; 1, the ten of the hands; 2, the five of the deck's size and the discard
+    pile (the four after them, the tiles and stars face down, and "over" are written).
+    Written as `_write` writes them (tests/hills/test_hills_observation_array.py holds the
+    two to the same bytes)."""
+
+    def __missing__(self, key: tuple) -> array:
+        if key[0] == 0:
+            run = array("f", bytes(4 * 11))
+            me, mine, first, turn_limit, t_me, t_other, card, boosted, s_me, s_other = key[1:]
+            limit = turn_limit or TURN_SCALE
+            if mine:
+                run[0] = 1.0
+            if me == 1:
+                run[1] = 1.0
+            if first:
+                run[2] = 1.0
+            if t_me:
+                run[3] = _scaled(t_me, limit)
+            if t_other:
+                run[4] = _scaled(t_other, limit)
+            if card:
+                run[5] = 1.0
+            if boosted >= 0:
+                run[6 + boosted % 3] = 1.0
+            for j, v in enumerate((s_me, s_other)):
+                if v:
+                    run[9 + j] = _SEIZE[v] if v in _SEIZE else scaled(v, 3)
+        elif key[0] == 1:
+            run = array("f", bytes(4 * 10))
+            me, hand, known = key[1], key[2:10], key[10:16]
+            mine, theirs = hand[me * 4:me * 4 + 4], hand[(1 - me) * 4:(1 - me) * 4 + 4]
+            b, c = me * 3, (1 - me) * 3
+            values = (*mine, sum(mine), sum(theirs), known[b + 1] + known[b + 2],
+                      known[b + 2], known[c + 1] + known[c + 2], known[c + 2])
+            for at, v in enumerate(values):
+                if v:
+                    run[at] = _HAND[v] if v in _HAND else scaled(v, HAND_SCALE)
+        else:
+            run = array("f", bytes(4 * 5))
+            deck, mix, counts = key[1], key[2:6], key[6:10]
+            if deck:
+                run[0] = _scaled(deck, sum(mix))
+            if sum(counts):  # a discard pile: its four counts, zeros included
+                for c in range(4):
+                    run[1 + c] = _scaled(counts[c], mix[c])
+        if len(self) > 65536:  # a bound: a few thousand keys in a long run of games
+            self.clear()
+        self[key] = run
+        return run
+
+
+_RUNS = _Runs()
 
 
 def _write(state, me: int, out, tail: list[float]):
     """The squads' and the global entries of `me`'s observation written into `out` (the
     board's entries, as a dict or as a float array of `SIZE`: indexed alike); returned."""
+    _write_squads(state, me, out)
+    return _write_globals(state, me, out, tail)
+
+
+def _write_squads(state, me: int, out):
+    """The squads' entries of `me`'s observation (their fields, their hexes' squad planes)
+    written into `out`; returned."""
     units, pos, imp, st = state.units, state.pos, state.imp, state.st
     status_of = _STATUS_OF[0] if _STATUS_OF else _status_index()
-    at = _SQUADS_AT
-    for side in (me, 1 - me):
-        plane = 8 if side == me else 11
-        own_turn = side == state.cur
-        for k in range(3):
-            sq = side * 3 + k
-            n = units[sq]
-            out[at] = _UNITS[n] if n in _UNITS else scaled(n, UNIT_CAP)
-            if n > 0:
-                out[_HEX_AT[pos[sq]] + plane + k] = 1.0
-                out[at + 1] = 1.0
-                if imp[sq]:
-                    out[at + 2] = 1.0
-                if own_turn:
-                    status = status_of[st[sq]]
-                    if status >= 0:
-                        out[at + 3 + status] = 1.0
-            at += SQUAD_FIELDS
+    cur = state.cur
+    for sq, side, at, plane in _SQUAD_ORDER[me]:
+        n = units[sq]
+        out[at] = _UNITS[n] if n in _UNITS else scaled(n, UNIT_CAP)
+        if n > 0:
+            out[_HEX_AT[pos[sq]] + plane] = 1.0
+            out[at + 1] = 1.0
+            if imp[sq]:
+                out[at + 2] = 1.0
+            if side == cur:  # the statuses of the side to move only
+                status = status_of[st[sq]]
+                if status >= 0:
+                    out[at + 3 + status] = 1.0
+    return out
+
+
+# per observer, its squads then the other side's: (squad, its side, where its fields start,
+# its plane in a hex: 8 + kind for the observer's own, 11 + kind for the other's)
+_SQUAD_ORDER = tuple(
+    tuple((side * 3 + k, side, _SQUADS_AT + (j * 3 + k) * SQUAD_FIELDS,
+           (8 if side == me else 11) + k)
+          for j, side in enumerate((me, 1 - me)) for k in range(3))
+    for me in (0, 1))
+
+
+def _write_globals(state, me: int, out, tail: list[float]):
+    """The global entries of `me`'s observation written into `out`; returned."""
     info = state.info
     limit = info.turn_limit or TURN_SCALE
     g = _GLOBAL_AT

@@ -1010,8 +1010,17 @@ class HillsState(State[int]):
     def legal_ids(self, player: int | None = None) -> list[int]:
         """`action_id` of each legal action, ascending (the core's default, its lookup
         inlined: every legal action is a code `ID_OF` numbers)."""
-        id_of = enc.ID_OF
-        return sorted({id_of[a] for a in self.legal_actions(player)})
+        # no set: `legal_actions` lists each code once (each squad's moves and attacks by
+        # direction and target, each card's targets once)
+        return sorted(map(enc.ID_OF.__getitem__, self.legal_actions(player)))
+
+    def apply_id(self, action_id: int, player: int | None = None) -> list[Event]:
+        """`apply(id_action(action_id))`, the id's code looked up directly (a learner's every
+        step); an id that is not a plain int in range goes through `enc.id_action`, which
+        says what is wrong with it."""
+        if type(action_id) is int and 0 <= action_id < enc.NUM_ACTIONS:
+            return self.apply(enc.CODES[action_id], player)
+        return self.apply(enc.id_action(action_id), player)
 
     def observation_tensor(self, player: int) -> list[float]:
         """`enc.observation(self.view(player), player)`, built without the view (its fast
