@@ -124,6 +124,19 @@ def legal_list(live: Live, seat: int | None) -> list[dict]:
     return out
 
 
+def status_line(live: Live) -> str:
+    """The game's status line (the same for every viewer: `State.status_line` takes none),
+    made once for the state in play and kept with the game for the other seats' messages
+    (by the state and the version: a reload replays entries into the same state object)."""
+    state = live.state
+    kept = live.extra.get("status_line")
+    if kept is not None and kept[0] is state and kept[1] == live.version:
+        return kept[2]
+    line = state.status_line()
+    live.extra["status_line"] = (state, live.version, line)
+    return line
+
+
 def prompt_for(live: Live, seat: int | None, to_move: list[int]) -> str:
     """The game's prompt for `seat` when it is to decide; `to_move` is `to_move_seen(seat)`.
     `State.prompt` speaks to the first player to decide; another seat deciding at the same
@@ -207,7 +220,7 @@ def _changing(live: Live, seat: int | None,
         "my_turn": seat is not None and seat in state.current_players(),
         "view": state.view(seat),
         "legal": legal_list(live, seat),
-        "status_line": state.status_line(),
+        "status_line": status_line(live),
         "prompt": prompt_for(live, seat, to_move),
         "offers": [],
         "offers_allowed": offers_allowed(live, seat),

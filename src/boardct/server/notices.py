@@ -197,8 +197,9 @@ class Notices:
         """Note which guest seats of `live` gave a contact (the outbox writes their notices)."""
         live.extra["notice_contacts_at"] = time.monotonic()
         changes = live.extra.get("notice_contacts_changes", 0)
-        seats = await self.service.db(lambda s: list(s.scalars(
-            select(SeatContactRow.seat).where(SeatContactRow.game == live.id))))
+        # a plain connection, not an ORM session: every game in play asks now and then
+        seats = await self.service.db_conn(lambda c: list(c.execute(
+            select(SeatContactRow.seat).where(SeatContactRow.game == live.id)).scalars()))
         if live.extra.get("notice_contacts_changes", 0) == changes:
             live.extra["notice_contacts"] = set(seats)
         # else: this process changed a contact meanwhile: what it holds is newer than the read
