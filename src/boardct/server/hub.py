@@ -154,9 +154,9 @@ class Hub:
             # connections; each entry's own events with it
             state = service.update_state(live, seat)
             msgs = [update_message(live, e, seat, state) for e in mine]
-            texts = [encode(m) for m in msgs]
+            texts: list[str | None] = [None] * len(msgs)  # encoded when a client needs them
             for c in mine_clients:
-                sends.append(self._send_all(c, _with_acks(c, mine, msgs, texts)))
+                sends.append(self._send_all(c, _texts_for(c, mine, msgs, texts)))
         await _all(sends)
 
     async def send_to(self, game_id: str, message_for: Any) -> None:
@@ -183,17 +183,21 @@ class Hub:
                 return
 
 
-def _with_acks(client: Client, entries: list[Any], msgs: list[dict], texts: list[str]
-               ) -> list[str]:
-    """The texts of the updates for `client`: the seat's, but the update of a move the
-    client is owed the acknowledgement of carries the move's `id` (its ack)."""
-    if not client.owed:
-        return texts
+def _texts_for(client: Client, entries: list[Any], msgs: list[dict],
+               texts: list[str | None]) -> list[str]:
+    """The texts of the updates for `client`: the seat's (each encoded once, by the first
+    client that needs it, then shared), but the update of a move the client is owed the
+    acknowledgement of carries the move's `id` (its ack), encoded for it alone."""
     out = []
-    for e, msg, text in zip(entries, msgs, texts, strict=True):
-        if e.move_id is not None and e.move_id in client.owed and e.seat == client.seat:
+    for i, (e, msg) in enumerate(zip(entries, msgs, strict=True)):
+        if client.owed and e.move_id is not None and e.move_id in client.owed \
+                and e.seat == client.seat:
             client.owed.discard(e.move_id)
-            text = encode({**msg, "id": e.move_id})
+            out.append(encode({**msg, "id": e.move_id}))
+            continue
+        text = texts[i]
+        if text is None:
+            text = texts[i] = encode(msg)
         out.append(text)
     return out
 
