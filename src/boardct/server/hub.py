@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -34,18 +35,64 @@ class Client:
     seat: int | None
     websocket: Any
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    stuck: bool = False  # a send of it outlasted SEND_TIMEOUT (the watchdog ended it)
+    # The client asked for its moves' acknowledgements in their updates (hello's
+    # `ack_in_update`): the ids of its applied moves whose update it has not been sent yet.
+    # The update of each carries the move's `id` and stands for the `ack` (one frame fewer).
+    ack_in_update: bool = False
+    owed: set[str] = field(default_factory=set)
 
     async def send(self, message: dict | str) -> bool:
         """Send a message (or its JSON text, already encoded); False: the client is gone."""
         text = message if isinstance(message, str) else encode(message)
         async with self.lock:  # one message at a time on a connection
+            if self.stuck:
+                return False
+            task = asyncio.current_task()
+            # No timer a message (asyncio.timeout made and cancelled one for every frame,
+            # though nearly every send is over at once): the watchdog looks at the sends
+            # under way now and then and ends one that has waited too long.
+            _SENDING[self] = (time.monotonic(), task)
+            _watch()
             try:
-                # asyncio.timeout, not wait_for: no task made for each message
-                async with asyncio.timeout(SEND_TIMEOUT):
-                    await self.websocket.send_text(text)
+                await self.websocket.send_text(text)
                 return True
+            except asyncio.CancelledError:
+                if not self.stuck or task is None:
+                    raise
+                task.uncancel()  # the watchdog's cancel: this send only, not the caller
+                return False
             except Exception:  # closed or stuck: the client resyncs on reconnect
                 return False
+            finally:
+                _SENDING.pop(self, None)
+
+
+# The sends under way, with when each began and its task; the watchdog's task of this loop.
+_SENDING: dict[Client, tuple[float, asyncio.Task | None]] = {}
+_WATCHDOG: list[asyncio.Task] = []
+
+
+def _watch() -> None:
+    """Start the watchdog of slow sends in this event loop unless it runs already."""
+    loop = asyncio.get_running_loop()
+    if _WATCHDOG and not _WATCHDOG[0].done() and _WATCHDOG[0].get_loop() is loop:
+        return
+    _WATCHDOG[:] = [loop.create_task(_watchdog())]
+
+
+async def _watchdog() -> None:
+    """While sends are under way: every fraction of SEND_TIMEOUT, cancel each send that has
+    waited longer than it (that client is dropped; it resyncs when it reconnects)."""
+    loop = asyncio.get_running_loop()
+    while _SENDING:
+        await asyncio.sleep(SEND_TIMEOUT / 4)
+        late = time.monotonic() - SEND_TIMEOUT
+        for client, (since, task) in list(_SENDING.items()):
+            if since <= late and task is not None and task.get_loop() is loop \
+                    and not task.done():
+                client.stuck = True
+                task.cancel()
 
 
 class Hub:
@@ -106,8 +153,10 @@ class Hub:
             # what changed of the seat's state, built once and encoded once for all of its
             # connections; each entry's own events with it
             state = service.update_state(live, seat)
-            texts = [encode(update_message(live, e, seat, state)) for e in mine]
-            sends += [self._send_all(c, texts) for c in mine_clients]
+            msgs = [update_message(live, e, seat, state) for e in mine]
+            texts: list[str | None] = [None] * len(msgs)  # encoded when a client needs them
+            for c in mine_clients:
+                sends.append(self._send_all(c, _texts_for(c, mine, msgs, texts)))
         await _all(sends)
 
     async def send_to(self, game_id: str, message_for: Any) -> None:
@@ -132,6 +181,25 @@ class Hub:
                 with contextlib.suppress(Exception):  # already gone
                     await client.websocket.close(code=1011)
                 return
+
+
+def _texts_for(client: Client, entries: list[Any], msgs: list[dict],
+               texts: list[str | None]) -> list[str]:
+    """The texts of the updates for `client`: the seat's (each encoded once, by the first
+    client that needs it, then shared), but the update of a move the client is owed the
+    acknowledgement of carries the move's `id` (its ack), encoded for it alone."""
+    out = []
+    for i, (e, msg) in enumerate(zip(entries, msgs, strict=True)):
+        if client.owed and e.move_id is not None and e.move_id in client.owed \
+                and e.seat == client.seat:
+            client.owed.discard(e.move_id)
+            out.append(encode({**msg, "id": e.move_id}))
+            continue
+        text = texts[i]
+        if text is None:
+            text = texts[i] = encode(msg)
+        out.append(text)
+    return out
 
 
 async def _all(sends: list[Any]) -> None:

@@ -31,7 +31,6 @@ import orjson
 from boardct.core import table
 from boardct.core.errors import BoardctError
 from boardct.core.inputs import check_shape, parse_json
-from boardct.core.table import legal_moves
 from boardct.server.live import Entry, Live, iso
 
 PROTOCOL = 1
@@ -113,14 +112,45 @@ def legal_list(live: Live, seat: int | None) -> list[dict]:
     if cached is not None:
         return cached
     try:
-        moves = legal_moves(state, seat)
+        out = legal_rows(state, seat)
     except BoardctError:
         return []
-    out = [{"text": m.text, "description": m.words, "group": m.group, "targets": list(m.targets)}
-           for m in moves[:MAX_LEGAL]]
     if any(v != live.version for v, _ in live.legal_cache):
         live.legal_cache.clear()
     live.legal_cache[key] = out
+    return out
+
+
+def status_line(live: Live) -> str:
+    """The game's status line (the same for every viewer: `State.status_line` takes none),
+    made once for the state in play and kept with the game for the other seats' messages
+    (by the state and the version: a reload replays entries into the same state object)."""
+    state = live.state
+    kept = live.extra.get("status_line")
+    if kept is not None and kept[0] is state and kept[1] == live.version:
+        return kept[2]
+    line = state.status_line()
+    live.extra["status_line"] = (state, live.version, line)
+    return line
+
+
+def legal_rows(state: Any, seat: int) -> list[dict]:
+    """`core.table.legal_moves` (each legal action once, in the game's notation, with its
+    words, group and targets) made straight into the message's rows, at most MAX_LEGAL: the
+    list of the seat to act is built at every move, and the intermediate `Move`s cost as
+    much as the rows."""
+    out: list[dict] = []
+    seen: set = set()
+    notation, words = state.notation, state.describe_action
+    group, targets = state.action_group, state.action_targets
+    for action in state.legal_actions(seat):
+        if action in seen:
+            continue
+        seen.add(action)
+        out.append({"text": notation(action), "description": words(action, seat),
+                    "group": group(action), "targets": list(targets(action, seat))})
+        if len(out) >= MAX_LEGAL:
+            break
     return out
 
 
@@ -207,7 +237,7 @@ def _changing(live: Live, seat: int | None,
         "my_turn": seat is not None and seat in state.current_players(),
         "view": state.view(seat),
         "legal": legal_list(live, seat),
-        "status_line": state.status_line(),
+        "status_line": status_line(live),
         "prompt": prompt_for(live, seat, to_move),
         "offers": [],
         "offers_allowed": offers_allowed(live, seat),

@@ -146,6 +146,7 @@ class Notices:
         self._task: asyncio.Task | None = None
         self._stopping = False
         self._loading: set[asyncio.Task] = set()
+        self._written = OUTBOX.written  # the outbox's count when the sender was last woken
 
     # -- wiring --------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -176,9 +177,14 @@ class Notices:
                 await self._task
 
     async def _poke(self, game_id: str, _version: int) -> None:
-        """After a commit: wake the sender; now and then read the game's guest contacts again
-        (another server process may have taken one since this one loaded the game)."""
-        self._wake.set()
+        """After a commit: wake the sender if notices were written since it was last woken
+        (a commit without notices, most of them, costs the sender no database round; what
+        another process wrote is found by the next poll); now and then read the game's guest
+        contacts again (another server process may have taken one since this one loaded the
+        game)."""
+        if OUTBOX.written != self._written:
+            self._written = OUTBOX.written
+            self._wake.set()
         live = self.service.cached(game_id)
         if live is not None and time.monotonic() - live.extra.get(
                 "notice_contacts_at", 0.0) > CONTACTS_FRESH:
@@ -191,8 +197,9 @@ class Notices:
         """Note which guest seats of `live` gave a contact (the outbox writes their notices)."""
         live.extra["notice_contacts_at"] = time.monotonic()
         changes = live.extra.get("notice_contacts_changes", 0)
-        seats = await self.service.db(lambda s: list(s.scalars(
-            select(SeatContactRow.seat).where(SeatContactRow.game == live.id))))
+        # a plain connection, not an ORM session: every game in play asks now and then
+        seats = await self.service.db_conn(lambda c: list(c.execute(
+            select(SeatContactRow.seat).where(SeatContactRow.game == live.id)).scalars()))
         if live.extra.get("notice_contacts_changes", 0) == changes:
             live.extra["notice_contacts"] = set(seats)
         # else: this process changed a contact meanwhile: what it holds is newer than the read

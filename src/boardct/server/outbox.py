@@ -168,6 +168,9 @@ class Outbox:
 
     def __init__(self, base_url: str = ""):
         self.base_url = base_url.rstrip("/")
+        # bumped whenever this process writes notices: the sender is woken after a commit
+        # only when there is something new to send (most moves write none)
+        self.written = 0
 
     def link(self, live: Live) -> str:
         return f"{self.base_url}/play/{live.id}"
@@ -216,6 +219,7 @@ class Outbox:
 
         def write(conn: Connection) -> None:
             conn.execute(insert(_table()), rows)
+            self.written += 1
 
         return write
 
@@ -264,6 +268,7 @@ class Outbox:
                              OFFER, subject, body, now))
         if rows:
             session.execute(insert(_table()), rows)
+            self.written += 1
 
     def deadline_reminder(self, session: Session, live: Live, seat: int, hours: float,
                           deadline: dt.datetime | None = None) -> bool:
@@ -288,6 +293,7 @@ class Outbox:
                 + f".\n\nPlay: {self.link(live)}")
         session.execute(insert(_table()), [_row(key, live, seat, DEADLINE, subject, body,
                                                 utcnow())])
+        self.written += 1
         return True
 
     def invited(self, session: Session, live: Live, seat: int, address: str, invite: str,
@@ -303,6 +309,7 @@ class Outbox:
         row = _row(key, live, seat, INVITED, subject, body, utcnow(), address=address)
         row["account"] = None  # the seat's holder is whoever takes the invitation
         session.execute(insert(_table()), [row])
+        self.written += 1
         return key
 
 

@@ -3,9 +3,11 @@
 The first message is `hello` with the seat token (never in the URL) and the last version the
 client saw; the server answers `welcome`, then the updates missed since then (if few) or one
 full `state`. Moves carry the client's id: `ack` (with the new version) or `reject` (code,
-ruling, reason); resending an applied id gets its original ack. Frames are at most 64 KiB;
-a frame that is too large, not JSON or not a known message gets an `error` message and the
-connection stays, until too many bad frames in a row close it (policy violation).
+ruling, reason); resending an applied id gets its original ack. A client whose hello asks for
+`ack_in_update` gets no `ack` for a move with an id: the move's update carries the id.
+Frames are at most 64 KiB; a frame that is too large, not JSON or not a known message gets
+an `error` message and the connection stays, until too many bad frames in a row close it
+(policy violation).
 
 Limits (docs/server.md): a client address opens sockets within the `socket` quota and holds
 at most `ServerConfig.max_sockets` at once (over either: an `error` `too_many_requests`, then
@@ -123,15 +125,18 @@ async def _game_socket(ws: WebSocket, service: GameService, game_id: str, limit:
     except ServiceError as exc:
         await _close_with(ws, exc.code, exc.message)
         return
-    client = Client(live.id, seat, ws)
+    client = Client(live.id, seat, ws, ack_in_update=hello.get("ack_in_update") is True)
     hub = service.hub
     # Under the game's notify lock no broadcast runs; the messages are built from one
     # version (the game's lock held while building). Entries committed after it are
     # broadcast once the lock is free, to this client too: nothing is missed or sent twice.
     async with live.notify_lock:
         async with live.lock:
-            first = [{"type": "welcome", "v": PROTOCOL, "seat": seat,
-                      "version": live.seen_version(seat)}]
+            welcome = {"type": "welcome", "v": PROTOCOL, "seat": seat,
+                       "version": live.seen_version(seat)}
+            if client.ack_in_update:
+                welcome["ack_in_update"] = True  # this server does: no `ack` for a move
+            first = [welcome]
             first += _catch_up(service, live, seat, since)
         for msg in first:
             await client.send(msg)
@@ -219,8 +224,13 @@ async def _serve(service: GameService, live: Live, client: Client, limit: int,
                     quotas.hit("move", f"{live.id}:{client.seat}")
                 ack = await service.submit(live.id, client.seat, text, move_id=msg_id,
                                            version=version)
-                await client.send({"type": "ack", "id": msg_id, "version": ack["version"],
-                                   "events": ack["events"]})
+                if client.ack_in_update and msg_id is not None and not ack.get("again"):
+                    # the move's update, on its way (after_change), carries its id: nothing
+                    # ran between the commit and here, so it has not been built yet
+                    client.owed.add(msg_id)
+                else:
+                    await client.send({"type": "ack", "id": msg_id,
+                                       "version": ack["version"], "events": ack["events"]})
             elif kind == "resign":
                 if client.seat is None:
                     raise ServiceError("forbidden", "a spectator cannot resign")

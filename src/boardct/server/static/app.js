@@ -75,7 +75,8 @@ export function newId() {
  * The websocket of one game page. `handlers` get: welcome(msg), state(stateMsg),
  * update(msg), ack(msg), reject(msg), chat(msg), status(text), error(msg).
  * Moves not yet acknowledged are kept and sent again after a reconnect; the server answers a
- * move id it has already applied with its original ack, so nothing is played twice.
+ * move id it has already applied with its original ack, so nothing is played twice. A move's
+ * acknowledgement is its `ack`, or the update that carries its id (hello's `ack_in_update`).
  */
 export class GameSocket {
   constructor(gameId, token, handlers) {
@@ -115,7 +116,10 @@ export class GameSocket {
     }
     this.ws = ws;
     ws.onopen = () => {
-      ws.send(JSON.stringify({ type: "hello", v: 1, token: this.token || null, since: this.version }));
+      // ack_in_update: a move's acknowledgement comes in its update (the update carrying the
+      // move's id), one message fewer; a server that does not offer it sends an `ack`
+      ws.send(JSON.stringify({ type: "hello", v: 1, token: this.token || null, since: this.version,
+                               ack_in_update: true }));
     };
     ws.onmessage = (ev) => {
       let msg;
@@ -161,6 +165,10 @@ export class GameSocket {
       case "update":
         this.version = msg.version;
         this.emit("update", msg);
+        if (msg.id != null && this.pending.has(msg.id)) {
+          this.pending.delete(msg.id); // the update of our own move is its acknowledgement
+          this.emit("ack", msg);
+        }
         break;
       case "ack":
         this.pending.delete(msg.id);

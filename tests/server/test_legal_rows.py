@@ -1,0 +1,38 @@
+"""The legal list of a state message (`messages.legal_rows`) is the core's list
+(`core.table.legal_moves`: each legal action once, its notation, words, group and targets) for
+every game installed, the sixth game too, at the start and along a random game."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from boardct.core import registry
+from boardct.core.table import legal_moves
+from boardct.server.messages import legal_rows
+
+
+def core_rows(state, seat):
+    return [{"text": m.text, "description": m.words, "group": m.group,
+             "targets": list(m.targets)} for m in legal_moves(state, seat)]
+
+
+@pytest.mark.parametrize("game_id", registry.ids())
+def test_the_legal_list_is_the_cores_for_every_seat_to_act(game_id):
+    game = registry.get(game_id)
+    rng = random.Random(5)
+    state = game.new(seed=11)
+    checked = 0
+    for _ in range(12):
+        if state.is_over:
+            break
+        players = state.current_players()
+        for seat in players:
+            rows = legal_rows(state, seat)
+            assert rows == core_rows(state, seat)
+            assert len({r["text"] for r in rows}) == len(rows)  # each action once
+            checked += 1
+        seat = players[0]
+        state.apply(rng.choice(state.legal_actions(seat)), seat)
+    assert checked > 0
