@@ -102,6 +102,7 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
         presence,
         ratings,
         recent,
+        timings,
         ws,
     )
     from boardct.server import extras as server_extras
@@ -162,10 +163,13 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
             gen0, gen1, gen2 = thresholds
             gc.set_threshold(max(gen0, GC_YOUNG), max(gen1, 20), max(gen2, 20))
         sweeper = asyncio.get_running_loop().create_task(_sweep(service))
+        measuring = timings.start(service)  # BOARDCT_TIMINGS: where the latency goes
         try:
             yield
         finally:
             sweeper.cancel()
+            if measuring is not None:
+                await measuring.stop()
             gc.set_threshold(*thresholds)
             await notices.stop()
             await extras.stop()  # srvx
