@@ -163,6 +163,7 @@ async def create_games(base: str, n: int) -> list[tuple[str, list[str]]]:
 
 DRAIN_S = 30.0  # after the round, seconds the clients wait for the acks of moves already sent
 LAG_TICK = 0.01  # the clients' event-loop lag monitor: a wake-up every 10 ms
+PING_EVERY = 30.0  # seconds between two pings of a client waiting for the round to start
 
 
 @dataclass
@@ -273,7 +274,12 @@ async def seat_client(ws_base: str, game_id: str, token: str, rng: random.Random
             if msg.get("type") == "state":
                 state = msg
         connected[0] += 1
-        stop_at = await go
+        while not go.done():  # a ping now and then, as the pages do: the server closes a
+            try:              # socket that says nothing for its idle timeout (120 s)
+                await asyncio.wait_for(asyncio.shield(go), PING_EVERY)
+            except TimeoutError:
+                await ws.send(dumps({"type": "ping"}))
+        stop_at = go.result()
         pending: dict[str, float] = {}
         need = 0  # the version a state must have before this client moves again
         version = state.get("version", -1)
