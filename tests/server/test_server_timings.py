@@ -8,9 +8,8 @@ from __future__ import annotations
 import json
 import time
 
-from conftest import Api, make_client
-
 from boardct.server.timings import ENV_TIMINGS
+from conftest import Api, make_client
 
 
 def _lines(path) -> list[dict]:
