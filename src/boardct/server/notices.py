@@ -76,6 +76,7 @@ BATCH = 5
 # contact given through another server process reaches this one's outbox so
 CONTACTS_FRESH = 10.0
 CONTACTS_BATCH = 500  # games whose contacts are read in one query
+CLAIM_GAP = 0.05  # seconds the sender lets pass after a wake-up before it claims
 MAX_ERROR = 500
 EMAIL_RE = re.compile(r"^[^@\s<>,;\"]{1,64}@[^@\s<>,;\"]{1,190}\.[^@\s<>,;\".]{1,63}$")
 HHMM = re.compile(r"^([01]\d|2[0-3]):([0-5]\d)$")
@@ -257,8 +258,11 @@ class Notices:
             self._wake.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self.settings.poll)
-            # a notice written by a commit a moment ago: let the commit's listeners finish
-            await asyncio.sleep(0)
+            # a notice written by a commit a moment ago: let the commit's listeners finish,
+            # and the commits of the next moments write theirs, claimed together: each commit
+            # wakes the sender, and a claim a commit (a query and a commit in the database
+            # thread, ahead of the moves') was 5-8% of the server's time at 200 games
+            await asyncio.sleep(CLAIM_GAP)
 
     async def send_due(self) -> int:
         """Claim the due notices (and those whose sender's lease ran out) and deliver them.
