@@ -20,7 +20,6 @@ import gc
 import importlib
 import importlib.util
 import logging
-import sys
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
@@ -43,7 +42,6 @@ HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "n
 SWEEP_EVERY = 60.0  # seconds between two looks for idle games to drop from memory
 GC_YOUNG = 20_000  # allocations between two young collections in a server process
 GC_MIDDLE, GC_OLD = 3, 100  # its middle and full collections' thresholds (below)
-SWITCH_INTERVAL = 0.001  # seconds a thread holds the GIL while another waits, in a server
 
 
 def error(status: int, code: str, message: str, rule: str | None = None) -> JSONResponse:
@@ -157,12 +155,7 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
         extras = await server_extras.start(app, service, config.db_url)
         notices = await start_notices(app, service, notice_settings(config))  # notifications
         thresholds = gc.get_threshold()
-        switch = sys.getswitchinterval()
         if config.freeze_gc:
-            # The database thread takes the GIL back after each of its SQLite calls; while the
-            # event loop runs Python it waits up to the switch interval (5 ms by default) for
-            # it, once or more a commit, and every move of the commit waits with it
-            sys.setswitchinterval(min(switch, SWITCH_INTERVAL))
             gc.collect()  # garbage of the start-up is not kept
             gc.freeze()
             # A move makes thousands of short-lived objects (views, messages): at the default
@@ -185,7 +178,6 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
             if measuring is not None:
                 await measuring.stop()
             gc.set_threshold(*thresholds)
-            sys.setswitchinterval(switch)
             await notices.stop()
             await extras.stop()  # srvx
             agents.close()
