@@ -48,6 +48,7 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 
@@ -64,6 +65,7 @@ class Stats:
     rejects: int = 0
     errors: list[str] = field(default_factory=list)
     games_over: int = 0
+    late: int = 0  # moves sent in the round whose ack did not come within DRAIN_S after it
 
 
 def process_cpu(pid: int | None) -> float | None:
@@ -112,6 +114,9 @@ def start_server(db: str, port: int, workers: int, folder: Path,
     `--server-src`), with the quotas above switched off where that server has them."""
     env = dict(os.environ)
     env["PYTHONPATH"] = str(src) + os.pathsep + env.get("PYTHONPATH", "")
+    # the server's own timings, a line a second (server/timings.py; a server without that
+    # module ignores the variable)
+    env["BOARDCT_TIMINGS"] = str(folder / "timings.jsonl")
     helptext = subprocess.run([sys.executable, "-m", "boardct", "serve", "--help"], env=env,
                               capture_output=True, text=True).stdout
     unlimited = UNLIMITED if "--quota" in helptext else []
@@ -141,149 +146,370 @@ async def create_games(base: str, n: int) -> list[tuple[str, list[str]]]:
 
     out: list[tuple[str, list[str]]] = []
     async with httpx.AsyncClient(base_url=base, timeout=60) as client:
-        for i in range(n):
+        async def one(i: int) -> tuple[str, list[str]]:
             r = await client.post("/api/v1/games", json={
                 "game": "fieldshift", "options": {}, "public": False,
                 "seats": [{"kind": "human", "name": f"A{i}"}, {"kind": "human", "name": f"B{i}"}]})
             r.raise_for_status()
             body = r.json()
-            out.append((body["game_id"], [s["token"] for s in body["seats"]]))
+            return body["game_id"], [s["token"] for s in body["seats"]]
+
+        for k in range(0, n, 8):  # a few at once: the set-up is not what is measured
+            out += await asyncio.gather(*(one(i) for i in range(k, min(n, k + 8))))
     return out
 
 
+# -- the clients: each process runs its share of the seats on one event loop ------------------
+
+DRAIN_S = 30.0  # after the round, seconds the clients wait for the acks of moves already sent
+LAG_TICK = 0.01  # the clients' event-loop lag monitor: a wake-up every 10 ms
+PING_EVERY = 30.0  # seconds between two pings of a client waiting for the round to start
+
+
+@dataclass
+class Share:
+    """What one client process is given: its games' seats and the round's settings."""
+
+    ws_base: str
+    seats: list[tuple[str, str, int]]  # (game id, seat token, k of the game)
+    seed: int
+    think: float
+    seconds: float
+
+
+def new_loop() -> asyncio.AbstractEventLoop:
+    """uvloop where installed (Linux and macOS, with uvicorn[standard]: the server runs on it
+    too), else asyncio's own loop (Windows): the clients' loop costs less CPU beside the
+    server."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.new_event_loop()
+    return uvloop.new_event_loop()
+
+
+def client_process(share: Share, conn: Any) -> None:
+    """A client process (`multiprocessing`, spawned): connect every seat of `share`, tell the
+    parent, wait for its go, play the round, send back what was measured."""
+    import gc
+
+    loop = new_loop()
+    try:
+        out = loop.run_until_complete(play_share(share, conn))
+    except BaseException as exc:  # told to the parent, which reports it
+        out = {"fatal": f"{type(exc).__name__}: {exc}"[:300]}
+    finally:
+        gc.enable()
+    conn.send(out)
+    conn.close()
+    loop.close()
+
+
+async def play_share(share: Share, conn: Any) -> dict:
+    import gc
+
+    loop = asyncio.get_running_loop()
+    stats = Stats()
+    go: asyncio.Future[float] = loop.create_future()
+    connected = [0]
+    rng = random.Random(share.seed)
+
+    async def client(game_id: str, token: str, k: int) -> None:
+        try:
+            await seat_client(share.ws_base, game_id, token, random.Random(rng.random() + k),
+                              stats, go, connected, share.think)
+        except Exception as exc:  # a client's failure is reported, the round goes on
+            stats.errors.append(f"{type(exc).__name__}: {exc}"[:200])
+
+    tasks = [loop.create_task(client(gid, token, k)) for gid, token, k in share.seats]
+    while connected[0] + len(stats.errors) < len(share.seats):
+        await asyncio.sleep(0.05)
+    # The clients' own pauses would be measured as the server's latency: what the set-up
+    # made is kept out of the collector's sight, and its young collections run rarely.
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 50, 100)
+    conn.send({"connected": connected[0], "errors": stats.errors[:5]})
+    await loop.run_in_executor(None, conn.recv)  # the parent's go
+    cpu0 = time.process_time()
+    stop_at = time.monotonic() + share.seconds
+    lags: list[float] = []
+    lag_task = loop.create_task(lag_monitor(lags, stop_at))
+    go.set_result(stop_at)
+    await asyncio.gather(*tasks)
+    await lag_task
+    return {"latencies": stats.latencies, "rejects": stats.rejects,
+            "games_over": stats.games_over, "errors": stats.errors[:5],
+            "error_count": len(stats.errors), "late": stats.late,
+            "cpu_s": time.process_time() - cpu0, "lags": lags}
+
+
+async def lag_monitor(lags: list[float], stop_at: float) -> None:
+    """How late the clients' event loop wakes up (a wake-up asked every LAG_TICK): a busy
+    client loop reads acks late, and that lateness would be counted as latency."""
+    while (now := time.perf_counter()) < stop_at:
+        await asyncio.sleep(LAG_TICK)
+        lags.append(time.perf_counter() - now - LAG_TICK)
+
+
 async def seat_client(ws_base: str, game_id: str, token: str, rng: random.Random,
-                      stats: Stats, stop_box: list[float], ready: asyncio.Event,
-                      connected: list[int], think: float) -> None:
-    import websockets
+                      stats: Stats, go: asyncio.Future[float], connected: list[int],
+                      think: float) -> None:
+    from websockets.asyncio.client import connect
 
     url = f"{ws_base}/api/v1/games/{game_id}/ws"
-    async with websockets.connect(url, max_size=2**22, open_timeout=120,
-                                  ping_interval=None) as ws:
+    # no compression offered (the server declines it anyway), no pings: the least work a
+    # message on the client side
+    async with connect(url, max_size=2**22, open_timeout=120, ping_interval=None,
+                       compression=None, close_timeout=2) as ws:
         await ws.send(dumps({"type": "hello", "v": 1, "token": token, "since": None}))
         # Connected once the server has welcomed the seat and sent its state: the round's
         # clock starts when every seat is in, so the storm of 2 x N hellos (each the first
         # use of a seat token, a database write) is not counted as play.
-        last_state: dict | None = None
-        version = -1
-        while last_state is None:
-            msg = loads(await asyncio.wait_for(ws.recv(), 120))
+        state: dict | None = None
+        while state is None:
+            msg = loads(await ws.recv(decode=False))  # the frame's bytes: orjson reads them
             if msg.get("type") == "error":
                 raise RuntimeError(f"refused: {msg}")
             if msg.get("type") == "state":
-                last_state = msg
-                version = msg.get("version", -1)
+                state = msg
         connected[0] += 1
-        await ready.wait()
-        stop_at = stop_box[0]  # fixed once every client is connected
+        while not go.done():  # a ping now and then, as the pages do: the server closes a
+            try:              # socket that says nothing for its idle timeout (120 s)
+                await asyncio.wait_for(asyncio.shield(go), PING_EVERY)
+            except TimeoutError:
+                await ws.send(dumps({"type": "ping"}))
+        stop_at = go.result()
         pending: dict[str, float] = {}
+        need = 0  # the version a state must have before this client moves again
+        version = state.get("version", -1)
 
-        need = [0]  # the version a state must have before this client moves again
-
-        async def maybe_move(state: dict) -> None:
-            if time.monotonic() >= stop_at or pending or state.get("over"):
-                return
-            if state.get("version", -1) < need[0]:
-                return  # the update of our own last move has not arrived yet
+        async def maybe_move() -> None:
+            assert state is not None
+            if pending or state.get("over") or state.get("version", -1) < need:
+                return  # waiting for our ack, or for the update of our own last move
             if not state.get("my_turn") or not state.get("legal"):
                 return
             if think > 0:  # the first move of a game at a random moment: no burst at start
-                low = 0.0 if need[0] == 0 else 0.5 * think
-                await asyncio.sleep(rng.uniform(low, 1.5 * think))
+                await asyncio.sleep(rng.uniform(0.0 if need == 0 else 0.5 * think,
+                                                1.5 * think))
+            if time.monotonic() >= stop_at:
+                return
             move_id = uuid.uuid4().hex
             text = rng.choice(state["legal"])["text"]
-            pending[move_id] = time.perf_counter()
-            await ws.send(dumps({"type": "move", "id": move_id, "text": text,
-                                 "version": state["version"]}))
+            frame = dumps({"type": "move", "id": move_id, "text": text,
+                           "version": state["version"]})
+            pending[move_id] = time.perf_counter()  # the latency: from here to the ack read
+            await ws.send(frame)
 
-        await maybe_move(last_state)
-        while time.monotonic() < stop_at:
-            try:
-                raw = await asyncio.wait_for(ws.recv(),
-                                             timeout=max(0.05, stop_at - time.monotonic()))
-            except TimeoutError:
+        await maybe_move()
+        while True:
+            # Until the round's end; after it, only while one of our moves waits for its ack
+            # (at most DRAIN_S): a slow ack is counted, not cut off by the end of the round.
+            now = time.monotonic()
+            draining = now >= stop_at
+            if draining and not pending:
                 break
+            try:
+                async with asyncio.timeout(DRAIN_S if draining else stop_at - now):
+                    raw = await ws.recv(decode=False)
+            except TimeoutError:
+                if draining:
+                    stats.late += len(pending)  # no ack in DRAIN_S after the round
+                    break
+                continue
+            read = time.perf_counter()
             msg = loads(raw)
             kind = msg.get("type")
             if kind == "ack":
                 sent = pending.pop(msg.get("id"), None)
                 if sent is not None:
-                    stats.latencies.append(time.perf_counter() - sent)
-                    need[0] = msg.get("version", 0)
+                    stats.latencies.append(read - sent)
+                    need = msg.get("version", 0)
+            elif kind == "update":
+                # an update carries what changed: merged into the state the client has
+                changed = msg.get("state") or {}
+                if changed.get("version", -1) >= version:
+                    version = changed.get("version", -1)
+                    state = {**state, **changed}
+                if changed.get("over"):
+                    stats.games_over += 1
+                    return
+            elif kind == "state":
+                if msg.get("version", -1) >= version:
+                    version = msg.get("version", -1)
+                    state = msg
+                if msg.get("over"):
+                    stats.games_over += 1
+                    return
             elif kind == "reject":
                 pending.pop(msg.get("id"), None)
                 stats.rejects += 1
                 if len(stats.errors) < 5:
                     stats.errors.append(f"reject: {msg}"[:200])
-                last_state = None
                 await ws.send(dumps({"type": "state"}))  # resync
-            elif kind in ("state", "update"):
-                # an update carries what changed: merged into the state the client has
-                state = msg if kind == "state" else {**(last_state or {}),
-                                                     **(msg.get("state") or {})}
-                if state.get("version", -1) >= version:
-                    version = state.get("version", -1)
-                    last_state = state
-                if state.get("over"):
-                    stats.games_over += 1
-                    return
+                continue
             elif kind == "error":
                 stats.errors.append(str(msg)[:200])
                 return
-            if last_state is not None:
-                await maybe_move(last_state)
+            if time.monotonic() < stop_at:
+                await maybe_move()
 
 
-async def run_round(base: str, ws_base: str, games: int, seconds: float, seed: int,
-                    think: float, server_pid: int | None = None) -> dict:
-    created = await create_games(base, games)
-    stats = Stats()
-    ready = asyncio.Event()
-    connected = [0]
-    t_connect = time.monotonic()
-    stop_box = [time.monotonic() + 3600]
-    rng = random.Random(seed)
+def split(seats: list[tuple[str, str, int]], n: int) -> list[list[tuple[str, str, int]]]:
+    """`n` shares of the seats, each game's two seats in the same share (a game's moves then
+    wait on one client loop, as two players' browsers would not, but no share waits on
+    another's game)."""
+    games: dict[str, list[tuple[str, str, int]]] = {}
+    for s in seats:
+        games.setdefault(s[0], []).append(s)
+    shares: list[list[tuple[str, str, int]]] = [[] for _ in range(n)]
+    for i, game_seats in enumerate(games.values()):
+        shares[i % n] += game_seats
+    return [s for s in shares if s]
 
-    async def client(game_id: str, token: str, k: int) -> None:
+
+def client_processes(games: int, asked: int | None) -> int:
+    """The number of client processes: as asked, else one per 500 games (at most 4)."""
+    if asked:
+        return asked
+    return max(1, min(4, -(-games // 500)))
+
+
+def server_timings(path: Path | None, start: float, end: float) -> dict:
+    """What the server measured between the wall-clock times `start` and `end` (its
+    BOARDCT_TIMINGS lines, server/timings.py), summed up: the longest and the worst
+    second's p99 of each series (ms), the collector's pauses by generation."""
+    if path is None or not path.exists():
+        return {}
+    lines = []
+    for text in path.read_text(encoding="utf-8").splitlines():
         try:
-            await seat_client(ws_base, game_id, token, random.Random(rng.random() + k), stats,
-                              stop_box, ready, connected, think)
-        except Exception as exc:  # a client's failure is reported, the round goes on
-            stats.errors.append(f"{type(exc).__name__}: {exc}"[:200])
+            line = json.loads(text)
+        except ValueError:
+            continue
+        if start <= line.get("t", 0) <= end + 1:
+            lines.append(line)
+    if not lines:
+        return {}
+    out: dict[str, Any] = {}
+    for key in ("lag", "busy", "db_wait", "db_write", "db_back"):
+        seen = [x[key] for x in lines if x.get(key, {}).get("n")]
+        if seen:
+            out[key] = {"max": max(x["max"] for x in seen),
+                        "worst_p99": max(x["p99"] for x in seen),
+                        "median_p99": sorted(x["p99"] for x in seen)[len(seen) // 2]}
+    batches = [x["batch"] for x in lines if x.get("batch", {}).get("n")]
+    if batches:  # the batch sizes are written as ms (n / 1000)
+        out["commits"] = sum(b["n"] for b in batches)
+        out["batch_max"] = max(b["max"] for b in batches)
+    gcs: dict[str, dict[str, float]] = {}
+    for x in lines:
+        for gen, g in x.get("gc", {}).items():
+            acc = gcs.setdefault(gen, {"n": 0, "total_ms": 0.0, "max_ms": 0.0,
+                                       "cpu_max_ms": 0.0, "cpu_total_ms": 0.0})
+            acc["n"] += g["n"]
+            acc["total_ms"] = round(acc["total_ms"] + g["total"], 2)
+            acc["max_ms"] = max(acc["max_ms"], g["max"])
+            acc["cpu_max_ms"] = max(acc["cpu_max_ms"], g.get("cpu_max", 0.0))
+            acc["cpu_total_ms"] = round(acc["cpu_total_ms"] + g.get("cpu_total", 0.0), 2)
+    out["gc"] = gcs
+    return out
 
-    tasks = []
-    for k, (gid, tokens) in enumerate(created):
-        for token in tokens:
-            tasks.append(asyncio.ensure_future(client(gid, token, k)))
-    while connected[0] + len(stats.errors) < 2 * games:
-        await asyncio.sleep(0.05)
-        if time.monotonic() - t_connect > 300:
-            break
+
+def run_round(base: str, ws_base: str, games: int, seconds: float, seed: int,
+              think: float, server_pid: int | None = None, procs: int | None = None,
+              timings: Path | None = None) -> dict:
+    """One round: create the games, start the client processes, wait until every seat is
+    in, then play `seconds` and gather what each process measured."""
+    import multiprocessing
+
+    created = asyncio.run(create_games(base, games))
+    seats = [(gid, token, k) for k, (gid, tokens) in enumerate(created) for token in tokens]
+    shares = split(seats, client_processes(games, procs))
+    ctx = multiprocessing.get_context("spawn")  # the same on Linux and Windows
+    t_connect = time.monotonic()
+    children = []
+    for i, share in enumerate(shares):
+        parent_end, child_end = ctx.Pipe()
+        proc = ctx.Process(target=client_process, daemon=True, args=(
+            Share(ws_base, share, seed * 1000 + i, think, seconds), child_end))
+        proc.start()
+        child_end.close()
+        children.append((proc, parent_end))
+    for _proc, pipe in children:
+        if not pipe.poll(600):
+            raise SystemExit("a client process did not connect its seats in 600 s")
+        hello = pipe.recv()
+        if "fatal" in hello:
+            raise SystemExit(f"a client process failed: {hello['fatal']}")
     connect_s = time.monotonic() - t_connect
-    cpu0 = time.process_time()
     server0 = process_cpu(server_pid)
-    stop_box[0] = time.monotonic() + seconds
+    print(f"  {games} games: every seat in after {connect_s:.1f} s; round of {seconds:g} s "
+          "started", file=sys.stderr, flush=True)
     t0 = time.perf_counter()
-    ready.set()
-    await asyncio.gather(*tasks)
+    wall0 = time.time()
+    for _, pipe in children:
+        pipe.send("go")
+    results = []
+    for proc, pipe in children:
+        if not pipe.poll(seconds + DRAIN_S + 120):
+            raise SystemExit("a client process did not finish its round")
+        results.append(pipe.recv())
+        proc.join(30)
     wall = time.perf_counter() - t0
     server1 = process_cpu(server_pid)
+    for r in results:
+        if "fatal" in r:
+            raise SystemExit(f"a client process failed: {r['fatal']}")
     server_cpu = (server1 - server0) if server0 is not None and server1 is not None else None
-    lat = sorted(stats.latencies)
+    lat = sorted(x for r in results for x in r["latencies"])
+    lags = sorted(x for r in results for x in r["lags"])
+    client_cpu = sum(r["cpu_s"] for r in results)
+    errors = [e for r in results for e in r["errors"]]
 
-    def pct(p: float) -> float:
-        return lat[min(len(lat) - 1, int(p * len(lat)))] * 1000 if lat else float("nan")
+    def pct(values: list[float], p: float) -> float:
+        return values[min(len(values) - 1, int(p * len(values)))] * 1000 if values \
+            else float("nan")
 
     return {"games": games, "moves": len(lat), "seconds": round(wall, 2),
-            "moves_per_s": round(len(lat) / wall, 1) if wall else 0.0,
-            "p50_ms": round(pct(0.50), 2), "p99_ms": round(pct(0.99), 2),
+            "moves_per_s": round(len(lat) / seconds, 1) if seconds else 0.0,
+            "p50_ms": round(pct(lat, 0.50), 2), "p99_ms": round(pct(lat, 0.99), 2),
+            "p999_ms": round(pct(lat, 0.999), 2),
+            "max_ms": round(lat[-1] * 1000, 2) if lat else None,
             "mean_ms": round(statistics.fmean(lat) * 1000, 2) if lat else None,
-            "rejects": stats.rejects, "games_over": stats.games_over,
-            "client_cpu_s": round(time.process_time() - cpu0, 2),
+            "rejects": sum(r["rejects"] for r in results),
+            "games_over": sum(r["games_over"] for r in results),
+            "late": sum(r["late"] for r in results),
+            "client_procs": len(results),
+            "client_cpu_s": round(client_cpu, 2),
+            "client_cpu_ms_per_move": round(1000 * client_cpu / len(lat), 2) if lat else None,
+            "client_lag_p99_ms": round(pct(lags, 0.99), 2),
+            "client_lag_max_ms": round(lags[-1] * 1000, 2) if lags else None,
             "server_cpu_s": round(server_cpu, 2) if server_cpu is not None else None,
             "server_cpu_ms_per_move": round(1000 * server_cpu / len(lat), 2)
             if server_cpu is not None and lat else None,
-            "connect_s": round(connect_s, 2), "errors": stats.errors[:5],
-            "error_count": len(stats.errors)}
+            "connect_s": round(connect_s, 2), "errors": errors[:5],
+            "error_count": sum(r["error_count"] for r in results),
+            "server": server_timings(timings, wall0, time.time())}
+
+
+def describe_timings(t: dict) -> str:
+    """One line of the server's timings (server_timings)."""
+    parts = []
+    for key, name in (("lag", "loop lag"), ("busy", "loop CPU per 10 ms"),
+                      ("db_wait", "commit queue"),
+                      ("db_write", "commit"), ("db_back", "commit hand-back")):
+        if key in t:
+            parts.append(f"{name} p99 {t[key]['median_p99']:.1f} (worst s "
+                         f"{t[key]['worst_p99']:.1f}) max {t[key]['max']:.0f} ms")
+    if "commits" in t:
+        parts.append(f"{t['commits']} commits, up to {t['batch_max']:.0f} moves each")
+    gcs = ", ".join(f"gen{g} {v['n']}x max {v['max_ms']:.0f} ms ({v['cpu_max_ms']:.0f} CPU)"
+                    for g, v in sorted(t.get("gc", {}).items()))
+    if gcs:
+        parts.append(f"gc {gcs}")
+    return "; ".join(parts)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -297,6 +523,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="average seconds a bot thinks before each move (0: none)")
     ap.add_argument("--url", default=None,
                     help="use a running server at this base URL instead of starting one")
+    ap.add_argument("--client-procs", type=int, default=None,
+                    help="client processes sharing the games (default: one per 500 games, at "
+                         "most 4)")
     ap.add_argument("--json", action="store_true", help="one JSON line per round")
     ap.add_argument("--suite", action="store_true",
                     help="the issue's set: --games 200 1000 2000 on SQLite (one process), then "
@@ -354,8 +583,9 @@ def serve_and_run(args: argparse.Namespace, name: str, db_url: str | None, worke
             print(f"server {base}, db {name}, {workers} worker(s), "
                   f"{args.seconds:g} s a round, think time {args.think:g} s", flush=True)
             for games in games_list:
-                res = asyncio.run(run_round(base, ws_base, games, args.seconds, args.seed,
-                                            args.think, proc.pid if proc else None))
+                res = run_round(base, ws_base, games, args.seconds, args.seed, args.think,
+                                proc.pid if proc else None, args.client_procs,
+                                None if args.url else folder / "timings.jsonl")
                 res |= {"db": name, "workers": workers, "server_src": args.server_src,
                         "load_average": os.getloadavg()[0] if hasattr(os, "getloadavg")
                         else None}
@@ -363,16 +593,22 @@ def serve_and_run(args: argparse.Namespace, name: str, db_url: str | None, worke
                 if args.json:
                     print(json.dumps(res), flush=True)
                 else:
-                    print(f"{games:4d} games: {res['moves']:6d} moves in {res['seconds']:.1f} s "
+                    print(f"{games:4d} games: {res['moves']:6d} moves in {args.seconds:g} s "
                           f"= {res['moves_per_s']:7.1f} moves/s, ack latency p50 "
-                          f"{res['p50_ms']:.1f} ms, p99 {res['p99_ms']:.1f} ms "
-                          f"(rejects {res['rejects']}, errors {res['error_count']}, "
-                          f"connect {res['connect_s']:.1f} s)", flush=True)
+                          f"{res['p50_ms']:.1f} ms, p99 {res['p99_ms']:.1f} ms, max "
+                          f"{res['max_ms'] or 0:.0f} ms (rejects {res['rejects']}, errors "
+                          f"{res['error_count']}, no ack {res['late']}, connect "
+                          f"{res['connect_s']:.1f} s)", flush=True)
+                    print(f"      clients: {res['client_procs']} process(es), CPU "
+                          f"{res['client_cpu_s']:.1f} s = {res['client_cpu_ms_per_move'] or 0:.2f}"
+                          f" ms a move, event-loop lag p99 {res['client_lag_p99_ms']:.1f} ms",
+                          flush=True)
                     if res["server_cpu_s"] is not None:
                         print(f"      server CPU {res['server_cpu_s']:.1f} s = "
-                              f"{res['server_cpu_ms_per_move']:.2f} ms a move; clients "
-                              f"{res['client_cpu_s']:.1f} s; load average "
+                              f"{res['server_cpu_ms_per_move']:.2f} ms a move; load average "
                               f"{res['load_average']:.1f}", flush=True)
+                    if res["server"]:
+                        print(f"      server: {describe_timings(res['server'])}", flush=True)
                     for e in res["errors"]:
                         print("   error:", e)
         finally:

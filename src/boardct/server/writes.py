@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import datetime as dt
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, cast
@@ -151,10 +152,16 @@ class MoveWriter:
         self._busy = False
         self.batches = 0  # transactions committed (tests and benchmarks read them)
         self.written = 0  # moves handed to them
+        # called after each commit with (moves, queued, started, committed, taken back),
+        # perf_counter() times: server/timings.py, when measuring
+        self.observe: Callable[[int, float, float, float, float], None] | None = None
+        self._queued = 0.0  # when the first move of the next batch was queued
 
     def write(self, move: MoveWrite) -> asyncio.Future[bool]:
         """Await it: True once `move` is committed, False when its compare-and-set failed."""
         done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        if not self._queue and self.observe is not None:
+            self._queued = time.perf_counter()
         self._queue.append((move, done))
         if not self._busy:
             self._flush()
@@ -164,18 +171,26 @@ class MoveWriter:
         batch, self._queue = self._queue, []
         self._busy = True
         moves = [m for m, _ in batch]
-        running = asyncio.get_running_loop().run_in_executor(self.executor, self._write, moves)
-        running.add_done_callback(lambda f: self._finished(batch, f))
+        times = [self._queued, 0.0, 0.0]  # queued, started, committed
+        running = asyncio.get_running_loop().run_in_executor(self.executor, self._write, moves,
+                                                             times)
+        running.add_done_callback(lambda f: self._finished(batch, f, times))
 
-    def _write(self, moves: list[MoveWrite]) -> list[bool | Exception]:
-        with self.engine.connect() as conn:
-            return write_moves(conn, moves)
+    def _write(self, moves: list[MoveWrite], times: list[float]) -> list[bool | Exception]:
+        times[1] = time.perf_counter()
+        try:
+            with self.engine.connect() as conn:
+                return write_moves(conn, moves)
+        finally:
+            times[2] = time.perf_counter()
 
     def _finished(self, batch: list[tuple[MoveWrite, asyncio.Future[bool]]],
-                  running: asyncio.Future[list[bool | Exception]]) -> None:
+                  running: asyncio.Future[list[bool | Exception]], times: list[float]) -> None:
         self._busy = False
         self.batches += 1
         self.written += len(batch)
+        if self.observe is not None:
+            self.observe(len(batch), times[0], times[1], times[2], time.perf_counter())
         error = None if running.cancelled() else running.exception()
         for k, (_, done) in enumerate(batch):
             if done.done():  # its waiter was cancelled
