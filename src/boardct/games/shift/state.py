@@ -70,6 +70,39 @@ def _purposes(what: str, n: int) -> tuple[str, ...]:
     return out
 
 
+def _guarding(defence: int) -> tuple[int, int, tuple[int, ...], int]:
+    """A defence as (active gear or -1, spirit-guard mask, the gears guarding, the active one
+    first, and the spirit it burns) (SH-9, SH-27, SH-28)."""
+    active, mask = guard_parts(defence)
+    chosen = ([active] if active >= 0 else []) + gears_in(mask)
+    return active, mask, tuple(chosen), mask.bit_count()
+
+
+_GUARDING = tuple(_guarding(GUARD + x) for x in range(80))  # by defence id less GUARD: once
+
+StaticTable: TypeAlias = "tuple[tuple[tuple[tuple[int, Cond | None], ...], ...], ...]"
+_STATICS: dict[int, tuple[Card, StaticTable]] = {}
+
+
+def _statics(card: Card) -> StaticTable:
+    """The card's constant text (SH-29) by ring gear, then as [own power, own guard, power
+    aimed at the opponent, guard aimed at the opponent]: (n, condition) pairs, the ability's
+    first, then the gear's deltas. Fixed for a card, so made once per card."""
+    found = _STATICS.get(id(card))
+    if found is not None and found[0] is card:
+        return found[1]
+    table = []
+    for gear in card.gears:
+        groups: list[list[tuple[int, Cond | None]]] = [[], [], [], []]
+        for s in (*card.statics, *gear.statics):
+            groups[(2 if s.opp else 0) + (0 if s.stat == "power" else 1)].append((s.n, s.cond))
+        table.append(tuple(tuple(g) for g in groups))
+    if len(_STATICS) > 256:
+        _STATICS.clear()
+    _STATICS[id(card)] = (card, tuple(table))
+    return tuple(table)
+
+
 # The coins flipped so far, newest first, as a linked list of cells: (previous cell or None,
 # player or -1 for the toss, heads, purpose).
 Flips: TypeAlias = "tuple[Flips | None, int, bool, str]"
@@ -82,7 +115,7 @@ class ShiftState(ShiftNotation, ShiftText, State[int]):
     __slots__ = (
         "cards", "limit", "rng", "forced", "flips", "phase", "mover", "first", "toss_winner",
         "turn", "sshift_used", "gear", "lit", "burnt", "tp", "tg", "skip_shift", "skip_turn",
-        "atk", "guarded", "guard_add", "ignore", "winner",
+        "atk", "guarded", "guard_add", "ignore", "winner", "statics",
     )
     game: ClassVar[Game]
     cards: tuple[Card, Card]
@@ -108,12 +141,14 @@ class ShiftState(ShiftNotation, ShiftText, State[int]):
     guard_add: int
     ignore: int
     winner: int
+    statics: tuple[StaticTable, StaticTable]  # `_statics` of each card, looked up once
 
     # -- construction --------------------------------------------------------------------------
     def _init(self, setup, cards: tuple[Card, Card], limit: int) -> None:
         self.setup = setup
         self._hist = None
         self.cards = cards
+        self.statics = (_statics(cards[0]), _statics(cards[1]))
         self.limit = limit
         self.rng = setup.rng()
         self.forced = ()
@@ -145,6 +180,7 @@ class ShiftState(ShiftNotation, ShiftText, State[int]):
         s.setup = self.setup
         s._hist = self._hist
         s.cards = self.cards
+        s.statics = self.statics
         s.limit = self.limit
         s.rng = self.rng.clone()
         s.forced = self.forced
@@ -251,25 +287,33 @@ class ShiftState(ShiftNotation, ShiftText, State[int]):
     def _constant(self, p: int, stat: str) -> int:
         """Constant text on `p`'s stat (SH-29): own ability and current-gear deltas aimed at
         itself, and the opponent's aimed at the opponent."""
-        c0, c1 = self.cards
+        return self._const(p, 0 if stat == "power" else 1)
+
+    def _const(self, p: int, k: int) -> int:
+        """`_constant` with the stat as 0 (power) or 1 (guard): each card's constant text
+        sorted once by gear, stat and aim (`_statics`), so a stat with none costs two
+        lookups (observations and attacks ask for both stats of both players)."""
+        tables = self.statics
         gear = self.gear
-        if not (c0.statics or c1.statics or c0.gears[gear[0]].statics
-                or c1.gears[gear[1]].statics):
-            return 0  # no constant text on either card: the common case, answered at once
+        o = 1 - p
+        own = tables[p][gear[p]][k]
+        other = tables[o][gear[o]][k + 2]
+        if not own and not other:
+            return 0
         total = 0
-        for owner in (p, 1 - p):
-            card = self.cards[owner]
-            aimed_at_other = owner != p
-            for statics in (card.statics, card.gears[self.gear[owner]].statics):
-                for s in statics:
-                    if s.stat == stat and s.opp == aimed_at_other and self._holds(s.cond, owner):
-                        total += s.n
+        for n, cond in own:
+            if cond is None or self._holds(cond, p):
+                total += n
+        for n, cond in other:
+            if cond is None or self._holds(cond, o):
+                total += n
         return total
 
     def power(self, p: int) -> int:
         """`p`'s power now, floored at 0 (SH-29)."""
         g = self.cards[p].gears[self.gear[p]]
-        return max(0, g.power + self.tp[p] + self._constant(p, "power"))
+        v = g.power + self.tp[p] + self._const(p, 0)
+        return v if v > 0 else 0
 
     def guard(self, p: int) -> int:
         """`p`'s guard now (with this attack's guarding and ignore rules), floored at 0."""
@@ -278,8 +322,10 @@ class ShiftState(ShiftNotation, ShiftText, State[int]):
             if self.ignore == 2:
                 return g.guard
             add = self.guard_add if self.ignore == 0 else 0
-            return max(0, g.guard + add + self.tg[p] + self._constant(p, "guard"))
-        return max(0, g.guard + self.tg[p] + self._constant(p, "guard"))
+            v = g.guard + add + self.tg[p] + self._const(p, 1)
+        else:
+            v = g.guard + self.tg[p] + self._const(p, 1)
+        return v if v > 0 else 0
 
     def attack_mod(self) -> Mod | None:
         if self.atk < 0:
@@ -494,12 +540,13 @@ class ShiftState(ShiftNotation, ShiftText, State[int]):
         mod = self.attack_mod()
         assert mod is not None
         # defence declaration (SH-9, SH-27, SH-28): spirit is burnt now and stays burnt
-        active, mask = guard_parts(defence)
-        chosen = ([active] if active >= 0 else []) + gears_in(mask)
+        active, mask, chosen, cost = _GUARDING[defence - GUARD]
         gears = self.cards[d].gears
-        self.guard_add = sum([gears[g].guard for g in chosen])
+        add = 0
+        for g in chosen:
+            add += gears[g].guard
+        self.guard_add = add
         self.guarded = bool(chosen)
-        cost = mask.bit_count()
         self.lit[d] -= cost
         self.burnt[d] += cost
         ev.append(("guard", d, active, mask, self.guard_add))
@@ -509,9 +556,9 @@ class ShiftState(ShiftNotation, ShiftText, State[int]):
         if mod.pattern:
             heads = tails = 0
             in_order = True
-            n = len(mod.pattern)
+            purposes = _purposes("activation", len(mod.pattern))
             for i, face in enumerate(mod.pattern):
-                h = self._coin(a, _purposes("activation", n)[i], ev)
+                h = self._coin(a, purposes[i], ev)
                 if h:
                     heads += 1
                 else:
