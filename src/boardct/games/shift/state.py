@@ -50,7 +50,7 @@ from boardct.games.shift.actions import (  # noqa: F401 - re-exported for caller
     player_label,
 )
 from boardct.games.shift.cardformat import ATTACK_TYPES, LEVELS, RING
-from boardct.games.shift.cards import Card, Cond, Mod, Op
+from boardct.games.shift.cards import Card, Cond, Mod, Op, Trigger
 from boardct.games.shift.notation import ShiftNotation
 from boardct.games.shift.text import ShiftText
 
@@ -103,6 +103,31 @@ def _statics(card: Card) -> StaticTable:
     return tuple(table)
 
 
+TriggerTable: TypeAlias = "tuple[dict[str, tuple[tuple[str, Trigger], ...]], ...]"
+_TRIGGERS: dict[int, tuple[Card, TriggerTable]] = {}
+
+
+def _triggers(card: Card) -> TriggerTable:
+    """The card's triggers (SH-40) by ring gear, then by moment ("hit_dealt"...): (source as
+    the events name it, trigger) pairs, the ability's first, then the gear's deltas, each in
+    file order. Fixed for a card, so made once per card."""
+    found = _TRIGGERS.get(id(card))
+    if found is not None and found[0] is card:
+        return found[1]
+    table = []
+    for i, gear in enumerate(card.gears):
+        by_moment: dict[str, list[tuple[str, Trigger]]] = {}
+        for source, triggers in (("ability", card.triggers),
+                                 (f"gear {RING[i]} delta", gear.triggers)):
+            for t in triggers:
+                by_moment.setdefault(t.on, []).append((source, t))
+        table.append({on: tuple(pairs) for on, pairs in by_moment.items()})
+    if len(_TRIGGERS) > 256:
+        _TRIGGERS.clear()
+    _TRIGGERS[id(card)] = (card, tuple(table))
+    return tuple(table)
+
+
 # The coins flipped so far, newest first, as a linked list of cells: (previous cell or None,
 # player or -1 for the toss, heads, purpose).
 Flips: TypeAlias = "tuple[Flips | None, int, bool, str]"
@@ -115,7 +140,7 @@ class ShiftState(ShiftNotation, ShiftText, State[int]):
     __slots__ = (
         "cards", "limit", "rng", "forced", "flips", "phase", "mover", "first", "toss_winner",
         "turn", "sshift_used", "gear", "lit", "burnt", "tp", "tg", "skip_shift", "skip_turn",
-        "atk", "guarded", "guard_add", "ignore", "winner", "statics",
+        "atk", "guarded", "guard_add", "ignore", "winner", "statics", "triggers",
     )
     game: ClassVar[Game]
     cards: tuple[Card, Card]
@@ -142,6 +167,7 @@ class ShiftState(ShiftNotation, ShiftText, State[int]):
     ignore: int
     winner: int
     statics: tuple[StaticTable, StaticTable]  # `_statics` of each card, looked up once
+    triggers: tuple[TriggerTable, TriggerTable]  # `_triggers` of each card
 
     # -- construction --------------------------------------------------------------------------
     def _init(self, setup, cards: tuple[Card, Card], limit: int) -> None:
@@ -149,6 +175,7 @@ class ShiftState(ShiftNotation, ShiftText, State[int]):
         self._hist = None
         self.cards = cards
         self.statics = (_statics(cards[0]), _statics(cards[1]))
+        self.triggers = (_triggers(cards[0]), _triggers(cards[1]))
         self.limit = limit
         self.rng = setup.rng()
         self.forced = ()
@@ -181,6 +208,7 @@ class ShiftState(ShiftNotation, ShiftText, State[int]):
         s._hist = self._hist
         s.cards = self.cards
         s.statics = self.statics
+        s.triggers = self.triggers
         s.limit = self.limit
         s.rng = self.rng.clone()
         s.forced = self.forced
@@ -508,9 +536,7 @@ class ShiftState(ShiftNotation, ShiftText, State[int]):
         if self.tp[m] or self.tg[m]:  # SH-24
             ev.append(("cleanup", m, self.tp[m], self.tg[m]))
             self.tp[m] = self.tg[m] = 0
-        card = self.cards[m]
-        if card.triggers or card.gears[self.gear[m]].triggers:  # _fire's own first test
-            self._fire(m, "turn_start", ev)
+        self._fire(m, "turn_start", ev)
         self.phase = P_START
 
     def _turn_limit(self, ev: list[Event]) -> bool:
@@ -523,9 +549,7 @@ class ShiftState(ShiftNotation, ShiftText, State[int]):
 
     def _end_phase(self, ev: list[Event]) -> None:
         m = self.mover
-        card = self.cards[m]
-        if card.triggers or card.gears[self.gear[m]].triggers:  # _fire's own first test
-            self._fire(m, "turn_end", ev)
+        self._fire(m, "turn_end", ev)
         if self.phase != P_OVER:
             self.phase = P_END
 
@@ -662,19 +686,17 @@ class ShiftState(ShiftNotation, ShiftText, State[int]):
         ev.append(("refresh", p, k))
 
     def _fire(self, p: int, on: str, ev: list[Event]) -> None:
-        """`p`'s triggers for `on`: ability first, then current-gear deltas (SH-40)."""
-        card = self.cards[p]
-        gear = card.gears[self.gear[p]]
-        if not card.triggers and not gear.triggers:
+        """`p`'s triggers for `on`: ability first, then current-gear deltas (SH-40), from the
+        card's table (`_triggers`): a moment with none costs a lookup."""
+        found = self.triggers[p][self.gear[p]].get(on)
+        if found is None:
             return
-        for source, triggers in (("ability", card.triggers),
-                                 (f"gear {RING[self.gear[p]]} delta", gear.triggers)):
-            for t in triggers:
-                if t.on == on and self._holds(t.cond, p):
-                    ev.append(("trigger", p, source, on))
-                    self._run(t.do, p, ev)
-                    if self.phase == P_OVER:
-                        return
+        for source, t in found:
+            if self._holds(t.cond, p):
+                ev.append(("trigger", p, source, on))
+                self._run(t.do, p, ev)
+                if self.phase == P_OVER:
+                    return
 
     def _run(self, ops: tuple[Op, ...], owner: int, ev: list[Event],
              coins: list[bool] | None = None) -> None:
