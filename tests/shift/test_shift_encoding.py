@@ -106,7 +106,8 @@ def test_power_and_guard_follow_the_constant_text_of_every_shipped_pair():
 def test_observation_array_equals_the_views_tensor_along_default_games():
     """The float32 array learners get (OpenSpiel, PettingZoo) equals
     `observation(view(p), p)` for both seats at every state of random games at the default
-    options, and with every shipped card as the first card (SH-4: past coins only)."""
+    options, and with every shipped card as the first card (SH-4: past coins only); and the
+    action mask beside it."""
     from array import array
 
     for k, card1 in enumerate(SHIPPED):
@@ -114,3 +115,5 @@ def test_observation_array_equals_the_views_tensor_along_default_games():
             for p in (0, 1):
                 assert s.observation_array(p).tolist() == \
                     array("f", enc.observation(s.view(p), p)).tolist()
+                # the learner's mask: the ids of the legal actions, ascending (none off turn)
+                assert s.legal_ids(p) == sorted(s.action_id(a) for a in s.legal_actions(p))

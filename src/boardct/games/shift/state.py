@@ -80,6 +80,10 @@ def _guarding(defence: int) -> tuple[int, int, tuple[int, ...], int]:
 
 _GUARDING = tuple(_guarding(GUARD + x) for x in range(80))  # by defence id less GUARD: once
 
+# The ids of each DEFENCES entry (by defender's gear and spirit), ascending.
+_DEFENCE_IDS = tuple(tuple(tuple(sorted(enc.action_id(a) for a in acts)) for acts in by_lit)
+                     for by_lit in DEFENCES)
+
 StaticTable: TypeAlias = "tuple[tuple[tuple[tuple[int, Cond | None], ...], ...], ...]"
 _STATICS: dict[int, tuple[Card, StaticTable]] = {}
 
@@ -807,6 +811,19 @@ class ShiftState(ShiftNotation, ShiftText, State[int]):
 
     def id_action(self, action_id: int, player: int | None = None) -> int:
         return enc.id_action(action_id)
+
+    def legal_ids(self, player: int | None = None) -> list[int]:
+        """The ids of `legal_actions(player)`, ascending: the codes 0..9 are their own ids,
+        and a defence's id is its code less a constant, read from a table made once."""
+        if self.phase == P_DEFEND:
+            d = 1 - self.mover
+            if player is not None and player != d:
+                return []
+            lit = self.lit[d]
+            return list(_DEFENCE_IDS[self.gear[d]][lit if lit < 3 else 3])
+        acts = self.legal_actions(player)  # a fresh list of codes 0..9
+        acts.sort()
+        return acts
 
     def observation_tensor(self, player: int) -> list[float]:
         """`enc.observation(self.view(player), player)`, built without the view (its fast
