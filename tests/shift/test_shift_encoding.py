@@ -51,3 +51,69 @@ def test_cards_are_in_the_observation():
     b = new(card1="iron-lantern", card2="moth-regent")
     assert a.observation_tensor(0) != b.observation_tensor(0)
     assert len(a.observation_tensor(0)) == enc.SIZE
+
+
+# -- the fast paths against their definitions, on whole random games at the default options -----
+SHIPPED = ("ember-duelist", "glass-cartographer", "iron-lantern", "moth-regent",
+           "quill-of-ash", "tide-warden")
+
+
+def _constant_by_the_text(s, p: int, stat: str) -> int:
+    """SH-29 read straight from the cards: `p`'s own ability and current-gear constant text
+    aimed at itself, plus the opponent's aimed at `p`, each while its condition holds."""
+    total = 0
+    for owner in (p, 1 - p):
+        card = s.cards[owner]
+        for static in (*card.statics, *card.gears[s.gear[owner]].statics):
+            if static.stat == stat and static.opp == (owner != p) and s._holds(static.cond,
+                                                                               owner):
+                total += static.n
+    return total
+
+
+def _random_states(card1: str, card2: str, seed: int):
+    """Every state of a random game at the default turn limit, these cards."""
+    import random
+
+    rnd = random.Random(seed)
+    s = GAME.new(seed=seed, names=("a", "b"), card1=card1, card2=card2)
+    yield s
+    while not s.is_over:
+        p = s.current_players()[0]
+        s.apply(rnd.choice(s.legal_actions(p)), p)
+        yield s
+
+
+def test_power_and_guard_follow_the_constant_text_of_every_shipped_pair():
+    """SH-29: power and guard (read by attacks and observations, from per-card tables) equal
+    the printed stat plus the constant text in force, at every state of random games of
+    every pair of shipped cards (conditions on gears, damage and spirit come and go)."""
+    checked = 0
+    for i, card1 in enumerate(SHIPPED):
+        for card2 in SHIPPED[i:]:
+            for s in _random_states(card1, card2, seed=len(card1) * 31 + len(card2)):
+                for p in (0, 1):
+                    g = s.cards[p].gears[s.gear[p]]
+                    assert s.power(p) == max(0, g.power + s.tp[p]
+                                             + _constant_by_the_text(s, p, "power"))
+                    if s.atk < 0 or p == s.mover:  # no attack on p: no guarding to add
+                        assert s.guard(p) == max(0, g.guard + s.tg[p]
+                                                 + _constant_by_the_text(s, p, "guard"))
+                    checked += 1
+    assert checked > 2000
+
+
+def test_observation_array_equals_the_views_tensor_along_default_games():
+    """The float32 array learners get (OpenSpiel, PettingZoo) equals
+    `observation(view(p), p)` for both seats at every state of random games at the default
+    options, and with every shipped card as the first card (SH-4: past coins only); and the
+    action mask beside it."""
+    from array import array
+
+    for k, card1 in enumerate(SHIPPED):
+        for s in _random_states(card1, "tide-warden", seed=100 + k):
+            for p in (0, 1):
+                assert s.observation_array(p).tolist() == \
+                    array("f", enc.observation(s.view(p), p)).tolist()
+                # the learner's mask: the ids of the legal actions, ascending (none off turn)
+                assert s.legal_ids(p) == sorted(s.action_id(a) for a in s.legal_actions(p))

@@ -15,7 +15,7 @@ from array import array
 
 from boardct.core.encoding import check_id, dense, flag, one_hot, scaled, signed
 from boardct.core.errors import IllegalAction
-from boardct.games.shift.actions import GUARD, PHASE_NAMES, TOKENS
+from boardct.games.shift.actions import GUARD, P_DEFEND, P_OVER, PHASE_NAMES, TOKENS
 from boardct.games.shift.cardformat import ATTACK_TYPES, LEVELS, RING
 
 NUM_ACTIONS = 90
@@ -181,12 +181,17 @@ def fast_array(state, player: int) -> array:
 
 def _write(state, me: int, out):
     """Every entry of `me`'s observation but the printed cards' written into `out` (the
-    cards' entries, as a dict or as a float array of `SIZE`: indexed alike); returned."""
-    out[state.phase] = 1.0
+    cards' entries, as a dict or as a float array of `SIZE`: indexed alike); returned.
+    Whose decision it is and the attack under way are read from the fields
+    (`current_players()`, `attack_mod()` inlined); power and guard through the state's
+    rules (`power`, `guard`)."""
+    ph = state.phase
+    out[ph] = 1.0
     n = _PHASES
-    if me in state.current_players():
+    mover = state.mover
+    if ph != P_OVER and (1 - mover if ph == P_DEFEND else mover) == me:
         out[n] = 1.0
-    if state.mover == me:
+    if mover == me:
         out[n + 1] = 1.0
     first = state.first
     if first == me:
@@ -195,18 +200,25 @@ def _write(state, me: int, out):
         out[n + 3] = 1.0
     if state.toss_winner == me:
         out[n + 4] = 1.0
-    mod = state.attack_mod()
-    if mod is not None:
-        out[n + 5 + _ATTACK_AT[mod.type]] = 1.0
-    out[n + 8] = scaled(state.turn, state.limit)
+    atk = state.atk
+    if atk >= 0:  # attacks are held by type index (Gear.attacks)
+        out[n + 5 + atk] = 1.0
+    turns = _TURNS.get(state.limit)
+    if turns is None:
+        turns = _turns(state.limit)
+    turn = state.turn
+    out[n + 8] = turns[turn] if turn < len(turns) else scaled(turn, state.limit)
     at = _PLAYER_AT
+    gears = state.gear
+    power = state.power
+    guard = state.guard
     for p in (me, 1 - me):
-        gear = state.gear[p]
+        gear = gears[p]
         out[at + gear] = 1.0
         out[at + 4] = _LEVEL[gear]
-        v = state.power(p)
+        v = power(p)
         out[at + 5] = _STAT[v] if v in _STAT else scaled(v, STAT)
-        v = state.guard(p)
+        v = guard(p)
         out[at + 6] = _STAT[v] if v in _STAT else scaled(v, STAT)
         v = state.tp[p]
         if v:
@@ -225,13 +237,12 @@ def _write(state, me: int, out):
         if state.skip_turn[p]:
             out[at + 12] = 1.0
         at += PLAYER_FIELDS  # the printed gears (at + 13 on) are in the base
-    recent: list[tuple[int, bool]] = []
+    # the last FLIPS coins, oldest first: the newest is the last block's
     cell = state.flips
-    while cell is not None and len(recent) < FLIPS:
+    at = _FLIPS_AT + 5 * (FLIPS - 1)
+    end = _FLIPS_AT
+    while cell is not None and at >= end:
         cell, who, heads, _ = cell
-        recent.append((who, heads))
-    at = _FLIPS_AT + 5 * (FLIPS - len(recent))
-    for who, heads in reversed(recent):  # oldest first
         out[at if heads else at + 1] = 1.0
         if who == me:
             out[at + 2] = 1.0
@@ -239,5 +250,17 @@ def _write(state, me: int, out):
             out[at + 4] = 1.0
         elif who == 1 - me:
             out[at + 3] = 1.0
-        at += 5
+        at -= 5
+    return out
+
+
+_TURNS: dict[int, tuple[float, ...]] = {}
+
+
+def _turns(limit: int) -> tuple[float, ...]:
+    """`scaled(turn, limit)` for every turn of a game of `limit` turns: made once per limit
+    (the same floats, looked up)."""
+    if len(_TURNS) > 64:
+        _TURNS.clear()
+    out = _TURNS[limit] = tuple(scaled(t, limit) for t in range(max(limit, 0) + 1))
     return out

@@ -50,7 +50,7 @@ from boardct.games.shift.actions import (  # noqa: F401 - re-exported for caller
     player_label,
 )
 from boardct.games.shift.cardformat import ATTACK_TYPES, LEVELS, RING
-from boardct.games.shift.cards import Card, Cond, Mod, Op
+from boardct.games.shift.cards import Card, Cond, Mod, Op, Trigger
 from boardct.games.shift.notation import ShiftNotation
 from boardct.games.shift.text import ShiftText
 
@@ -70,6 +70,68 @@ def _purposes(what: str, n: int) -> tuple[str, ...]:
     return out
 
 
+def _guarding(defence: int) -> tuple[int, int, tuple[int, ...], int]:
+    """A defence as (active gear or -1, spirit-guard mask, the gears guarding, the active one
+    first, and the spirit it burns) (SH-9, SH-27, SH-28)."""
+    active, mask = guard_parts(defence)
+    chosen = ([active] if active >= 0 else []) + gears_in(mask)
+    return active, mask, tuple(chosen), mask.bit_count()
+
+
+_GUARDING = tuple(_guarding(GUARD + x) for x in range(80))  # by defence id less GUARD: once
+
+# The ids of each DEFENCES entry (by defender's gear and spirit), ascending.
+_DEFENCE_IDS = tuple(tuple(tuple(sorted(enc.action_id(a) for a in acts)) for acts in by_lit)
+                     for by_lit in DEFENCES)
+
+StaticTable: TypeAlias = "tuple[tuple[tuple[tuple[int, Cond | None], ...], ...], ...]"
+_STATICS: dict[int, tuple[Card, StaticTable]] = {}
+
+
+def _statics(card: Card) -> StaticTable:
+    """The card's constant text (SH-29) by ring gear, then as [own power, own guard, power
+    aimed at the opponent, guard aimed at the opponent]: (n, condition) pairs, the ability's
+    first, then the gear's deltas. Fixed for a card, so made once per card."""
+    found = _STATICS.get(id(card))
+    if found is not None and found[0] is card:
+        return found[1]
+    table = []
+    for gear in card.gears:
+        groups: list[list[tuple[int, Cond | None]]] = [[], [], [], []]
+        for s in (*card.statics, *gear.statics):
+            groups[(2 if s.opp else 0) + (0 if s.stat == "power" else 1)].append((s.n, s.cond))
+        table.append(tuple(tuple(g) for g in groups))
+    if len(_STATICS) > 256:
+        _STATICS.clear()
+    _STATICS[id(card)] = (card, tuple(table))
+    return tuple(table)
+
+
+TriggerTable: TypeAlias = "tuple[dict[str, tuple[tuple[str, Trigger], ...]], ...]"
+_TRIGGERS: dict[int, tuple[Card, TriggerTable]] = {}
+
+
+def _triggers(card: Card) -> TriggerTable:
+    """The card's triggers (SH-40) by ring gear, then by moment ("hit_dealt"...): (source as
+    the events name it, trigger) pairs, the ability's first, then the gear's deltas, each in
+    file order. Fixed for a card, so made once per card."""
+    found = _TRIGGERS.get(id(card))
+    if found is not None and found[0] is card:
+        return found[1]
+    table = []
+    for i, gear in enumerate(card.gears):
+        by_moment: dict[str, list[tuple[str, Trigger]]] = {}
+        for source, triggers in (("ability", card.triggers),
+                                 (f"gear {RING[i]} delta", gear.triggers)):
+            for t in triggers:
+                by_moment.setdefault(t.on, []).append((source, t))
+        table.append({on: tuple(pairs) for on, pairs in by_moment.items()})
+    if len(_TRIGGERS) > 256:
+        _TRIGGERS.clear()
+    _TRIGGERS[id(card)] = (card, tuple(table))
+    return tuple(table)
+
+
 # The coins flipped so far, newest first, as a linked list of cells: (previous cell or None,
 # player or -1 for the toss, heads, purpose).
 Flips: TypeAlias = "tuple[Flips | None, int, bool, str]"
@@ -82,7 +144,7 @@ class ShiftState(ShiftNotation, ShiftText, State[int]):
     __slots__ = (
         "cards", "limit", "rng", "forced", "flips", "phase", "mover", "first", "toss_winner",
         "turn", "sshift_used", "gear", "lit", "burnt", "tp", "tg", "skip_shift", "skip_turn",
-        "atk", "guarded", "guard_add", "ignore", "winner",
+        "atk", "guarded", "guard_add", "ignore", "winner", "statics", "triggers",
     )
     game: ClassVar[Game]
     cards: tuple[Card, Card]
@@ -108,12 +170,16 @@ class ShiftState(ShiftNotation, ShiftText, State[int]):
     guard_add: int
     ignore: int
     winner: int
+    statics: tuple[StaticTable, StaticTable]  # `_statics` of each card, looked up once
+    triggers: tuple[TriggerTable, TriggerTable]  # `_triggers` of each card
 
     # -- construction --------------------------------------------------------------------------
     def _init(self, setup, cards: tuple[Card, Card], limit: int) -> None:
         self.setup = setup
         self._hist = None
         self.cards = cards
+        self.statics = (_statics(cards[0]), _statics(cards[1]))
+        self.triggers = (_triggers(cards[0]), _triggers(cards[1]))
         self.limit = limit
         self.rng = setup.rng()
         self.forced = ()
@@ -145,6 +211,8 @@ class ShiftState(ShiftNotation, ShiftText, State[int]):
         s.setup = self.setup
         s._hist = self._hist
         s.cards = self.cards
+        s.statics = self.statics
+        s.triggers = self.triggers
         s.limit = self.limit
         s.rng = self.rng.clone()
         s.forced = self.forced
@@ -251,25 +319,33 @@ class ShiftState(ShiftNotation, ShiftText, State[int]):
     def _constant(self, p: int, stat: str) -> int:
         """Constant text on `p`'s stat (SH-29): own ability and current-gear deltas aimed at
         itself, and the opponent's aimed at the opponent."""
-        c0, c1 = self.cards
+        return self._const(p, 0 if stat == "power" else 1)
+
+    def _const(self, p: int, k: int) -> int:
+        """`_constant` with the stat as 0 (power) or 1 (guard): each card's constant text
+        sorted once by gear, stat and aim (`_statics`), so a stat with none costs two
+        lookups (observations and attacks ask for both stats of both players)."""
+        tables = self.statics
         gear = self.gear
-        if not (c0.statics or c1.statics or c0.gears[gear[0]].statics
-                or c1.gears[gear[1]].statics):
-            return 0  # no constant text on either card: the common case, answered at once
+        o = 1 - p
+        own = tables[p][gear[p]][k]
+        other = tables[o][gear[o]][k + 2]
+        if not own and not other:
+            return 0
         total = 0
-        for owner in (p, 1 - p):
-            card = self.cards[owner]
-            aimed_at_other = owner != p
-            for statics in (card.statics, card.gears[self.gear[owner]].statics):
-                for s in statics:
-                    if s.stat == stat and s.opp == aimed_at_other and self._holds(s.cond, owner):
-                        total += s.n
+        for n, cond in own:
+            if cond is None or self._holds(cond, p):
+                total += n
+        for n, cond in other:
+            if cond is None or self._holds(cond, o):
+                total += n
         return total
 
     def power(self, p: int) -> int:
         """`p`'s power now, floored at 0 (SH-29)."""
         g = self.cards[p].gears[self.gear[p]]
-        return max(0, g.power + self.tp[p] + self._constant(p, "power"))
+        v = g.power + self.tp[p] + self._const(p, 0)
+        return v if v > 0 else 0
 
     def guard(self, p: int) -> int:
         """`p`'s guard now (with this attack's guarding and ignore rules), floored at 0."""
@@ -278,8 +354,10 @@ class ShiftState(ShiftNotation, ShiftText, State[int]):
             if self.ignore == 2:
                 return g.guard
             add = self.guard_add if self.ignore == 0 else 0
-            return max(0, g.guard + add + self.tg[p] + self._constant(p, "guard"))
-        return max(0, g.guard + self.tg[p] + self._constant(p, "guard"))
+            v = g.guard + add + self.tg[p] + self._const(p, 1)
+        else:
+            v = g.guard + self.tg[p] + self._const(p, 1)
+        return v if v > 0 else 0
 
     def attack_mod(self) -> Mod | None:
         if self.atk < 0:
@@ -462,9 +540,7 @@ class ShiftState(ShiftNotation, ShiftText, State[int]):
         if self.tp[m] or self.tg[m]:  # SH-24
             ev.append(("cleanup", m, self.tp[m], self.tg[m]))
             self.tp[m] = self.tg[m] = 0
-        card = self.cards[m]
-        if card.triggers or card.gears[self.gear[m]].triggers:  # _fire's own first test
-            self._fire(m, "turn_start", ev)
+        self._fire(m, "turn_start", ev)
         self.phase = P_START
 
     def _turn_limit(self, ev: list[Event]) -> bool:
@@ -477,9 +553,7 @@ class ShiftState(ShiftNotation, ShiftText, State[int]):
 
     def _end_phase(self, ev: list[Event]) -> None:
         m = self.mover
-        card = self.cards[m]
-        if card.triggers or card.gears[self.gear[m]].triggers:  # _fire's own first test
-            self._fire(m, "turn_end", ev)
+        self._fire(m, "turn_end", ev)
         if self.phase != P_OVER:
             self.phase = P_END
 
@@ -494,12 +568,13 @@ class ShiftState(ShiftNotation, ShiftText, State[int]):
         mod = self.attack_mod()
         assert mod is not None
         # defence declaration (SH-9, SH-27, SH-28): spirit is burnt now and stays burnt
-        active, mask = guard_parts(defence)
-        chosen = ([active] if active >= 0 else []) + gears_in(mask)
+        active, mask, chosen, cost = _GUARDING[defence - GUARD]
         gears = self.cards[d].gears
-        self.guard_add = sum([gears[g].guard for g in chosen])
+        add = 0
+        for g in chosen:
+            add += gears[g].guard
+        self.guard_add = add
         self.guarded = bool(chosen)
-        cost = mask.bit_count()
         self.lit[d] -= cost
         self.burnt[d] += cost
         ev.append(("guard", d, active, mask, self.guard_add))
@@ -509,9 +584,9 @@ class ShiftState(ShiftNotation, ShiftText, State[int]):
         if mod.pattern:
             heads = tails = 0
             in_order = True
-            n = len(mod.pattern)
+            purposes = _purposes("activation", len(mod.pattern))
             for i, face in enumerate(mod.pattern):
-                h = self._coin(a, _purposes("activation", n)[i], ev)
+                h = self._coin(a, purposes[i], ev)
                 if h:
                     heads += 1
                 else:
@@ -615,19 +690,17 @@ class ShiftState(ShiftNotation, ShiftText, State[int]):
         ev.append(("refresh", p, k))
 
     def _fire(self, p: int, on: str, ev: list[Event]) -> None:
-        """`p`'s triggers for `on`: ability first, then current-gear deltas (SH-40)."""
-        card = self.cards[p]
-        gear = card.gears[self.gear[p]]
-        if not card.triggers and not gear.triggers:
+        """`p`'s triggers for `on`: ability first, then current-gear deltas (SH-40), from the
+        card's table (`_triggers`): a moment with none costs a lookup."""
+        found = self.triggers[p][self.gear[p]].get(on)
+        if found is None:
             return
-        for source, triggers in (("ability", card.triggers),
-                                 (f"gear {RING[self.gear[p]]} delta", gear.triggers)):
-            for t in triggers:
-                if t.on == on and self._holds(t.cond, p):
-                    ev.append(("trigger", p, source, on))
-                    self._run(t.do, p, ev)
-                    if self.phase == P_OVER:
-                        return
+        for source, t in found:
+            if self._holds(t.cond, p):
+                ev.append(("trigger", p, source, on))
+                self._run(t.do, p, ev)
+                if self.phase == P_OVER:
+                    return
 
     def _run(self, ops: tuple[Op, ...], owner: int, ev: list[Event],
              coins: list[bool] | None = None) -> None:
@@ -738,6 +811,19 @@ class ShiftState(ShiftNotation, ShiftText, State[int]):
 
     def id_action(self, action_id: int, player: int | None = None) -> int:
         return enc.id_action(action_id)
+
+    def legal_ids(self, player: int | None = None) -> list[int]:
+        """The ids of `legal_actions(player)`, ascending: the codes 0..9 are their own ids,
+        and a defence's id is its code less a constant, read from a table made once."""
+        if self.phase == P_DEFEND:
+            d = 1 - self.mover
+            if player is not None and player != d:
+                return []
+            lit = self.lit[d]
+            return list(_DEFENCE_IDS[self.gear[d]][lit if lit < 3 else 3])
+        acts = self.legal_actions(player)  # a fresh list of codes 0..9
+        acts.sort()
+        return acts
 
     def observation_tensor(self, player: int) -> list[float]:
         """`enc.observation(self.view(player), player)`, built without the view (its fast
