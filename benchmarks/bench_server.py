@@ -262,7 +262,10 @@ async def seat_client(ws_base: str, game_id: str, token: str, rng: random.Random
     # message on the client side
     async with connect(url, max_size=2**22, open_timeout=120, ping_interval=None,
                        compression=None, close_timeout=2) as ws:
-        await ws.send(dumps({"type": "hello", "v": 1, "token": token, "since": None}))
+        # as the pages do: a move's update stands for its ack (`ack_in_update`); a server
+        # that does not know the option sends `ack` frames, read below just the same
+        await ws.send(dumps({"type": "hello", "v": 1, "token": token, "since": None,
+                             "ack_in_update": True}))
         # Connected once the server has welcomed the seat and sent its state: the round's
         # clock starts when every seat is in, so the storm of 2 x N hellos (each the first
         # use of a seat token, a database write) is not counted as play.
@@ -329,6 +332,11 @@ async def seat_client(ws_base: str, game_id: str, token: str, rng: random.Random
             elif kind == "update":
                 # an update carries what changed: merged into the state the client has
                 changed = msg.get("state") or {}
+                if msg.get("id") is not None:  # our move's update: its acknowledgement
+                    sent = pending.pop(msg["id"], None)
+                    if sent is not None:
+                        stats.latencies.append(read - sent)
+                        need = msg.get("version", 0)
                 if changed.get("version", -1) >= version:
                     version = changed.get("version", -1)
                     state = {**state, **changed}
