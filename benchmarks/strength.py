@@ -2,6 +2,7 @@
 
     PYTHONPATH=src python benchmarks/strength.py                       # the full run (defaults)
     PYTHONPATH=src python benchmarks/strength.py --cpu 1 --games 40 --game shift --game ctf2187
+    PYTHONPATH=src python benchmarks/strength.py --game ctf2187 --top search   # another agent
     PYTHONPATH=src python benchmarks/strength.py --cpu 0.03 --games 12 \\
         --out benchmarks/results/s8-strength.json --markdown benchmarks/results/s8-strength.md
 
@@ -86,6 +87,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--out", type=Path, help="write the rows as JSON here")
     ap.add_argument("--markdown", type=Path, help="write the table here (else print it)")
+    ap.add_argument("--top", help="the agent to measure instead of the ladder's top level "
+                    "(its budget set to --cpu), e.g. --top search")
     args = ap.parse_args(argv)
     if args.games < 1 or args.cpu <= 0:
         ap.error("--games needs at least 1 and --cpu more than 0")
@@ -94,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
         registry.get(gid)  # an unknown game fails before anything is played
     rows = []
     for gid in ids:
-        top = at_cpu(ladder(registry.get(gid))[LEVELS - 1], args.cpu)
+        top = at_cpu(args.top or ladder(registry.get(gid))[LEVELS - 1], args.cpu)
         for opponent in ("greedy", f"mcts:cpu={args.cpu:g}"):
             row = measure(gid, opponent, top, args.games, args.seed, args.workers)
             rows.append(row)

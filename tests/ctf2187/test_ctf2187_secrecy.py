@@ -406,6 +406,26 @@ def test_determinizations_look_the_same_to_their_player_over_random_games():
     assert compared > 300 and moved > 0
 
 
+def test_a_determinization_keeps_the_headers_every_player_saw():
+    """The turn and phase headers of the last turn are in every Bot's report (CTF-15): the
+    player knows everyone saw them, so a determinization shows them to a spectator and to the
+    other players just as the real game does; what only the player's Bots saw stays theirs."""
+    st = far_apart(turn=1)
+    for p in (0, 1):
+        for num in st.owed(p):
+            st.apply((MISSING, num), p)
+    headers = st.visible_log(None)
+    assert headers and {e[0] for e in headers} <= {"turn", "phase"}
+    own = [e for e in st.visible_log(0) if e not in headers]
+    for k in range(4):
+        d = st.determinize(0, k)
+        assert d.visible_log(None) == headers
+        assert d.view(None)["board"]["log"] == st.view(None)["board"]["log"]
+        assert [e for e in d.visible_log(1) if e in headers] == headers
+        assert d.visible_log(0) == st.visible_log(0)
+        assert not any(e in d.visible_log(1) for e in own if e not in headers)
+
+
 def test_missing_sheets_still_use_standing_orders_in_the_real_game():
     """The resampled orders live only in determinizations: the real turn uses the real ones."""
     st = game()

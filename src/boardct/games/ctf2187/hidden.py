@@ -23,7 +23,7 @@ from boardct.core.rng import Rng
 from boardct.games.ctf2187 import engine
 from boardct.games.ctf2187.maps import GameMap, generate_map
 from boardct.games.ctf2187.sheet import PHASES
-from boardct.games.ctf2187.state import OWN_ALL, CtfState, start_sectors
+from boardct.games.ctf2187.state import OWN_ALL, CtfState, public_event, start_sectors
 from boardct.games.ctf2187.tables import Tables
 from boardct.games.ctf2187.units import FUNCTIONAL, Bot, default_standing
 
@@ -128,12 +128,22 @@ def determinize(st: CtfState, player: int | None, seed: int) -> CtfState:
 
 def _log_for(st: CtfState, viewer: int) -> list:
     """The last turn's log as the viewer's Bots saw it, as fresh events carrying nothing of who
-    else saw them (shared by the determinizations of one turn; logs are never changed)."""
+    else saw them, except the turn and phase headers (and the end), which every Bot's report
+    shows (CTF-15): the player knows everyone saw those, so they stay public, for a spectator's
+    and every other player's view of the determinization too (shared by the determinizations of
+    one turn; logs are never changed)."""
     key = (id(st.log), len(st.log), viewer)  # len: a scenario may run a phase by hand
     hit = _LOGS.get(key)
     if hit is not None and hit[0] is st.log:
         return hit[1]
-    out = [(viewer, engine.sighted(tuple(e), viewer)) for e in st.log_seen_by(viewer)]
+    every = st.every_bot_mask()
+    everyone = every | 1  # as engine.log_all marks them
+    out = []
+    for e in st.log_seen_by(viewer):
+        if public_event(e, every):
+            out.append((everyone, engine.sighted(tuple(e), everyone)))
+        else:
+            out.append((viewer, engine.sighted(tuple(e), viewer)))
     if len(_LOGS) > 256:
         _LOGS.clear()
     _LOGS[key] = (st.log, out)
