@@ -73,6 +73,25 @@ def test_the_top_level_is_a_search_of_about_a_cpu_second():
     assert make("level=5").budget == 1.0
 
 
+@pytest.mark.parametrize("n", range(1, LEVELS + 1))
+def test_a_levels_bound_covers_every_games_own_row(n):
+    """The server refuses an agent seat by the level's `budget` and `iters`: they are the most
+    any installed game's level n thinks, a game's own row (Hills') included."""
+    agent = make(f"level={n}")
+    for game in registry.all_games():
+        spec = make(agent.spec_for(game))
+        assert float(getattr(spec, "budget", 0) or 0) <= agent.budget
+        if float(getattr(spec, "budget", 0) or 0) == 0 and hasattr(spec, "iters"):
+            assert spec.iters <= agent.iters
+
+
+def test_the_upper_levels_are_the_strongest_search():
+    """Levels 4 and 5 name `search` in every game, so an improvement to it carries over."""
+    for game in registry.all_games():
+        specs = ladder(game)
+        assert specs[-2].startswith("search:") and specs[-1].startswith("search:")
+
+
 def test_scale_multiplies_the_budgets_only():
     assert scaled("mcts:cpu=1,c=0.5", 0.1) == "mcts:cpu=0.1,c=0.5"
     assert scaled("mcts:iters=1000", 0.01) == "mcts:iters=10"

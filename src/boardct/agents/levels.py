@@ -8,10 +8,15 @@ plays is changing one string here or there; `benchmarks/ladder.py` measures the 
 writes the table of docs/agents.md.
 
 The levels are chosen so that each is at least 100 Elo above the one below (a score of 64%
-against it, the arena's Bradley-Terry fit): random; greedy with half its decisions random;
-greedy (one ply of the game's evaluation); a short search; the strongest search at a CPU
-second a move. The budgets are CPU seconds (`cpu=`), so a level plays as well on a busy
-machine as on an idle one, only slower.
+against it, the arena's Bradley-Terry fit), from what the steps measured in each kind of
+game (docs/agents.md, "The strength ladder"): random; greedy with half its decisions random
+where that is a step of its own (not in Shift, whose dice make it level with both of its
+neighbours, nor in CTF 2187, where greedy itself is level with random); greedy (one ply of
+the game's evaluation); `search` at a small budget; `search` at a CPU second a move. The top
+levels name `search`, the strongest search of each game, so an improvement to it raises
+them without a change here. Budgets are CPU seconds (`cpu=`), so a level plays as well on a
+busy machine as on an idle one, only slower, or a fixed number of iterations (`iters=`) for
+a search kept short on purpose.
 
 `level:n=3` or `level=3` builds the agent (`--vs 2:level=3` at the terminal, the server's
 agent seats, the lobby's "computer strength"). `scale=S` multiplies the level's budgets
@@ -21,6 +26,7 @@ agent seats, the lobby's "computer strength"). `scale=S` multiplies the level's 
 from __future__ import annotations
 
 from boardct.agents.base import Agent, make, register
+from boardct.core import registry
 from boardct.core.errors import BoardctError
 from boardct.core.game import Action, Game, State
 
@@ -31,9 +37,12 @@ LEVELS = 5
 # at a time: the plain game tree), "hidden" (hidden information or chance: information-set
 # search over determinizations), "simultaneous" (orders given at once: decoupled choices).
 LADDERS: dict[str, tuple[str, ...]] = {
-    "exact": ("random", "greedy:eps=0.5", "greedy", "mcts:cpu=0.1", "mcts:cpu=1"),
-    "hidden": ("random", "greedy:eps=0.5", "greedy", "mcts:cpu=0.1", "mcts:cpu=1"),
-    "simultaneous": ("random", "greedy:eps=0.5", "greedy", "mcts:cpu=0.1", "mcts:cpu=1"),
+    "exact": ("random", "greedy:eps=0.5", "greedy", "search:cpu=0.1", "search:cpu=1"),
+    # Shift (and a new game of hidden information or chance): greedy with noise is no step
+    "hidden": ("random", "greedy", "search:cpu=0.04", "search:cpu=0.2", "search:cpu=1"),
+    # CTF 2187: greedy plays as random does, the search's own ranking of orders does not
+    "simultaneous": ("random", "search:iters=4", "search:cpu=0.03", "search:cpu=0.2",
+                     "search:cpu=1"),
 }
 # The parameters `scale` multiplies.
 BUDGETS = ("cpu", "time", "iters")
@@ -74,6 +83,12 @@ def scaled(spec: str, scale: float) -> str:
     return name + (":" + ",".join(parts) if colon else "")
 
 
+def _own_ladders() -> list[tuple[str, ...]]:
+    """The ladders installed games name for themselves (`Game.agent_levels`), well formed."""
+    return [tuple(g.agent_levels) for g in registry.all_games()
+            if len(tuple(g.agent_levels)) == LEVELS]
+
+
 def _params(spec: str) -> dict[str, str]:
     _name, _, params = spec.partition(":")
     out = {}
@@ -100,12 +115,14 @@ class LevelAgent(Agent):
         self.scale = float(scale)
         self._inner: Agent | None = None
         self._game: str | None = None
-        # the most a move may think, over every kind's spec of this level (a server bounds
-        # its agent seats' thinking by it: server/agents.py)
+        # the most a move may think, over every kind's spec of this level and every
+        # installed game's own (a server bounds its agent seats' thinking by it:
+        # server/agents.py)
+        rows = list(LADDERS.values()) + _own_ladders()
         budgets = [float(_params(scaled(row[n - 1], self.scale)).get(k, 0) or 0)
-                   for row in LADDERS.values() for k in ("cpu", "time")]
+                   for row in rows for k in ("cpu", "time")]
         iters = [int(_params(scaled(row[n - 1], self.scale)).get("iters", 0) or 0)
-                 for row in LADDERS.values()]
+                 for row in rows]
         self.budget = max(budgets)
         self.iters = max(iters)
 
