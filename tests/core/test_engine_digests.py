@@ -26,7 +26,9 @@ Re-record only for a deliberate change of rules, and say so in the commit.
 
 CTF 2187's digests were re-recorded when its views gained `to_move` (who is still to decide as
 the viewer may know it, CTF-41) and `resigned` (CTF-40): with those two keys left out of the
-views, every game digested exactly as before (checked before recording).
+views, every game digested exactly as before (checked before recording). They were recorded
+again when a CTF 2187 determinization kept the turn and phase headers every Bot saw (session 9):
+with the determinizations left out of the digest, every game digested exactly as before.
 """
 
 from __future__ import annotations
