@@ -9,18 +9,21 @@ What decides a duel, and what the evaluation reads:
   damage lead made a big lead feel like a win and the search sat on it to the turn limit).
 - *Spirit.* Lit tokens pay for spirit guards, spirit shifts and spirit mods: the defender's
   spirit is what keeps an attacker out, and burning it is progress.
-- *Threat.* The chance that each player's best attack from the gear it is in now gets
+- *Threat.* The chance that the next attacker's best attack from the gear it is in now gets
   through the other's current guard, the other guarding with its best lower gear or not
   (SH-9, SH-27: an active guard is free but drops the defender to gear 1), times the damage
   the hit deals. Read from a table per card made once (`_mod_table`): each attack mod's
   chance of each power margin over its coins and extra coins (SH-19, SH-20). A player in a
   high gear that never attacks gains nothing from it: only a threat that can land counts.
+- *Reach.* The same threat from a gear one shift away, each way: a gear next to a strong
+  attack is worth a little, so a player keeps its place there when guarding would cost it.
 - *The turn limit.* A game drawn at the limit is worth a half to each (SH-15, SH-38); in the
-  last `FADE` turns every value fades toward that, so a player ahead must convert its lead
-  rather than keep it, and one behind gains by holding on.
+  last `W["fade"]` turns every value fades toward that, so a player ahead must convert its
+  lead rather than keep it, and one behind gains by holding on.
 
-The weights (`W`) were fitted by playing the search with them against `greedy` and the
-search with the previous evaluation (benchmarks/results/s9-i35-shift.md).
+The weights (`W`) were chosen among a few settings by playing `search` against `greedy` at
+small budgets (benchmarks/results/s9-i35-shift.md); a threat weighed as much as the damage
+it may deal made both players sit in high gears and never attack, so it weighs less.
 """
 
 from __future__ import annotations
