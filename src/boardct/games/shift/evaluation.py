@@ -143,41 +143,40 @@ def _tables(card: Card) -> tuple[tuple, tuple[tuple[int, int], ...]]:
     return hit[1], hit[2]
 
 
-def _threat(state: ShiftState, p: int, gear: int = -1) -> float:
-    """`p`'s expected damage from its best attack now (or from `gear`, its other stats as
-    they are) against the other's current guard: the mean of the other not guarding and
-    guarding as well as it can (its best lower gear, and one spirit guard if it has the
-    spirit)."""
+def _threats(state: ShiftState, p: int) -> tuple[float, float]:
+    """`p`'s threat now and its reach: the expected damage of its best attack from its
+    current gear, and the best from a gear one shift away (its other stats as they are),
+    against the other's current guard, the other not guarding or guarding as well as it can
+    (its best lower gear, and one spirit guard if it has the spirit), half each. The stats
+    are read once for the three gears: the evaluation runs at every leaf of a search."""
     o = 1 - p
     card = state.cards[p]
-    mods, _cover = _tables(card)
-    _m, cover = _tables(state.cards[o])
-    power = state.power(p)
-    if gear < 0:
-        gear = state.gear[p]
-    else:
-        power += card.gears[gear].power - card.gears[state.gear[p]].power
-    guard = state.guard(o)
-    m_open = power - guard + MARGIN
-    m_cov = m_open - cover[state.gear[o]][1 if state.lit[o] else 0]
+    mods = _tables(card)[0]
+    cover = _tables(state.cards[o])[1]
+    cur = state.gear[p]
+    gears = card.gears
+    base = state.power(p) - state.guard(o) + MARGIN - gears[cur].power
+    cut = cover[state.gear[o]][1 if state.lit[o] else 0]
     lit = state.lit[p]
-    best = 0.0
     top = 2 * MARGIN
-    for cost, row in mods[gear]:
-        if cost > lit:
-            continue
-        a = row[0 if m_open < 0 else top if m_open > top else m_open]
-        b = row[0 if m_cov < 0 else top if m_cov > top else m_cov]
-        v = a + b
-        if v > best:
-            best = v
-    return 0.5 * best
-
-
-def _reach(state: ShiftState, p: int) -> float:
-    """`p`'s best threat from a gear one shift away (where it may be when it next attacks)."""
-    a, b = NEIGHBOURS[state.gear[p]]
-    return max(_threat(state, p, a), _threat(state, p, b))
+    now = 0.0
+    reach = 0.0
+    for g in (cur, *NEIGHBOURS[cur]):
+        m_open = base + gears[g].power
+        m_cov = m_open - cut
+        best = 0.0
+        for cost, row in mods[g]:
+            if cost > lit:
+                continue
+            v = (row[0 if m_open < 0 else top if m_open > top else m_open]
+                 + row[0 if m_cov < 0 else top if m_cov > top else m_cov])
+            if v > best:
+                best = v
+        if g == cur:
+            now = 0.5 * best
+        elif 0.5 * best > reach:
+            reach = 0.5 * best
+    return now, reach
 
 
 def evaluate(state: ShiftState, player: int) -> float:
@@ -194,11 +193,12 @@ def evaluate(state: ShiftState, player: int) -> float:
     spirit = (lit[player] - lit[o]) / TOKENS
     # the attack that comes next: the mover's until its attack is resolved, else the other's
     nxt = state.mover if state.phase in _MOVER_ATTACKS_NEXT else 1 - state.mover
-    threat = _threat(state, nxt) if nxt == player else -_threat(state, o)
+    now_me, reach_me = _threats(state, player)
+    now_o, reach_o = _threats(state, o)
+    threat = now_me if nxt == player else -now_o
     w = W
-    value = w["race"] * race + w["spirit"] * spirit + w["threat"] * threat
-    if w["reach"]:
-        value += w["reach"] * (_reach(state, player) - _reach(state, o))
+    value = (w["race"] * race + w["spirit"] * spirit + w["threat"] * threat
+             + w["reach"] * (reach_me - reach_o))
     value = -CAP if value < -CAP else CAP if value > CAP else value
     left = state.limit - state.turn
     fade = w["fade"]
