@@ -8,7 +8,8 @@ from boardct.core.frontends import FrontEnds
 from boardct.core.game import Game, Option, PlayFlag, Setup, State
 from boardct.games.shift import encoding as enc
 from boardct.games.shift.cards import is_shipped, resolve, shipped
-from boardct.games.shift.state import ShiftState, heuristic
+from boardct.games.shift.evaluation import evaluate
+from boardct.games.shift.state import ShiftState
 
 DEFAULT_TURN_LIMIT = 200  # SH-15, SH-38
 # Fifty times the default: a turn is a handful of actions, so even a game that runs to this
@@ -99,8 +100,16 @@ class ShiftGame(Game):
         return state
 
     def evaluate(self, state: State, player: int) -> float:
+        """The chance of winning from here, as a value in [-1, 1] (evaluation.py)."""
         assert isinstance(state, ShiftState)
-        return heuristic(state, player)
+        return evaluate(state, player)
+
+    def evaluate_all(self, state: State) -> list[float | None]:
+        """One pass for both seats: the evaluation is zero-sum (`evaluate(s, 1)` is
+        `-evaluate(s, 0)`), and a search asks this at every leaf."""
+        assert isinstance(state, ShiftState)
+        v = evaluate(state, 0)
+        return [v, -v]
 
 
 GAME = ShiftGame()

@@ -16,7 +16,6 @@ events in words in `text.py`.
 
 from __future__ import annotations
 
-import math
 from array import array
 from collections.abc import Sequence
 from typing import ClassVar, TypeAlias
@@ -893,17 +892,3 @@ class ShiftState(ShiftNotation, ShiftText, State[int]):
             return Outcome((0.5, 0.5), "turn limit", kind=Termination.TURN_LIMIT)
         return Outcome((1.0, 0.0) if w == 0 else (0.0, 1.0), "damage", (w,),
                        kind=Termination.ELIMINATION)
-
-
-
-def heuristic(state: ShiftState, player: int) -> float:
-    """Damage lead first, then spirit and the current threat; squashed into (-1, 1)."""
-    out = state.outcome
-    if out is not None:
-        return 2.0 * out.returns[player] - 1.0
-    o = 1 - player
-    lead = state.damage(o) - state.damage(player)
-    spirit = state.lit[player] - state.lit[o]
-    threat = (state.power(player) - state.guard(o)) - (state.power(o) - state.guard(player))
-    return math.tanh(0.45 * lead + 0.12 * spirit + 0.05 * threat)
-
