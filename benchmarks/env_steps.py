@@ -164,12 +164,13 @@ def vector(game, num_envs: int) -> Runner:
     return one
 
 
-def _spiel_run(game) -> Runner:
-    """Random legal play of a pyspiel game with the acting players' observations."""
+def spiel_run(game, observe: bool = True) -> Runner:
+    """Random legal play of a pyspiel game with the acting players' observations (none with
+    `observe` false: openspiel_ab.py's `--no-obs`)."""
     from open_spiel.python.observation import make_observation
 
     rng = random.Random(1)
-    observer = make_observation(game)
+    observer = make_observation(game) if observe else None
     players = game.num_players()
 
     def one() -> int:
@@ -184,13 +185,15 @@ def _spiel_run(game) -> Runner:
                 for p in range(players):
                     legal = st.legal_actions(p)
                     if len(legal) > 1 or st.action_to_string(p, legal[0]) != "wait":
-                        observer.set_from(st, p)
+                        if observer is not None:
+                            observer.set_from(st, p)
                         n += 1
                     actions.append(rng.choice(legal))
                 st.apply_actions(actions)
             else:
                 p = st.current_player()
-                observer.set_from(st, p)
+                if observer is not None:
+                    observer.set_from(st, p)
                 st.apply_action(rng.choice(st.legal_actions(p)))
                 n += 1
         return n
@@ -203,13 +206,13 @@ def openspiel_bridge(game) -> Runner:
     from boardct.adapters import openspiel
 
     openspiel.register([game])
-    return _spiel_run(pyspiel.load_game(f"boardct_{game.id}"))
+    return spiel_run(pyspiel.load_game(f"boardct_{game.id}"))
 
 
 def openspiel_native(name: str) -> Runner:
     import pyspiel
 
-    return _spiel_run(pyspiel.load_game(name))
+    return spiel_run(pyspiel.load_game(name))
 
 
 COLUMNS = ("raw", "raw+obs", "pettingzoo", "gymnasium", "vector", "openspiel")

@@ -16,12 +16,10 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import random
-from collections.abc import Callable
 from pathlib import Path
 
 import pyspiel
-from env_steps import interleaved
+from env_steps import interleaved, spiel_run
 
 from boardct.adapters import openspiel
 from boardct.core import registry
@@ -35,40 +33,6 @@ def load_other(path: str) -> object:
     spec.loader.exec_module(module)
     module.PREFIX = "other_"  # type: ignore[attr-defined]
     return module
-
-
-def runner(game: object, observe: bool) -> Callable[[], int]:
-    from open_spiel.python.observation import make_observation
-
-    rng = random.Random(1)
-    observer = make_observation(game) if observe else None
-    players = game.num_players()  # type: ignore[attr-defined]
-
-    def one() -> int:
-        st = game.new_initial_state()  # type: ignore[attr-defined]
-        n = 0
-        while not st.is_terminal():
-            if st.is_chance_node():
-                outcomes, probs = zip(*st.chance_outcomes(), strict=True)
-                st.apply_action(rng.choices(outcomes, probs)[0])
-            elif st.is_simultaneous_node():  # as env_steps.py: a player owing orders counts
-                actions = []
-                for p in range(players):
-                    legal = st.legal_actions(p)
-                    if len(legal) > 1 or st.action_to_string(p, legal[0]) != "wait":
-                        if observer is not None:
-                            observer.set_from(st, p)
-                        n += 1
-                    actions.append(rng.choice(legal))
-                st.apply_actions(actions)
-            else:
-                p = st.current_player()
-                if observer is not None:
-                    observer.set_from(st, p)
-                st.apply_action(rng.choice(st.legal_actions(p)))
-                n += 1
-        return n
-    return one
 
 
 def main() -> None:
@@ -85,8 +49,8 @@ def main() -> None:
         game = registry.get(gid)
         openspiel.register([game])
         other.register([game])  # type: ignore[attr-defined]
-        runners[f"other {gid}"] = runner(pyspiel.load_game(f"other_{gid}"), not args.no_obs)
-        runners[f"this {gid}"] = runner(pyspiel.load_game(f"boardct_{gid}"), not args.no_obs)
+        runners[f"other {gid}"] = spiel_run(pyspiel.load_game(f"other_{gid}"), not args.no_obs)
+        runners[f"this {gid}"] = spiel_run(pyspiel.load_game(f"boardct_{gid}"), not args.no_obs)
     rates = interleaved(runners, args.seconds, args.rounds)
     for gid in args.games.split(","):
         a, b = rates[f"other {gid}"], rates[f"this {gid}"]
