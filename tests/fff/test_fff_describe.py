@@ -9,19 +9,9 @@ from fff_helpers import GAME
 
 
 def words_by_playing(state, action, player):
-    """The reference: the turn played on a clone, its events described (as before)."""
-    trial = state.clone()
-    events = trial.apply(action, player)
-    parts = []
-    for e in events:
-        if e[0] == "select":
-            continue
-        if e[0] == "turn":
-            parts.append(f"turns {e[2]}")
-            continue
-        line = trial.describe(e)
-        parts.append(line.split(": ", 1)[1] if e[0] != "end" and ": " in line else line)
-    return ", ".join(parts) or state.notation(action)
+    """The reference: the turn played on a clone through the whole `apply`, its events put
+    in words as `describe_action` puts them."""
+    return state._turn_words(action, state.clone().apply(action, player))
 
 
 def positions(games: int, seed: int, **options):

@@ -209,6 +209,10 @@ class FFFState(State[Turn]):
                 events = self.clone().apply(action, player)
         except IllegalAction:
             return self.notation(action)
+        return self._turn_words(action, events)
+
+    def _turn_words(self, action: Turn, events: Sequence[Event]) -> str:
+        """The words of the events `action` made, as `describe_action` gives them."""
         parts = []
         for e in events:
             if e[0] == "select":
