@@ -18,13 +18,19 @@ pytestmark = needs_browser
 PHONE = (390, 844)
 
 
-def test_the_lobby_clock_field_sets_a_deadline_and_the_page_counts_it_down(server, pages):
+def fieldshift_against_random(server, pages):
+    """A phone-width lobby with a FieldShift game against `random` filled in, not created."""
     page = pages.new(*PHONE)
     page.goto(server.url("/"))
     page.wait_for_selector("#game option", state="attached")
     page.select_option("#game", "fieldshift")
     page.select_option("#seat-1-kind", "agent")
     page.fill("#seat-1-agent", "random")
+    return page
+
+
+def test_the_lobby_clock_field_sets_a_deadline_and_the_page_counts_it_down(server, pages):
+    page = fieldshift_against_random(server, pages)
     page.fill("#clock-time", "2")
     page.select_option("#clock-unit", "3600")  # hours
     page.select_option("#clock-timeout", "loss")
@@ -76,12 +82,7 @@ def test_the_lobby_clock_field_sets_a_deadline_and_the_page_counts_it_down(serve
 
 
 def test_without_a_clock_the_moderator_tools_are_folded_until_asked_for(server, pages):
-    page = pages.new(*PHONE)
-    page.goto(server.url("/"))
-    page.wait_for_selector("#game option", state="attached")
-    page.select_option("#game", "fieldshift")
-    page.select_option("#seat-1-kind", "agent")
-    page.fill("#seat-1-agent", "random")
+    page = fieldshift_against_random(server, pages)
     page.click("#create-go")
     page.wait_for_selector("#created:not([hidden])")
     page.click('#created button.play-here[data-seat="0"]')
