@@ -228,9 +228,8 @@ async def create_game(request: Request) -> dict:
         on_timeout=on_timeout,
         turn_deadline=float(turn_deadline) if turn_deadline is not None else None,
         creator_seat=creator_seat, account=account,
-        rows=ratings.mark_rated if rated else None)
-    if rated:
-        ratings.note_rated(service_of(request), made["game_id"])
+        rows=ratings.mark_rated if rated else None,
+        extra=ratings.rated_extra_data() if rated else None)
     made["moderator_token"] = await clocks.save_settings(service_of(request), made["game_id"],
                                                          clock, creator_seat, account)
     quotas.open_games.add(who, made["game_id"])

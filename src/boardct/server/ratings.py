@@ -117,11 +117,10 @@ def mark_rated(session: Session, game_id: str) -> None:
     session.add(RatedGameRow(game=game_id))
 
 
-def note_rated(service: Any, game_id: str) -> None:
-    """Mark the new game rated in memory (its state messages say so)."""
-    live = service.cached(game_id)
-    if live is not None:
-        live.extra[RATED_FIELD] = True
+def rated_extra_data() -> dict[str, Any]:
+    """A new rated game's mark in memory (`Live.extra`: its state messages say so), given to
+    `GameService.create` so its first state message says it too."""
+    return {RATED_FIELD: True}
 
 
 async def is_rated(service: Any, game_id: str) -> bool:
@@ -291,7 +290,7 @@ def rated_rematch(live: Live) -> tuple[Any, dict[str, Any]] | None:
     take its seats, as in any rated game)."""
     if not live.extra.get(RATED_FIELD):
         return None
-    return mark_rated, {RATED_FIELD: True}
+    return mark_rated, rated_extra_data()
 
 
 def rated_extra(live: Live, _seat: int | None) -> dict[str, Any]:
