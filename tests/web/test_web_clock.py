@@ -69,6 +69,7 @@ def test_the_lobby_clock_field_sets_a_deadline_and_the_page_counts_it_down(serve
             break
         page.wait_for_timeout(100)
     assert int(page.locator("#countdown").get_attribute("data-left")) > 86400
+    assert page.locator("#legal").is_visible() and page.locator("#board .clickable").count()
     page.click("#mod-pause")
     page.wait_for_selector("#deadline.paused")
     assert "Paused by the moderator" in page.locator("#deadline").inner_text()
@@ -76,9 +77,16 @@ def test_the_lobby_clock_field_sets_a_deadline_and_the_page_counts_it_down(serve
     turn = page.locator("#turn")
     assert "Your move" not in turn.inner_text() and "Paused" in turn.inner_text()
     assert "mine" not in (turn.get_attribute("class") or "")
+    # nor are its moves offered: no list, nothing on the board to click, no hint
+    assert page.locator("#legal").is_hidden() and page.locator("#hint").is_hidden()
+    assert page.locator("#board .clickable").count() == 0
     assert page.locator("#log").inner_text().count("Moderator:") >= 2
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     shot(page, "clock-countdown-phone")
+    # resumed, the seat on move has its moves again
+    page.click("#mod-pause")
+    page.wait_for_selector("#turn.mine")
+    assert page.locator("#legal").is_visible() and page.locator("#board .clickable").count()
 
 
 def test_without_a_clock_the_moderator_tools_are_folded_until_asked_for(server, pages):

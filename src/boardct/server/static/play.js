@@ -166,12 +166,18 @@ async function refresh() {
   await show(st);
 }
 
+/** Whether this seat may move now: its turn, and the moderator does not hold the game (a
+ *  paused game takes no move, so its moves are neither listed nor clickable). */
+function movable() {
+  return !!state && !!state.my_turn && !state.over && !state.paused;
+}
+
 // ---- clicking on the board -----------------------------------------------------------------
 // Each legal action names its board elements (`targets`, the element acted with first) as the
 // renderer's `data-key`s. One target: a click plays it (or offers a choice when several
 // actions share it). Two or more: the first click picks the source, the next a target.
 function keyed() {
-  if (!state || !state.my_turn) return [];
+  if (!state || !movable()) return [];
   return state.legal.map((a) => ({ a, keys: a.targets || [] }));
 }
 
@@ -276,7 +282,7 @@ function wireBoard() {
 function legalList() {
   const box = $("legal");
   box.replaceChildren();
-  if (!state.my_turn || !state.legal.length || (renderer && renderer.hideLegal)) {
+  if (!movable() || !state.legal.length || (renderer && renderer.hideLegal)) {
     box.hidden = true;
     return;
   }
@@ -739,7 +745,7 @@ async function show(st) {
   $("command").hidden = !canAct;
   $("command-hint").textContent = (renderer && renderer.commandHint) || "Type a move in the game's notation.";
   $("actions-bar").hidden = !canAct;
-  $("hint").hidden = !st.my_turn || st.over;
+  $("hint").hidden = !movable();
   if (hintVersion !== null && hintVersion !== st.version) {
     $("hint-box").hidden = true;
     hintVersion = null;
@@ -750,8 +756,8 @@ async function show(st) {
   $("offer-draw").hidden = !allowed.has("draw");
   // nothing to take back before the first move
   $("offer-undo").hidden = !allowed.has("undo") || !(st.log || []).some((e) => e.seat !== null && e.seat !== undefined);
-  if ($("choices").hidden === false && !st.my_turn) clearChoices();
-  if (!st.my_turn) source = null;
+  if ($("choices").hidden === false && !movable()) clearChoices();
+  if (!movable()) source = null;
   decorate();
   legalList();
   offers();
