@@ -15,12 +15,16 @@ A vector of games asks for 16 or more tensors a step, so here:
   `core.encoding.scaled` does one at a time (a float64 division, correctly rounded in both);
   the ratings are rounded in Python first (`round`, as `fast_entries` does);
 - the one-hot and flag entries (1.0) are gathered as flat positions and set in one scattered
-  write.
+  write;
+- what every state of a setup shares (the layout's sizes, the map's block) is worked out at
+  its first state (`_shape`).
 
 What is read of a state is what `fast_entries` reads, for the same player: their own Bots,
-the Bots their scanners detect (`state.contacts`), the command posts, the turn, their own
-team's rating; nothing else. tests/adapters/test_vector.py checks every row equals the single
-path bit for bit on whole games at the default options.
+the Bots their scanners detect (`state.contacts`, inlined), the command posts, the turn, their
+own team's rating; nothing else (no other player's Bot out of scanning range, sheet or orders,
+no sector out of visual range). tests/adapters/test_vector.py checks every row equals the
+single path bit for bit on random states and on long runs of the vector at the default
+options, and that what a player may not know changes nothing in their row.
 """
 
 from __future__ import annotations
@@ -39,7 +43,6 @@ from boardct.games.ctf2187.encoding import (
     Layout,
     _bot_rating,
     _sector_values,
-    _read_only,
     _team_rating,
     fast_entries,
 )
@@ -62,6 +65,8 @@ _BOT_AT = np.array(_BOT_SCALED, np.intp)
 
 _BLOCKS: dict[int, tuple[Any, Any, Any]] = {}  # id(map) -> (map, tables, block)
 _KINDS: dict[tuple[int, tuple[str, ...]], tuple[Any, int, int, Any, Any]] = {}
+_SHAPES: dict[int, tuple] = {}  # id(setup) -> what its states share (`_shape`)
+_ROUNDED: dict[float, float] = {}  # x -> round(x, 2)
 _TOPS: dict[tuple[int, int, int], tuple[Any, tuple[float, ...]]] = {}  # a design's tops
 
 
@@ -133,10 +138,41 @@ def _tops(design: Any, w: int, h: int) -> tuple[float, ...]:
     return tops
 
 
+def _round2(x: float) -> float:
+    """`round(x, 2)` (a rating, as `fast_entries` rounds it), remembered: `round` to digits
+    costs more than the rest of a Bot's fields, and a game's ratings are few."""
+    got = _ROUNDED.get(x)
+    if got is None:
+        if len(_ROUNDED) >= 4096:
+            _ROUNDED.clear()
+        got = _ROUNDED[x] = round(x, 2)
+    return got if x else x  # 0.0 and -0.0 are one key: each rounds to itself
+
+
+def _shape(state: Any, width: int) -> tuple:
+    """What every state of one setup shares (its layout's sizes, where the blocks of a row
+    start, the ranges, the map's block), worked out at its first state: a setup's map,
+    tables and Bots' designs never change."""
+    layout = Layout.of(state)
+    if width != layout.size:
+        raise ValueError(f"rows of {width} values, not the {layout.size} of the tensor")
+    w, h = layout.width, layout.height
+    cells = w * h
+    bots_at = cells * layout.planes
+    cps_at = bots_at + layout.bots * layout.bot_fields
+    fits = state.map.width == w and state.map.height == h  # always, for a setup's own layout
+    shape = (state.setup, state.map, layout, w, h, cells, layout.bot_fields, layout.bots,
+             layout.weapons, bots_at, cps_at, cps_at + 3 * layout.cps, layout.cp_structure,
+             state.tables.visual_radius, state.tables.scanning_range,
+             _map_block(state, layout) if fits else None)
+    _forget(_SHAPES, 256)
+    _SHAPES[id(state.setup)] = shape
+    return shape
+
+
 def write_observations(out: Any, states: Sequence[Any], players: Sequence[int]) -> None:
     """Row i of `out` made `encoding.fast_observation(Layout.of(states[i]), states[i],
     players[i])` in float32, whatever the row held before."""
-    n = len(states)
     width = out.shape[1]
     out.fill(0.0)
     flat = out.reshape(-1)
@@ -149,46 +185,48 @@ def write_observations(out: Any, states: Sequence[Any], players: Sequence[int]) 
     bot_tops: list[Any] = []
     ap_at: list[int] = []  # per own Bot written: where its AP at the start goes
     boxes: list[tuple[int, Any, int, int, int, int]] = []  # (row, block, y0, y1, x0, x1)
+    shapes = _SHAPES
     for i, st in enumerate(states):
         player = players[i]
-        layout = Layout.of(st)
-        w, h = layout.width, layout.height
-        if width != layout.size or len(layout.terrain) + len(MAP_PLANES) + 1 != layout.planes:
-            raise ValueError(f"row {i}: {width} values, not the {layout.size} of its tensor")
+        shape = shapes.get(id(st.setup))
+        if shape is None or shape[0] is not st.setup or shape[1] is not st.map:
+            shape = _shape(st, width)
+        (_, _, layout, w, h, cells, bot_fields, nbots, nweapons, at, cps_at, scalars_at,
+         cp_top, radius, scan, block) = shape
         row = i * width
-        cells = w * h
-        mine = [b for b in _read_only(st, "bots") if b.player == player]
-        if mine and (st.map.width != w or st.map.height != h):  # never for one setup's states
+        bots = st._bots
+        mine = [b for b in bots if b.player == player]  # state.bots_of, not copied
+        if mine and block is None:  # a map not of the layout's size: never for a setup's own
             for k, v in fast_entries(layout, st, player).items():
                 flat[row + k] = v
             continue
-        team = TEAM_LETTERS[mine[0].team] if mine else ""
+        team = mine[0].team if mine else -1
         for b in mine:
-            if 1 <= b.x <= w and 1 <= b.y <= h:
-                ones.append(row + (3 if b.status != FUNCTIONAL else 0) * cells
-                            + (b.y - 1) * w + b.x - 1)
-        for o in st.contacts(mine):
-            if 1 <= o.x <= w and 1 <= o.y <= h:
-                plane = 3 if o.status != FUNCTIONAL else 1 if TEAM_LETTERS[o.team] == team else 2
-                ones.append(row + plane * cells + (o.y - 1) * w + o.x - 1)
-        cps = _read_only(st, "cps")
-        for c in cps:
-            if 1 <= c.x <= w and 1 <= c.y <= h:
-                plane = 6 if c.structure <= 0 else 4 if TEAM_LETTERS[c.team] == team else 5
-                ones.append(row + plane * cells + (c.y - 1) * w + c.x - 1)
-        if mine:
-            block = _map_block(st, layout)
-            r = st.tables.visual_radius
-            for b in mine:
-                x0, x1 = max(1, b.x - r), min(w, b.x + r)
-                y0, y1 = max(1, b.y - r), min(h, b.y + r)
-                if x1 >= x0 and y1 >= y0:
-                    boxes.append((i, block, y0 - 1, y1, x0 - 1, x1))
-        at = row + cells * layout.planes
+            x, y = b.x, b.y
+            if 1 <= x <= w and 1 <= y <= h:
+                ones.append(row + (3 * cells if b.status != FUNCTIONAL else 0)
+                            + (y - 1) * w + x - 1)
+            x0, x1 = max(1, x - radius), min(w, x + radius)
+            y0, y1 = max(1, y - radius), min(h, y + radius)
+            if x1 >= x0 and y1 >= y0:
+                boxes.append((i, block, y0 - 1, y1, x0 - 1, x1))
+        if mine:  # state.contacts(mine): other Bots within a functional own Bot's scan
+            for o in bots:
+                if o.player == player:
+                    continue
+                ox, oy = o.x, o.y
+                for b in mine:
+                    if b.status == FUNCTIONAL and abs(b.x - ox) <= scan and abs(
+                            b.y - oy) <= scan:
+                        if 1 <= ox <= w and 1 <= oy <= h:
+                            plane = (3 if o.status != FUNCTIONAL else 1 if o.team == team
+                                     else 2)
+                            ones.append(row + plane * cells + (oy - 1) * w + ox - 1)
+                        break
+        at += row
         over = st.over is not None
         owes = not over and not st.resigned >> player & 1  # state.owed(player), inlined
-        bot_fields = layout.bot_fields
-        for k in range(min(layout.bots, len(mine))):
+        for k in range(min(nbots, len(mine))):
             b = mine[k]
             d = b.design
             wreck = b.status != FUNCTIONAL
@@ -201,56 +239,79 @@ def write_observations(out: Any, states: Sequence[Any], players: Sequence[int]) 
             ones.append(o + _PILOT_AT + b.pilot)
             weapons = b.weapons
             wo = o + _WEAPONS_AT
-            for j in range(min(layout.weapons, len(d.weapons))):
+            for j in range(min(nweapons, len(d.weapons))):
                 ones.append(wo + 3 * j + weapons[j])
-            flags = wo + 3 * layout.weapons
-            if owes and not wreck and b.sheet is None:
-                ones.append(flags + 1)
+            flags = wo + 3 * nweapons
             if b.sheet is not None:
                 ones.append(flags + 2)
+            elif owes and not wreck:
+                ones.append(flags + 1)
             bot_bases.append(o)
+            vp, tons = b.vp, d.tons  # encoding._bot_rating, inlined
+            rating = (vp / tons if type(vp) is int and type(tons) is int and tons
+                      else _bot_rating(st, b))
             bot_nums += (b.x, b.y, 0 if wreck else b.ap or 0, b.heat, b.cooled, b.wounds,
-                         sum(b.engines), round(_bot_rating(st, b), 2))
+                         sum(b.engines), _round2(rating))
             bot_nums += b.armour[:LOCATIONS]
             bot_nums += b.internal[:LOCATIONS]
             bot_nums.append(0 if wreck else b.ap_start or 0)
             bot_tops += _tops(d, w, h)
             ap_at.append(flags)  # AP at the start: a scaled value after the weapons
-        at += layout.bots * bot_fields
-        for c in cps:
-            nums.append(c.structure)
-            tops.append(layout.cp_structure)
+        at = row + cps_at
+        for c in st._cps:  # on the map (operational: own or enemy; Ruins), then the fields
+            x, y, left = c.x, c.y, c.structure
+            if 1 <= x <= w and 1 <= y <= h:
+                plane = 6 if left <= 0 else 4 if c.team == team else 5
+                ones.append(row + plane * cells + (y - 1) * w + x - 1)
+            nums.append(left)
+            tops.append(cp_top)
             at_scaled.append(at)
-            if c.structure > 0:
+            if left > 0:
                 ones.append(at + 1)
-            if TEAM_LETTERS[c.team] == team:
+            if c.team == team:
                 ones.append(at + 2)
             at += 3
-        at += 3 * max(0, layout.cps - len(cps))
+        at = row + scalars_at
         nums.append(st.turn)
         tops.append(st.turns)
         at_scaled.append(at)
-        nums.append(round(_team_rating(st, mine[0].team), 2) if mine else 0.0)
+        if mine:
+            vp = tons = 0  # encoding._team_rating, inlined
+            for b in bots:
+                if b.team == team:
+                    vp += b.vp
+                    tons += b.design.tons
+            nums.append(_round2(vp / tons if type(vp) is int and type(tons) is int and tons
+                                else _team_rating(st, team)))
+            ones.append(at + 3 + team)  # the team's letter, TEAM_LETTERS[team]
+        else:  # no Bot: team "", which `"" in TEAM_LETTERS` finds at 0 (as the view's tensor)
+            nums.append(0.0)
+            ones.append(at + 3 + TEAM_LETTERS.index(""))
         tops.append(2.0)
         at_scaled.append(at + 1)
         if over:
             ones.append(at + 2)
-        if team in TEAM_LETTERS:
-            ones.append(at + 3 + TEAM_LETTERS.index(team))
+    grids: dict[tuple[int, ...], Any] = {}  # the rows' map planes, by the maps' shape
     for i, block, y0, y1, x0, x1 in boxes:  # the map's planes start each row
-        planes, h, w = block.shape
-        grid = out[i, :(_SIGHT + planes) * h * w].reshape(_SIGHT + planes, h, w)
-        grid[_SIGHT:, y0:y1, x0:x1] = block[:, y0:y1, x0:x1]
+        grid = grids.get(block.shape)
+        if grid is None:
+            planes, h, w = block.shape
+            grid = grids[block.shape] = out[:, :(_SIGHT + planes) * h * w].reshape(
+                len(out), _SIGHT + planes, h, w)
+        grid[i, _SIGHT:, y0:y1, x0:x1] = block[:, y0:y1, x0:x1]
     if ones:
         flat[ones] = 1.0
-    if bot_bases:
-        m = len(bot_bases)
-        values = _scaled(np.array(bot_nums, np.float64).reshape(m, _NBOT),
-                         np.array(bot_tops, np.float64).reshape(m, _NBOT))
-        flat[np.array(bot_bases, np.intp)[:, None] + _BOT_AT] = values[:, :-1]
-        flat[ap_at] = values[:, -1]
-    if at_scaled:
-        flat[at_scaled] = _scaled(np.array(nums, np.float64), np.array(tops, np.float64))
+    # the scaled values, all at once: the Bots' (a block of _NBOT each, at their field blocks'
+    # _BOT_SCALED offsets and their AP-at-the-start place), then the others
+    m = len(bot_bases)
+    at = np.empty(m * _NBOT + len(at_scaled), np.intp)
+    if m:
+        bots = at[:m * _NBOT].reshape(m, _NBOT)
+        np.add(np.array(bot_bases, np.intp)[:, None], _BOT_AT, out=bots[:, :-1])
+        bots[:, -1] = ap_at
+    at[m * _NBOT:] = at_scaled
+    flat[at] = _scaled(np.array(bot_nums + nums, np.float64), np.array(bot_tops + tops,
+                                                                      np.float64))
 
 
 def _scaled(num: Any, top: Any) -> Any:
