@@ -106,12 +106,12 @@ def _map_block(state: Any, layout: Layout) -> Any:
     first, planes, elevation = _kinds(state, layout, int(ground.min()), int(ground.max()))
     ground -= first
     plane = planes[terrain, ground]
-    block = np.zeros((layout.planes - _SIGHT, w * h), np.float32)
-    block[0] = 1.0
+    flat = np.zeros((layout.planes - _SIGHT, w * h), np.float32)
+    flat[0] = 1.0
     seen = np.flatnonzero(plane >= 0)
-    block[plane[seen] - _SIGHT, seen] = 1.0
-    block[-1] = elevation[terrain, ground]
-    block = block.reshape(layout.planes - _SIGHT, h, w)
+    flat[plane[seen] - _SIGHT, seen] = 1.0
+    flat[-1] = elevation[terrain, ground]
+    block = flat.reshape(layout.planes - _SIGHT, h, w)
     _forget(_BLOCKS, 256)
     _BLOCKS[id(m)] = (m, tables, block)
     return block
