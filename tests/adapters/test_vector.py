@@ -389,6 +389,20 @@ def test_ctf_vector_rows_stay_exact_over_many_games(mode):
     assert ended > 16 and illegal >= 4 and resolved > 100
 
 
+def test_ctf_vector_rows_are_exact_with_teams_of_several_bots():
+    """Four players in two teams, two Bots each (and a commander of three Bots): several own
+    Bots a row, teammates' Bots as friendly contacts, every row the single path's."""
+    for kwargs in ({"players": 4, "bots_per_team": 2}, {"players": 2, "bots_per_team": 3}):
+        v = vector_env("ctf2187", 6, copy=False, **kwargs)
+        obs, infos = v.reset(seed=5)
+        rng = np.random.default_rng(5)
+        for _ in range(30):
+            _exact_batch(v, obs, infos)
+            obs, _r, _terms, _t, infos = v.step(_random_legal(infos["action_mask"], rng))
+        _exact_batch(v, obs, infos)
+        assert any(st.turn > 3 for st in v.states)
+
+
 def test_a_game_without_a_batch_writer_writes_nothing_and_says_so():
     from boardct.core import registry
 
