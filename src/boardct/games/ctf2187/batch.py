@@ -64,54 +64,60 @@ _NBOT = len(_BOT_SCALED) + 1
 _BOT_AT = np.array(_BOT_SCALED, np.intp)
 
 _BLOCKS: dict[int, tuple[Any, Any, Any]] = {}  # id(map) -> (map, tables, block)
-_KINDS: dict[tuple[int, tuple[str, ...]], tuple[Any, int, int, Any, Any]] = {}
+_KINDS: dict[tuple[int, tuple[str, ...]], tuple[Any, int, int, Any]] = {}
 _SHAPES: dict[int, tuple] = {}  # id(setup) -> what its states share (`_shape`)
 _ROUNDED: dict[float, float] = {}  # x -> round(x, 2)
 _TOPS: dict[tuple[int, int, int], tuple[Any, tuple[float, ...]]] = {}  # a design's tops
 
 
-def _kinds(state: Any, layout: Layout, low: int, high: int) -> tuple[int, Any, Any]:
-    """Per kind of sector (terrain index, ground from `low` to `high` or beyond): its terrain
-    plane (-1: a code with no plane) and elevation value, as `encoding._sector_values` gives
-    them, in two arrays indexed [terrain, ground - first ground]; per terrain tables."""
+def _kinds(state: Any, layout: Layout, low: int, high: int) -> tuple[int, Any]:
+    """Per kind of sector (terrain index, ground from `low` to `high` or beyond), the values
+    of the planes from "in sight" to elevation for such a sector in sight: "in sight" 1, its
+    terrain plane 1 (none for a code with no plane), its elevation value, as
+    `encoding._sector_values` gives them; an array indexed [terrain, ground - first ground,
+    plane], per terrain tables."""
     tables = state.tables
     key = (id(tables), layout.terrain)
     cached = _KINDS.get(key)
     if cached is not None and cached[0] is tables and cached[1] <= low and high < cached[2]:
-        return cached[1], cached[3], cached[4]
+        return cached[1], cached[3]
     if cached is not None and cached[0] is tables:
         low, high = min(low, cached[1]), max(high, cached[2] - 1)
     first, last = min(low, 0), max(high + 1, 10)  # map files' ground digits: 0 to 9
     kinds = [(t, g) for t in range(len(tables.terrain)) for g in range(first, last)]
-    values = _sector_values(state, layout, kinds)
-    shape = (len(tables.terrain), last - first)
-    plane = np.array([v[0] for v in values], np.int64).reshape(shape)
-    elevation = np.array([v[1] for v in values], np.float64).reshape(shape)
+    each = np.zeros((len(kinds), layout.planes - _SIGHT), np.float32)
+    each[:, 0] = 1.0
+    for row, (plane, elevation) in zip(each, _sector_values(state, layout, kinds), strict=True):
+        if plane >= 0:
+            row[plane - _SIGHT] = 1.0
+        row[-1] = elevation
+    rows = each.reshape(len(tables.terrain), last - first, layout.planes - _SIGHT)
     _forget(_KINDS, 16)
-    _KINDS[key] = (tables, first, last, plane, elevation)
-    return first, plane, elevation
+    _KINDS[key] = (tables, first, last, rows)
+    return first, rows
 
 
 def _map_block(state: Any, layout: Layout) -> Any:
     """The planes from "in sight" to elevation (planes, height, width) as `fast_entries`
-    writes them for a sector in sight: "in sight" 1, its terrain plane 1 (none for a code
-    with no plane), its elevation value; worked out once per map (a map never changes)."""
+    writes them for a sector in sight (`_kinds`), each sector's looked up by its terrain and
+    ground; worked out once per map (a map never changes, and a game brings a new one)."""
     m, tables = state.map, state.tables
     cached = _BLOCKS.get(id(m))
     if cached is not None and cached[0] is m and cached[1] is tables:
         return cached[2]
     w, h = layout.width, layout.height
-    terrain = np.array(m.terrain, np.int64)
-    ground = np.array(m.ground, np.int64)
-    first, planes, elevation = _kinds(state, layout, int(ground.min()), int(ground.max()))
-    ground -= first
-    plane = planes[terrain, ground]
-    flat = np.zeros((layout.planes - _SIGHT, w * h), np.float32)
-    flat[0] = 1.0
-    seen = np.flatnonzero(plane >= 0)
-    flat[plane[seen] - _SIGHT, seen] = 1.0
-    flat[-1] = elevation[terrain, ground]
-    block = flat.reshape(layout.planes - _SIGHT, h, w)
+    try:  # small whole numbers, read by numpy as bytes (the usual case: quickest)
+        terrain: Any = np.frombuffer(bytes(m.terrain), np.uint8)
+        ground: Any = np.frombuffer(bytes(m.ground), np.uint8)
+    except ValueError:  # a ground below 0 or a number above 255: as whole numbers
+        terrain = np.array(m.terrain, np.int64)
+        ground = np.array(m.ground, np.int64)
+    low, high = int(ground.min()), int(ground.max())
+    first, rows = _kinds(state, layout, low, high)
+    if first:  # (a ground below 0 seen on some map of these tables)
+        ground = ground.astype(np.intp) - first
+    kinds = rows[terrain, ground]  # (sectors, planes)
+    block = np.ascontiguousarray(kinds.T).reshape(layout.planes - _SIGHT, h, w)
     _forget(_BLOCKS, 256)
     _BLOCKS[id(m)] = (m, tables, block)
     return block
