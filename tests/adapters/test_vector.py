@@ -255,6 +255,154 @@ def test_fffs_batch_writer_equals_each_states_tensor_on_random_states():
             assert row.view(np.int32).tolist() == want.view(np.int32).tolist()
 
 
+def _ctf_states(seeds, rng):
+    """Every state of whole CTF 2187 games at the default options, as seen by each player:
+    at the start, after one player's orders are in (the other still to decide) and after each
+    turn's resolution, to the end (some games end before the turn limit)."""
+    from boardct.core import registry
+
+    game = registry.get("ctf2187")
+    states, players = [], []
+    for seed in seeds:
+        st = game.new(seed=seed, names=["", ""])
+        while True:
+            states += [st.clone(), st.clone()]
+            players += [0, 1]
+            if st.is_over:
+                break
+            p = st.current_players()[0]
+            st.apply_id(int(rng.choice(st.legal_ids(p))), p)
+    return game, states, players
+
+
+def _rows_equal_tensors(game, states, players):
+    size = game.info({}, None).observation_shape[0]
+    for k in range(0, len(states), 16):
+        rows, seats = states[k:k + 16], players[k:k + 16]
+        out = np.full((len(rows), size), 9.0, np.float32)  # stale values must all go
+        assert game.write_observations(out, rows, seats) is True
+        for row, st, p in zip(out, rows, seats, strict=True):
+            want = np.array(st.observation_tensor(p), np.float32)
+            assert row.view(np.int32).tolist() == want.view(np.int32).tolist()
+
+
+def test_ctfs_batch_writer_equals_each_states_tensor_on_random_states():
+    """CTF 2187 writes a batch in numpy (`Game.write_observations`: sectors in sight copied
+    from a block per map, scaled values divided together): on every state of whole games at
+    the default options (mid-turn, resolved turns, Wreckage, ended games, both players) every
+    row equals `observation_tensor` in float32 bit for bit, whatever the row held before."""
+    rng = np.random.default_rng(4)
+    game, states, players = _ctf_states(range(14), rng)
+    assert any(st.is_over for st in states) and any(st.turn > 5 for st in states)
+    assert any(b.status != 0 for st in states for b in st._bots)  # some Bot is Wreckage
+    assert any(st.current_players() == (1,) for st in states)  # player 0's sheet is in
+    _rows_equal_tensors(game, states, players)
+
+
+def test_ctfs_batch_rows_show_a_player_nothing_they_may_not_know():
+    """Secrecy (CTF-21, CTF-41): a determinization for player p (unseen Bots' sectors, other
+    players' orders, hidden terrain resampled: another map, the same setup) gives p's row bit
+    for bit the row of the real state, the two written in the same batch; and each row still
+    equals the single path's tensor."""
+    rng = np.random.default_rng(8)
+    game, states, players = _ctf_states(range(3), rng)
+    size = game.info({}, None).observation_shape[0]
+    pairs, seats = [], []
+    for k, (st, p) in enumerate(zip(states, players, strict=True)):
+        pairs += [st, st.determinize(p, 1000 + k)]
+        seats += [p, p]
+    assert any(a.map is not b.map for a, b in zip(pairs[::2], pairs[1::2], strict=True))
+    for k in range(0, len(pairs), 16):
+        out = np.zeros((len(pairs[k:k + 16]), size), np.float32)
+        game.write_observations(out, pairs[k:k + 16], seats[k:k + 16])
+        for real, other in zip(out[::2], out[1::2], strict=True):
+            assert real.view(np.int32).tolist() == other.view(np.int32).tolist()
+    _rows_equal_tensors(game, pairs, seats)
+
+
+def _placed(st, num, x, y, **fields):
+    """A copy of `st` with Bot `num` moved to sector (x, y) (free) and `fields` set on it."""
+    st = st.clone()
+    b = st.bots[num - 1]  # made private to the copy
+    occ = st.occ
+    occ[st.map.index(b.x, b.y)] = 0
+    assert occ[st.map.index(x, y)] == 0
+    b.x, b.y = x, y
+    occ[st.map.index(x, y)] = num
+    for name, value in fields.items():
+        setattr(b, name, value)
+    return st
+
+
+def test_ctfs_batch_rows_do_not_show_a_bot_out_of_scanning_range():
+    """CTF-21: another player's Bot beyond the scanning range is no contact: where it stands,
+    how hot it runs and whether it is Wreckage change nothing in the row (while one in range
+    shows); every row still the single path's tensor."""
+    rng = np.random.default_rng(11)
+    game, states, players = _ctf_states(range(2), rng)
+    scan = states[0].tables.scanning_range
+    base = next(st for st in states if st.turn == 3 and not st.is_over
+                and all(b.status == 0 for b in st._bots))
+    free = [(x, y) for y in (1, 2, 19, 20) for x in (1, 2, 3, 18, 19, 20)
+            if base.occ[base.map.index(x, y)] == 0]
+    near = next(xy for xy in free if xy[0] < 10 and xy[1] < 10)
+    far = [xy for xy in free if max(abs(xy[0] - near[0]), abs(xy[1] - near[1])) > scan]
+    assert len(far) >= 2
+    mine = _placed(base, 1, *near)
+    hidden = [_placed(mine, 2, *far[0]), _placed(mine, 2, *far[1], heat=17),
+              _placed(mine, 2, *far[0], status=1)]
+    seen = _placed(mine, 2, near[0] + 3, near[1] + 2)
+    rows = hidden + [seen]
+    size = game.info({}, None).observation_shape[0]
+    out = np.zeros((len(rows), size), np.float32)
+    game.write_observations(out, rows, [0] * len(rows))
+    assert (out[0] == out[1]).all() and (out[0] == out[2]).all()
+    assert not (out[0] == out[3]).all()  # the Bot in range is a contact
+    _rows_equal_tensors(game, rows, [0] * len(rows))
+
+
+@pytest.mark.parametrize("mode", ["next_step", "same_step"])
+def test_ctf_vector_rows_stay_exact_over_many_games(mode):
+    """16 CTF 2187 games at the default options over several games a slot: order entries,
+    turns' resolution, games ending and restarting, illegal ids (out of the mask: the other
+    player's Bot, or -1) ending a game, every row and mask the single path's bit for bit."""
+    v = vector_env("ctf2187", 16, copy=False, autoreset_mode=mode)
+    obs, infos = v.reset(seed=90)
+    rng = np.random.default_rng(9)
+    ended = illegal = resolved = 0
+    for k in range(48):
+        _exact_batch(v, obs, infos)
+        actions = _random_legal(infos["action_mask"], rng)
+        if k % 7 == 3:
+            i = k % 16
+            wrong = np.flatnonzero(infos["action_mask"][i] == 0)
+            actions[i] = int(wrong[0]) if k % 2 and len(wrong) else -1
+        turns = [st.turn for st in v.states]
+        obs, _r, terms, _t, infos = v.step(actions)
+        ended += int(terms.sum())
+        illegal += int(infos.get("illegal_action", np.zeros(16, bool)).sum())
+        resolved += sum(st.turn > t for st, t in zip(v.states, turns, strict=True))
+        if mode == "same_step":
+            for i in np.flatnonzero(terms):
+                assert infos["final_obs"][i].shape == v.single_observation_space.shape
+    _exact_batch(v, obs, infos)
+    assert ended > 16 and illegal >= 4 and resolved > 100
+
+
+def test_ctf_vector_rows_are_exact_with_teams_of_several_bots():
+    """Four players in two teams, two Bots each (and a commander of three Bots): several own
+    Bots a row, teammates' Bots as friendly contacts, every row the single path's."""
+    for kwargs in ({"players": 4, "bots_per_team": 2}, {"players": 2, "bots_per_team": 3}):
+        v = vector_env("ctf2187", 6, copy=False, **kwargs)
+        obs, infos = v.reset(seed=5)
+        rng = np.random.default_rng(5)
+        for _ in range(30):
+            _exact_batch(v, obs, infos)
+            obs, _r, _terms, _t, infos = v.step(_random_legal(infos["action_mask"], rng))
+        _exact_batch(v, obs, infos)
+        assert any(st.turn > 3 for st in v.states)
+
+
 def test_a_game_without_a_batch_writer_writes_nothing_and_says_so():
     from boardct.core import registry
 

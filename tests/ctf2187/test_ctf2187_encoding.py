@@ -31,6 +31,22 @@ def test_the_menu_is_the_legal_actions():
     assert s.legal_ids(1) == list(range(17, 17 + 16))
 
 
+def test_the_menu_is_made_once_and_handed_out_as_a_fresh_list():
+    """Each Bot's menu is kept once (its sheets then skip their own checks when handed in
+    again): what `menu` returns is the caller's to change, and changing it changes nothing
+    the next caller or an id sees."""
+    s = new()
+    menu = s.menu(1)
+    assert s.id_action(3) is menu[3]  # the very sheet the menu lists
+    menu[3] = None
+    menu.clear()
+    assert s.menu(1)[3] == s.id_action(3) == s.legal_actions(0)[3]
+    assert len(s.menu(1)) == s.menu_size()
+    s.apply_id(3, 0)
+    s.apply_id(s.legal_ids(1)[0], 1)  # the turn is processed
+    assert s.turn == 2 and s.id_action(3) is s.menu(1)[3]
+
+
 def test_default_has_an_id_and_is_the_standing_orders():
     s = new()
     action = s.parse("default", 1)

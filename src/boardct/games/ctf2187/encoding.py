@@ -239,25 +239,36 @@ def _map_planes(state: Any, layout: Layout) -> tuple[list[int], list[float]]:
     if cached is not None and cached[0] is m and cached[1] is tables:
         return cached[2]
     cells = m.width * m.height
-    terrain_plane = {code: len(MAP_PLANES) + i for i, code in enumerate(layout.terrain)}
-    kinds = _KINDS.get((id(tables), layout.terrain))
-    if kinds is None or kinds[0] is not tables:
-        if len(_KINDS) > 32:
-            _KINDS.clear()
-        kinds = _KINDS[(id(tables), layout.terrain)] = (tables, {})
-    known = kinds[1]  # (terrain, ground) -> (terrain plane or -1, elevation value)
-    for key in set(zip(m.terrain, m.ground, strict=True)) - known.keys():
-        t = tables.terrain[key[0]]
-        # the text report.terrain_code writes for such a sector, read as `observation` does
-        name, _, level = f"{t.code}-{key[1] + t.elevation}".rpartition("-")
-        known[key] = (terrain_plane.get(name, -1), scaled(int(level), ELEVATION_SCALE))
-    values = [known[key] for key in zip(m.terrain, m.ground, strict=True)]
+    values = _sector_values(state, layout, list(zip(m.terrain, m.ground, strict=True)))
     where = [-1 if v[0] < 0 else v[0] * cells + i for i, v in enumerate(values)]
     elevation = [v[1] for v in values]
     if len(_MAPS) > 32:
         _MAPS.clear()
     _MAPS[id(m)] = (m, tables, (where, elevation))
     return where, elevation
+
+
+def _sector_values(state: Any, layout: Layout, keys: list[tuple[int, int]]
+                   ) -> list[tuple[int, float]]:
+    """Per kind of sector (terrain index, ground elevation), what `observation` makes of the
+    terrain code text `report.terrain_code` writes for it when in sight: its terrain plane
+    (-1: a code with no plane) and its elevation value; remembered per terrain tables."""
+    tables = state.tables
+    kinds = _KINDS.get((id(tables), layout.terrain))
+    if kinds is None or kinds[0] is not tables:
+        if len(_KINDS) > 32:
+            _KINDS.clear()
+        kinds = _KINDS[(id(tables), layout.terrain)] = (tables, {})
+    known = kinds[1]  # (terrain, ground) -> (terrain plane or -1, elevation value)
+    new = set(keys) - known.keys()
+    if new:
+        terrain_plane = {code: len(MAP_PLANES) + i for i, code in enumerate(layout.terrain)}
+        for key in new:
+            t = tables.terrain[key[0]]
+            # the text report.terrain_code writes for such a sector, read as `observation` does
+            name, _, level = f"{t.code}-{key[1] + t.elevation}".rpartition("-")
+            known[key] = (terrain_plane.get(name, -1), scaled(int(level), ELEVATION_SCALE))
+    return [known[key] for key in keys]
 
 
 def _visual_slow(layout: Layout, state: Any, mine: list, out: dict[int, float]) -> None:

@@ -86,6 +86,7 @@ Sheet: TypeAlias = tuple[int, ...]
 _TABLE_CACHE: dict[str, Tables] = {}
 _MAP_CACHE: dict[tuple, GameMap] = {}
 _SAMPLES: dict[tuple[int, int, bool], list[Sheet]] = {}  # sample sheets depend only on the key
+_MENUS: dict[tuple[int, int, int], tuple[Sheet | None, ...]] = {}  # (Bot, weapons, size)
 # (roster, sheet) pairs that passed CTF-37's check: it depends on nothing else, and search
 # hands in the same sample sheets again and again
 _SHEETS_PASSED: set[tuple] = set()
@@ -503,14 +504,25 @@ class CtfState(State[Sheet]):
     def menu(self, num: int) -> list[Sheet | None]:
         """Bot `num`'s whole menu, in id order: None where the entry is no sheet for this Bot
         (a weapon it does not have)."""
-        b = self._bots[num - 1]
-        nw = len(b.design.weapons)
-        plans = self.sample_plans(nw)
+        return list(self._menu(num, self.menu_size()))
+
+    def _menu(self, num: int, size: int) -> tuple[Sheet | None, ...]:
+        """`menu(num)` for menus of `size`, as one shared tuple per (Bot, weapons, size): its
+        sheets are then the very tuples handed in again and again, whose own checks
+        `_check_action` remembers (`_PASSED_BY_ID`)."""
+        nw = len(self._bots[num - 1].design.weapons)
+        key = (num, nw, size)
+        cached = _MENUS.get(key)
+        if cached is not None:
+            return cached
         out: list[Sheet | None] = [(MISSING, num)]
-        out += [(TURN, num, *orders) for orders in plans]
-        out += [None] * (self.menu_size() - 1 - len(out))
+        out += [(TURN, num, *orders) for orders in self.sample_plans(nw)]
+        out += [None] * (size - 1 - len(out))
         out.append((TURN, num, *EJECT_PLAN))
-        return out
+        if len(_MENUS) > 4096:
+            _MENUS.clear()
+        _MENUS[key] = result = tuple(out)
+        return result
 
     # -- for learners (encoding.py, docs/ctf2187.md "For learners") ---------------
     def action_id(self, action: Sheet, player: int | None = None) -> int:
@@ -533,14 +545,14 @@ class CtfState(State[Sheet]):
     def id_action(self, action_id: int, player: int | None = None) -> Sheet:
         from boardct.core.encoding import check_id
 
-        i = check_id(action_id, len(self._bots) * self.menu_size(), "ctf2187")
         size = self.menu_size()
+        i = check_id(action_id, len(self._bots) * size, "ctf2187")
         num, entry = i // size + 1, i % size
         b = self._bots[num - 1]
         if player is not None and player != b.player:
             raise IllegalAction("CTF-1", f"action id {i} is an order for Bot {num}, commanded "
                                 f"by Player {b.player + 1}, not Player {player + 1}")
-        action = self.menu(num)[entry]
+        action = self._menu(num, size)[entry]
         if action is None:
             raise IllegalAction("CTF-37", f"action id {i} means a plan with weapon "
                                 f"{entry - 11}, and Bot {num} ({b.design.name}) has "
@@ -1090,6 +1102,15 @@ class CtfGame(Game):
         from boardct.games.ctf2187 import encoding as enc
 
         return (enc.Layout.of(self._sample(options, players)).info_size,)
+
+    def write_observations(self, out: Any, states: Sequence[State[Any]],
+                           players: Sequence[int]) -> bool:
+        """A batch's tensors with the map's sectors in sight copied in blocks and the
+        scaled values divided together (`batch`: numpy, from `boardct[rl]`)."""
+        from boardct.games.ctf2187.batch import write_observations
+
+        write_observations(out, states, players)
+        return True
 
     def max_game_length(self, options: dict, players: int) -> int:
         """The most actions one game can take: at most the turn limit's turns (the game ends
