@@ -21,6 +21,7 @@ set one by one (`legal_ids`).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -134,12 +135,23 @@ def _places(loc: Any, stamp: Any) -> Any:
     board does not matter): the operators of the whole batch sorted by (state, sector,
     stamp) in one sort, each one's place there less that of the first of its sector."""
     n = len(loc)
-    group = (loc + np.arange(0, _GROUPS * n, _GROUPS)[:, None]).ravel()
+    apart, numbers = _ranges(n, _GROUPS)
+    group = (loc + apart[:, None]).ravel()
     order = ((group << 40) | stamp.ravel()).argsort()
     grouped = group[order]
     place = np.empty(n * 20, np.intp)
-    place[order] = np.arange(n * 20) - grouped.searchsorted(grouped)
+    place[order] = numbers - grouped.searchsorted(grouped)
     return place.reshape(n, 20)
+
+
+@functools.cache
+def _ranges(n: int, step: int) -> tuple[Any, Any]:
+    """0, step, 2 * step ... for n rows, and 0 .. 20n - 1 (every operator of n states): made
+    once per batch size (read only)."""
+    apart = np.arange(0, step * n, step)
+    numbers = np.arange(n * 20)
+    apart.flags.writeable = numbers.flags.writeable = False
+    return apart, numbers
 
 
 def write_observations(out: Any, states: Sequence[Any], players: Sequence[int]) -> None:
@@ -219,5 +231,5 @@ def write_masks(out: Any, states: Sequence[Any], players: Sequence[int]) -> None
     if total:
         width = out.shape[1]
         at = _IDS[np.fromiter(tokens, np.intp, total)]
-        at += np.repeat(np.arange(0, width * len(sizes), width, dtype=np.intp), sizes)
+        at += np.repeat(_ranges(len(sizes), width)[0], sizes)
         out.reshape(-1)[at] = 1
