@@ -4,14 +4,16 @@ only callers' extra).
 
 A vector of games asks for 16 or more tensors and masks a step; written one state at a time,
 each costs more than the command that follows. Here each state's lists are only gathered
-(list extends, no value looked at) and read by numpy at once: the small values (vitality,
-bleed timers, skills, marks, the players' counts) through one `bytearray` (a byte a value,
-far cheaper than numpy's conversion of each int; numpy's when one does not fit), the rest
-(sectors, arrival stamps) through one `fromiter`. Then every operator's 20 fields of every
-state come from two tables indexed by codes made of those values (sector, vitality and place
-in its stack; bleed timer, skill and marks), the places in the stacks counted by comparing
-stamps, the players' fields from a table per field, and the game's fields are the single
-env's own remembered bytes (`encoding._GAME`, `_TURN`). The values are those of
+(list extends in the observer's order, no value looked at) and read by numpy at once: the
+small values (vitality, bleed timers, skills, marks, the players' counts) through one
+`bytearray` (a byte a value, far cheaper than numpy's conversion of each int; numpy's when
+one does not fit), the rest (sectors, arrival stamps) through one `fromiter`. Then every
+operator's 20 fields of every state come from two tables indexed by codes made of those
+values (sector, vitality and place in its stack; bleed timer, skill and marks: one matmul),
+the places in the stacks from one sort of the whole batch (`_places`), the players' fields
+from a table per field, and the game's fields are the single env's own remembered bytes
+(`encoding._GAME`, `_TURN`). At 16 games this costs about what as many single observations
+do (numpy's fixed cost per call weighs); from 64 on, clearly less. The values are those of
 `encoding.observation_bytes` exactly (tests/fieldshift check row for row over long games).
 
 The masks: the legal command tokens of every state read by numpy at once and numbered through

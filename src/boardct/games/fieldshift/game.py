@@ -172,7 +172,7 @@ class FieldShift(Game):
 
     def write_observations(self, out: Any, states: Sequence[Any], players: Sequence[int]
                            ) -> bool:
-        """A batch's tensors in one copy (`batch`: numpy, from `boardct[rl]`)."""
+        """A batch's tensors in a few numpy calls (`batch`: numpy, from `boardct[rl]`)."""
         from boardct.games.fieldshift.batch import write_observations
 
         write_observations(out, states, players)
