@@ -4,9 +4,10 @@ the vector's own work (a profile, not a speed figure; `env_steps.py` gives the f
     PYTHONPATH=src python benchmarks/vector_profile.py [--games shift,fff] [--num-envs 16]
 
 Each game at its default options, `--num-envs` games stepped with random legal actions chosen
-in Python from the legal ids the vector handed out (no numpy sampling, so the profile is the
+in Python from the masks the vector handed out (outside `step`, so the profile is the
 vector's), under cProfile with CPU time; each part's cumulative time as a share of `step`:
-the engine's `apply_id`, its `legal_ids`, the observations written one game at a time
+the engine's `apply_id`, its `legal_ids` (and the `legal_actions` they read, or a game's
+mask writer reads), the observations written one game at a time
 (`row_of`: for a game without a batch writer), `_write` (the batch's observations by the
 game's batch writer where it has one, the copy of the rows, the masks) and autoreset.
 """
@@ -19,6 +20,8 @@ import pstats
 import random
 import time
 
+import numpy as np
+
 from boardct.adapters.vector import vector_env
 from boardct.core import registry
 
@@ -30,7 +33,8 @@ def shares(game_id: str, num_envs: int, steps: int) -> tuple[float, dict[str, fl
     prof = cProfile.Profile(time.process_time)
     prof.enable()
     for _ in range(steps):
-        v.step([rng.choice(legal) if legal else 0 for legal in v._legal])
+        # from the masks handed out (a game that writes its own masks lists no legal ids)
+        v.step([rng.choice(np.flatnonzero(m).tolist()) if m.any() else 0 for m in v._masks])
     prof.disable()
     stats = pstats.Stats(prof).stats  # type: ignore[attr-defined]
 
@@ -42,6 +46,8 @@ def shares(game_id: str, num_envs: int, steps: int) -> tuple[float, dict[str, fl
     parts = {
         "engine apply_id": cum("apply_id", "/games/") + cum("apply_id", "core/game.py"),
         "legal_ids": cum("legal_ids", "/games/") + cum("legal_ids", "core/game.py"),
+        # inside legal_ids, or inside `_write` for a game that writes its masks itself
+        "legal_actions": cum("legal_actions", "/games/"),
         "observations one by one": cum("row_of", "adapters/buffers.py"),
         "_write": cum("_write", "adapters/vector.py"),
         "autoreset": cum("_start", "adapters/vector.py"),

@@ -412,11 +412,17 @@ def test_a_game_without_a_batch_writer_writes_nothing_and_says_so():
     assert (out == 5.0).all()
 
 
-def test_masks_stay_right_when_most_sets_of_legal_ids_are_new():
+def test_masks_stay_right_when_most_sets_of_legal_ids_are_new(monkeypatch):
     """The mask rows are remembered per set of legal ids while most sets come again; where
-    most are new (FieldShift) the vector stops remembering and writes them directly: the
-    masks are each player's legal ids on both sides of that switch."""
-    v = vector_env("fieldshift", 16, copy=False)
+    most are new (FieldShift, its own batch writer of masks set aside for the vector's
+    generic path) the vector stops remembering and writes them directly: the masks are each
+    player's legal ids on both sides of that switch."""
+    from boardct.core import registry
+    from boardct.core.game import Game
+
+    game = registry.get("fieldshift")
+    monkeypatch.setattr(game, "write_masks", Game.write_masks.__get__(game))
+    v = vector_env(game, 16, copy=False)
     obs, infos = v.reset(seed=2)
     rng = np.random.default_rng(2)
     switched = False

@@ -39,7 +39,9 @@ by the game's own batch writer where it has one (`Game.write_observations`, a fe
 for the whole batch), else (`boardct.adapters.buffers`) the float arrays of the games that
 write them (`observation_array`) in one copy of their bytes, or their entries, all N in one
 scattered write a step. The masks are joined from rows remembered per set of legal ids (most
-sets come again) in one copy; where most sets are new, in one scattered write. Each game's
+sets come again) in one copy; where most sets are new, in one scattered write; or by the
+game's own batch writer where it has one (`Game.write_masks`: then the legal ids are not
+listed at all, and an action is checked against the bytes of the masks handed out). Each game's
 action is carried out by the engine's `apply_id` itself, once checked against the legal ids
 handed out (the checks `moves.act_id` makes).
 With `copy=True` (the default, as Gymnasium's own vector environments) `step` and `reset`
@@ -126,6 +128,11 @@ class BoardctVectorEnv(VectorEnv):
         # whether the game writes a whole batch of observations itself
         # (`Game.write_observations`): found at the first write, None until then
         self._batch: bool | None = None if self.kind == "observation" else False
+        # whether the game writes a whole batch of masks itself (`Game.write_masks`): found
+        # at the first write; then no legal ids are listed here, an action is checked
+        # against the bytes of the masks handed out (`_allowed`)
+        self._game_masks: bool | None = None
+        self._allowed = b""
         self._mask_flat = self._masks.reshape(-1)
         self._mask_rows: dict[tuple[int, ...], bytes] = {}  # a mask row's bytes, by legal ids
         # whether to remember mask rows: while most sets of legal ids are met again
@@ -149,7 +156,7 @@ class BoardctVectorEnv(VectorEnv):
             p = self._player[i]
         else:
             p = players[0]
-            legal = st.legal_ids(p)
+            legal = [] if self._game_masks else st.legal_ids(p)
         self._player[i] = p
         self._legal[i] = legal
         if not self._batch:
@@ -172,6 +179,13 @@ class BoardctVectorEnv(VectorEnv):
             self.game.write_observations(self._obs_rows, states, self._player)
         else:
             write_rows(self._obs_rows, self._rows)
+        if self._game_masks is None:  # the first write: does the game write masks?
+            self._game_masks = self.game.write_masks(self._masks, states, self._player)
+        elif self._game_masks:
+            self.game.write_masks(self._masks, states, self._player)
+        if self._game_masks:  # what step() checks actions against, out of the user's reach
+            self._allowed = self._masks.tobytes()
+            return
         if not self._remember:  # sets of legal ids seldom met again: one scattered write
             write_masks(self._masks, self._legal)
             return
@@ -253,6 +267,7 @@ class BoardctVectorEnv(VectorEnv):
         # vector's whole cost beside the games' own work)
         states, players, legals, rows = self.states, self._player, self._legal, self._rows
         autoreset, kind, batch = self._autoreset, self.kind, self._batch
+        game_masks, allowed, width = self._game_masks, self._allowed, self._masks.shape[1]
         for i in range(n):
             if autoreset[i]:
                 self._start(i, None)
@@ -263,7 +278,9 @@ class BoardctVectorEnv(VectorEnv):
             number = chosen[i]
             if type(number) is not int:
                 number = as_id(number)
-            if number is None or number not in legals[i]:
+            if number is None or (
+                    not (0 <= number < width and allowed[i * width + number]) if game_masks
+                    else number not in legals[i]):
                 ended_at.append(i)
                 results.append((p, None, True))
             else:
@@ -277,7 +294,8 @@ class BoardctVectorEnv(VectorEnv):
                     if q:
                         p = q[0]
                         players[i] = p
-                        legals[i] = st.legal_ids(p)
+                        if not game_masks:
+                            legals[i] = st.legal_ids(p)
                     else:
                         legals[i] = []
                     if not batch:

@@ -280,6 +280,17 @@ class Game:
         Python calls per value; the default writes nothing and returns False (the adapter
         then writes each row from `observation_array` / `observation_entries`)."""
         return False
+
+    def write_masks(self, out: Any, states: Sequence[State[Any]],
+                    players: Sequence[int]) -> bool:
+        """Many states' action masks at once, for a vector of games: row i of `out` (a
+        C-contiguous 2-D int8 numpy array, one action id a column) made 1 at
+        `states[i].legal_ids(players[i])` and 0 elsewhere (all 0 for a game that is over or
+        not at that player's decision). A game whose legal ids cost most in their sorting
+        and numbering may write the batch from its legal actions directly; the default
+        writes nothing and returns False (the adapter then writes the masks from
+        `legal_ids`)."""
+        return False
     # -- what front ends need to know ----------------------------------------------------------
     @property
     def package(self) -> str:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from boardct.core.errors import RecordError
 from boardct.core.frontends import FrontEnds
 from boardct.core.game import Game, Option, PlayFlag, Setup
@@ -166,6 +169,21 @@ class FieldShift(Game):
 
     def observation_shape(self, options: dict, players: int) -> tuple[int, ...]:
         return (enc.SIZE,)
+
+    def write_observations(self, out: Any, states: Sequence[Any], players: Sequence[int]
+                           ) -> bool:
+        """A batch's tensors in a few numpy calls (`batch`: numpy, from `boardct[rl]`)."""
+        from boardct.games.fieldshift.batch import write_observations
+
+        write_observations(out, states, players)
+        return True
+
+    def write_masks(self, out: Any, states: Sequence[Any], players: Sequence[int]) -> bool:
+        """A batch's masks from the legal commands, in a few numpy calls (`batch`)."""
+        from boardct.games.fieldshift.batch import write_masks
+
+        write_masks(out, states, players)
+        return True
 
     def max_game_length(self, options: dict, players: int) -> int:
         """No bound from the rules, even with a turn limit: a ruleset or draw request may be

@@ -75,6 +75,7 @@ PV_SIZE = 12
 _TWO = nt.TWO
 # the action id of every command token (`enc.action_id`), looked up by `legal_ids`
 _ID_OF_TOKEN = [a - _TWO if a >= _TWO else a + 100 for a in range(_TWO + 100)]
+ID_OF_TOKEN = _ID_OF_TOKEN  # a command token's action id (`enc.action_id`), for the batch writers
 _TOKEN_OF_ID = [_TWO + i if i < 100 else i - 100 for i in range(1100)]  # `enc.id_action`
 _SWC = tuple(_TWO + 10 + t for t in range(10))
 _MOV = tuple(_TWO + 20 + t for t in range(10))
