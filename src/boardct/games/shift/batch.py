@@ -19,7 +19,7 @@ lookups then find them in the processor's cache, where large tables keyed by who
 cost more in memory reads than the values they save. A part not met yet is cut from
 `encoding.fast_array` of the state at hand, so every value is the single-env path's own
 (tests/adapters check bit for bit over long games); power and guard are the rules' own
-(`ShiftState.power`, `guard`).
+(`ShiftState.figures`: `power` and `guard` of both seats in one call).
 """
 
 from __future__ import annotations
@@ -132,9 +132,10 @@ def write_observations(out: Any, states: Sequence[Any], players: Sequence[int]) 
         o = 1 - me
         gear, tp, tg, lit, burnt = st.gear, st.tp, st.tg, st.lit, st.burnt
         skip_shift, skip_turn = st.skip_shift, st.skip_turn
-        mine = (gear[me], st.power(me), st.guard(me), tp[me], tg[me], lit[me], burnt[me],
+        figures = st.figures()  # power 0, power 1, guard 0, guard 1
+        mine = (gear[me], figures[me], figures[2 + me], tp[me], tg[me], lit[me], burnt[me],
                 skip_shift[me], skip_turn[me])
-        theirs = (gear[o], st.power(o), st.guard(o), tp[o], tg[o], lit[o], burnt[o],
+        theirs = (gear[o], figures[o], figures[2 + o], tp[o], tg[o], lit[o], burnt[o],
                   skip_shift[o], skip_turn[o])
         cell = st.flips
         known, code = last[i]
