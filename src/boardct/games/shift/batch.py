@@ -41,15 +41,16 @@ _BOUND = 1 << 14  # the most seats' figures, or coins, remembered
 
 # the tops, by `_top_index`; the turns, per turn limit; the seats' figures, by
 # (gear, power, guard, temporary power, temporary guard, lit, burnt, skips); each card's
-# printed gears, by its id (identity-checked); the coins as a number (`_coins_code`) per
-# place in the batch, with the coin log's newest cell they were read from (a new coin makes a
-# new cell: the same cell, the same coins), and their bytes per observer, by that number
+# printed gears, by its id (identity-checked); the coins' bytes for each observer, by the
+# coins as a number (`_coins_code`); and per place in the batch, the coin log's newest cell
+# last met there, its coins' number and bytes (a new coin makes a new cell: the same cell,
+# the same coins)
 _TOPS: list[bytes | None] = [None] * (2 * len(enc.PHASE_NAMES) * 2 * 3 * 2 * 4)
 _TURNS: dict[int, dict[int, bytes]] = {}
 _SEATS: dict[tuple[int, ...], bytes] = {}
 _PRINTED: dict[int, tuple[object, bytes]] = {}
-_LAST: list[tuple[object, int]] = []
-_COINS_BYTES: tuple[dict[int, bytes], ...] = ({}, {})
+_COINS_BYTES: dict[int, tuple[bytes, bytes]] = {}
+_LAST: list[tuple[object, int, tuple[bytes, bytes]]] = []
 _SEVENS = tuple(7 ** k for k in range(enc.FLIPS + 1))
 
 
@@ -84,7 +85,18 @@ def _printed(st: Any, seat: int) -> bytes:
     return part
 
 
-def _learn(st: Any, me: int, top: int, seat_keys: tuple[Any, Any], code: int) -> None:
+def _coins_bytes(st: Any, code: int) -> tuple[bytes, bytes]:
+    """The bytes of the last coins (number `code`, those of `st`) for each observer."""
+    found = _COINS_BYTES.get(code)
+    if found is None:
+        if len(_COINS_BYTES) >= _BOUND:
+            _COINS_BYTES.clear()
+        found = _COINS_BYTES[code] = (enc.fast_array(st, 0).tobytes()[_COINS:],
+                                      enc.fast_array(st, 1).tobytes()[_COINS:])
+    return found
+
+
+def _learn(st: Any, me: int, top: int, seat_keys: tuple[Any, Any]) -> None:
     """The parts of `me`'s tensor of `st` not remembered yet, cut from `fast_array`."""
     whole = enc.fast_array(st, me).tobytes()
     if _TOPS[top] is None:
@@ -102,11 +114,6 @@ def _learn(st: Any, me: int, top: int, seat_keys: tuple[Any, Any], code: int) ->
         _SEATS.clear()
     _SEATS.setdefault(seat_keys[0], whole[_OWN:_OWN + _SEAT])
     _SEATS.setdefault(seat_keys[1], whole[_OTHER:_OTHER + _SEAT])
-    coins = _COINS_BYTES[me]
-    if code not in coins:
-        if len(coins) >= _BOUND:
-            coins.clear()
-        coins[code] = whole[_COINS:]
 
 
 def write_observations(out: Any, states: Sequence[Any], players: Sequence[int]) -> None:
@@ -114,7 +121,7 @@ def write_observations(out: Any, states: Sequence[Any], players: Sequence[int]) 
     parts: list[bytes] = []
     tops, seats, last = _TOPS, _SEATS, _LAST
     if len(last) < len(states):
-        last += [(None, 0)] * (len(states) - len(last))
+        last += [(None, 0, (b"", b""))] * (len(states) - len(last))
     own = other = None
     printed: tuple[bytes, bytes] = (b"", b"")
     limit = -1
@@ -138,23 +145,20 @@ def write_observations(out: Any, states: Sequence[Any], players: Sequence[int]) 
         theirs = (gear[o], figures[o], figures[2 + o], tp[o], tg[o], lit[o], burnt[o],
                   skip_shift[o], skip_turn[o])
         cell = st.flips
-        known, code = last[i]
-        if cell is not known:
-            code = _coins_code(cell, known, code)
-            last[i] = (cell, code)
+        known = last[i]
+        if cell is not known[0]:
+            code = _coins_code(cell, known[0], known[1])
+            known = last[i] = (cell, code, _coins_bytes(st, code))
         head = tops[top]
         turn = turns.get(st.turn)
         mine_part = seats.get(mine)
         theirs_part = seats.get(theirs)
-        coins = _COINS_BYTES[me].get(code)
-        if (head is None or turn is None or mine_part is None or theirs_part is None
-                or coins is None):
-            _learn(st, me, top, (mine, theirs), code)
+        if head is None or turn is None or mine_part is None or theirs_part is None:
+            _learn(st, me, top, (mine, theirs))
             head = tops[top]
             turns = _TURNS[limit]
             turn = turns[st.turn]
             mine_part = seats[mine]
             theirs_part = seats[theirs]
-            coins = _COINS_BYTES[me][code]
-        parts += (head, turn, mine_part, printed[me], theirs_part, printed[o], coins)
+        parts += (head, turn, mine_part, printed[me], theirs_part, printed[o], known[2][me])
     out[:] = np.frombuffer(b"".join(parts), np.float32).reshape(out.shape)
