@@ -51,6 +51,7 @@ _SEATS: dict[tuple[int, ...], bytes] = {}
 _PRINTED: dict[int, tuple[object, bytes]] = {}
 _COINS_BYTES: dict[int, tuple[bytes, bytes]] = {}
 _LAST: list[tuple[object, int, tuple[bytes, bytes]]] = []
+_UNSEEN = (object(), 0, (b"", b""))  # a place not written yet: no coin log is its cell
 _SEVENS = tuple(7 ** k for k in range(enc.FLIPS + 1))
 
 
@@ -121,7 +122,7 @@ def write_observations(out: Any, states: Sequence[Any], players: Sequence[int]) 
     parts: list[bytes] = []
     tops, seats, last = _TOPS, _SEATS, _LAST
     if len(last) < len(states):
-        last += [(None, 0, (b"", b""))] * (len(states) - len(last))
+        last += [_UNSEEN] * (len(states) - len(last))
     own = other = None
     printed: tuple[bytes, bytes] = (b"", b"")
     limit = -1
