@@ -103,6 +103,48 @@ def test_power_and_guard_follow_the_constant_text_of_every_shipped_pair():
     assert checked > 2000
 
 
+def test_figures_are_power_and_guard_of_both_seats_for_every_shipped_pair():
+    """SH-29: `figures()` (the batch observations' one call) is `power` and `guard` of both
+    seats, with and without an attack under way (its guarding counts), at every state of
+    random games of every pair of shipped cards, both seat orders."""
+    checked = attacks = 0
+    for card1 in SHIPPED:
+        for card2 in SHIPPED:
+            for s in _random_states(card1, card2, seed=len(card1) * 7 + len(card2)):
+                assert s.figures() == (s.power(0), s.power(1), s.guard(0), s.guard(1))
+                checked += 1
+                attacks += s.atk >= 0
+    assert checked > 4000 and attacks > 300
+
+
+def test_apply_id_is_apply_of_the_ids_action_and_refuses_what_it_refuses():
+    """A learner's step (`apply_id`) carries out `id_action(id)` exactly as `apply` does (the
+    same events, the same state after), and an id out of range, negative, a bool or a float
+    is an IllegalAction that changes nothing."""
+    import random
+
+    import pytest
+
+    from boardct.core.errors import IllegalAction
+
+    rnd = random.Random(9)
+    s = new()
+    for _ in range(300):
+        if s.is_over:
+            break
+        p = s.current_players()[0]
+        i = rnd.choice(s.legal_ids(p))
+        twin = s.clone()
+        assert s.apply_id(i, p) == twin.apply(s.id_action(i), p)
+        assert s.view(0) == twin.view(0) and s.history() == twin.history()
+    s = new()
+    before = s.view(0)
+    for bad in (90, -1, True, 2.0, "3"):
+        with pytest.raises(IllegalAction):
+            s.apply_id(bad)
+    assert s.view(0) == before and s.history() == []
+
+
 def test_observation_array_equals_the_views_tensor_along_default_games():
     """The float32 array learners get (OpenSpiel, PettingZoo) equals
     `observation(view(p), p)` for both seats at every state of random games at the default

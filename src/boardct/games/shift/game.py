@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from boardct.core.frontends import FrontEnds
@@ -82,6 +83,14 @@ class ShiftGame(Game):
 
     def observation_shape(self, options: dict, players: int) -> tuple[int, ...]:
         return (enc.SIZE,)
+
+    def write_observations(self, out: Any, states: Sequence[State], players: Sequence[int]
+                           ) -> bool:
+        """A batch's tensors in a few numpy calls (`batch`: numpy, from `boardct[rl]`)."""
+        from boardct.games.shift.batch import write_observations
+
+        write_observations(out, states, players)
+        return True
 
     def max_game_length(self, options: dict, players: int) -> int:
         """The most actions one game can take, from the rules: the toss winner's choice of

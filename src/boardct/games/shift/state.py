@@ -79,6 +79,7 @@ def _guarding(defence: int) -> tuple[int, int, tuple[int, ...], int]:
 
 _GUARDING = tuple(_guarding(GUARD + x) for x in range(80))  # by defence id less GUARD: once
 
+_DEFENCE_CODE = GUARD - 10  # a defence's code less its action id (encoding.py)
 # The ids of each DEFENCES entry (by defender's gear and spirit), ascending.
 _DEFENCE_IDS = tuple(tuple(tuple(sorted(enc.action_id(a) for a in acts)) for acts in by_lit)
                      for by_lit in DEFENCES)
@@ -357,6 +358,36 @@ class ShiftState(ShiftNotation, ShiftText, State[int]):
         else:
             v = g.guard + self.tg[p] + self._const(p, 1)
         return v if v > 0 else 0
+
+    def figures(self) -> tuple[int, int, int, int]:
+        """`(power(0), power(1), guard(0), guard(1))` in one call, for observations of many
+        states at once (`batch.py`): the rules of `power` and `guard` with the numbers they
+        share read once, and the constant text (`_const`) asked only where a card has some
+        for the gears in play; during an attack (its guarding counts) `guard` itself."""
+        cards = self.cards
+        g0, g1 = self.gear
+        t0 = self.statics[0][g0]
+        t1 = self.statics[1][g1]
+        a = cards[0].gears[g0]
+        b = cards[1].gears[g1]
+        tp = self.tp
+        p0 = a.power + tp[0]
+        if t0[0] or t1[2]:
+            p0 += self._const(0, 0)
+        p1 = b.power + tp[1]
+        if t1[0] or t0[2]:
+            p1 += self._const(1, 0)
+        if self.atk >= 0:
+            return (p0 if p0 > 0 else 0, p1 if p1 > 0 else 0, self.guard(0), self.guard(1))
+        tg = self.tg
+        d0 = a.guard + tg[0]
+        if t0[1] or t1[3]:
+            d0 += self._const(0, 1)
+        d1 = b.guard + tg[1]
+        if t1[1] or t0[3]:
+            d1 += self._const(1, 1)
+        return (p0 if p0 > 0 else 0, p1 if p1 > 0 else 0, d0 if d0 > 0 else 0,
+                d1 if d1 > 0 else 0)
 
     def attack_mod(self) -> Mod | None:
         if self.atk < 0:
@@ -811,6 +842,15 @@ class ShiftState(ShiftNotation, ShiftText, State[int]):
     def id_action(self, action_id: int, player: int | None = None) -> int:
         return enc.id_action(action_id)
 
+    def apply_id(self, action_id: int, player: int | None = None) -> list[Event]:
+        """`apply(id_action(action_id))`, an id in range mapped to its code at once (0..9 are
+        their own codes, a defence's is its id plus a constant): a learner's every step
+        comes this way. Anything else goes through `id_action`, which refuses it."""
+        if type(action_id) is int and 0 <= action_id < enc.NUM_ACTIONS:
+            return self.apply(action_id if action_id < 10 else action_id + _DEFENCE_CODE,
+                              player)
+        return self.apply(enc.id_action(action_id), player)
+
     def legal_ids(self, player: int | None = None) -> list[int]:
         """The ids of `legal_actions(player)`, ascending: the codes 0..9 are their own ids,
         and a defence's id is its code less a constant, read from a table made once."""
@@ -879,6 +919,11 @@ class ShiftState(ShiftNotation, ShiftText, State[int]):
     def _set_outcome(self, outcome: Outcome) -> None:
         self.winner = 3 + outcome.winners[0]  # 3, 4: that player won by a resignation
         self.phase = P_OVER
+
+    @property
+    def is_over(self) -> bool:
+        """`outcome is not None`, read from the one field that says it (every step asks)."""
+        return self.winner >= 0
 
     @property
     def outcome(self) -> Outcome | None:
