@@ -122,7 +122,9 @@ def main(argv: list[str] | None = None) -> int:
         options[gid][name] = value
     for gid in ids:  # an unknown game, option or value fails before anything is played
         try:
-            registry.get(gid).resolve_options(options[gid])
+            game = registry.get(gid)
+            game.resolve_options(options[gid])
+            game.new(seed=0, **options[gid])  # what only a game's setup reads (a card file)
         except BoardctError as e:
             ap.error(str(e))
     rows = []
