@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from boardct.core.errors import DataError, OptionError
 from boardct.core.frontends import FrontEnds
@@ -162,6 +164,15 @@ class HillsGame(Game):
 
     def information_state_shape(self, options: dict, players: int) -> tuple[int, ...]:
         return (enc.INFO_SIZE,)
+
+    def write_observations(self, out: Any, states: Sequence[Any], players: Sequence[int]
+                           ) -> bool:
+        """A batch's tensors joined from remembered pieces (`batch`: numpy, from
+        `boardct[rl]`)."""
+        from boardct.games.hills.batch import write_observations
+
+        write_observations(out, states, players)
+        return True
 
     def max_game_length(self, options: dict, players: int) -> int:
         """The most actions one game can take, from the rules: each player completes at most
