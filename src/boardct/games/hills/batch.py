@@ -37,12 +37,13 @@ _HEX_AT = enc._HEX_AT
 HQ_TILE = 3  # `tiles[h]` of a headquarters (0..2 a land tile: P, M, F)
 _EIGHT_ZEROS = memoryview(array("f", bytes(4 * 8)))  # a hex's tile and star fields, cleared
 
-# per observer: (squad, its side, the position of its plane on each hex), its own squads then
-# the other side's, as `encoding._write_squads` orders and places them
-_ORDER: tuple[tuple[tuple[int, int, tuple[int, ...]], ...], ...] = tuple(
-    tuple((sq, side, tuple(enc._HEX_AT[h] + plane for h in range(N_HEXES)))
-          for sq, side, _at, plane in enc._SQUAD_ORDER[me])
-    for me in (0, 1))
+# the position of each squad's plane on each hex, by its place in the observer's order (its
+# own Infantry, Rocketeer, Mech, then the other side's: planes 8 to 13 of a hex, as
+# `encoding._write_squads` places them)
+_P0, _P1, _P2, _P3, _P4, _P5 = (tuple(_HEX_AT[h] + 8 + j for h in range(N_HEXES))
+                                for j in range(6))
+assert all(plane == 8 + j for me in (0, 1)
+           for j, (_sq, _side, _at, plane) in enumerate(enc._SQUAD_ORDER[me]))
 
 
 class _SquadFields(dict[int, bytes]):
@@ -69,6 +70,8 @@ class _SquadFields(dict[int, bytes]):
 
 
 _SQUAD_FIELDS = _SquadFields()
+# the same up to the unit cap, as a tuple (a batch's look-ups: cheaper than the dict's)
+_SQUAD_PIECES = tuple(_SQUAD_FIELDS[k] for k in range(10 * UNIT_CAP + 10))
 
 
 class _Board:
@@ -85,13 +88,13 @@ class _Board:
     def __init__(self, state: Any):
         self.tiles, self.info = state.tiles, state.info
         self.rev, self.star = [False] * N_HEXES, [0] * N_HEXES
-        self.rev_bytes, self.star_bytes = bytes(self.rev), bytes(self.star)
         self.buffers = (bytearray(4 * _SQUADS_AT), bytearray(4 * _SQUADS_AT))
         self.views = (memoryview(self.buffers[0]).cast("f"),
                       memoryview(self.buffers[1]).cast("f"))
         self.revealed = [0, 0, 0]
         self.stars_up = 0
         self._rewrite(state, range(N_HEXES))
+        self.rev_bytes, self.star_bytes = bytes(state.rev), bytes(state.star)
 
     def update(self, state: Any) -> None:
         """Rewrite the hexes whose face or star changed since (found from the lists as bytes:
@@ -169,8 +172,15 @@ class _Row:
     def __init__(self, state: Any):
         self.state, self.info = state, state.info  # the row holds its state: the id stays
         self.board: _Board | None = None
-        self.cur = -1  # nothing made yet: every group differs
+        # nothing made yet: every group differs from these
+        self.cur, self.out, self.card_played, self.boosted = -1, None, False, -1
+        self.tdone: list[int] | None = None
+        self.seize: list[int] | None = None
         self.hand: list[int] | None = None
+        self.known: list[int] | None = None
+        self.deck = -1
+        self.discard: list[int] | None = None
+        self.turn = self.cards = b""
 
 
 _ROWS: dict[int, _Row] = {}  # by id(state) * 2 + observer
@@ -192,7 +202,7 @@ def write_observations(out: Any, states: Sequence[Any], players: Sequence[int]) 
     `encoding.fast_array(states[i], players[i])`, byte for byte."""
     parts: list[Any] = []
     planes: list[int] = []  # the flat positions of the squads' planes, 1.0 each
-    runs, squad_fields, rows = enc._RUNS, _SQUAD_FIELDS, _ROWS
+    runs, squad_fields, rows = enc._RUNS, _SQUAD_PIECES, _ROWS
     base = 0
     width = enc.SIZE
     for state, me in zip(states, players, strict=True):
@@ -207,15 +217,43 @@ def write_observations(out: Any, states: Sequence[Any], players: Sequence[int]) 
         if board.rev != state.rev or board.star != state.star:
             board.update(state)
         parts.append(board.fields[me])
-        units, pos, imp, st, cur = state.units, state.pos, state.imp, state.st, state.cur
-        for sq, side, at in _ORDER[me]:
-            n = units[sq]
-            if n > 0:
-                parts.append(squad_fields[n * 10 + imp[sq] * 5
-                                          + (st[sq] + 1 if side == cur else 0)])
-                planes.append(base + at[pos[sq]])
-            else:
-                parts.append(squad_fields[n * 10])
+        # the squads in the observer's order (its own first), each one's fields by its
+        # units, impediment and standing (shown for the side to move only), and the plane
+        # of each one standing on the map set where it stands
+        cur, st = state.cur, state.st
+        if me == 0:
+            u0, u1, u2, u3, u4, u5 = state.units
+            i0, i1, i2, i3, i4, i5 = state.imp
+        else:
+            u3, u4, u5, u0, u1, u2 = state.units
+            i3, i4, i5, i0, i1, i2 = state.imp
+        b = cur * 3
+        if cur == me:
+            s0, s1, s2, s3, s4, s5 = st[b] + 1, st[b + 1] + 1, st[b + 2] + 1, 0, 0, 0
+        else:
+            s0, s1, s2, s3, s4, s5 = 0, 0, 0, st[b] + 1, st[b + 1] + 1, st[b + 2] + 1
+        keys = (u0 * 10 + i0 * 5 + s0, u1 * 10 + i1 * 5 + s1, u2 * 10 + i2 * 5 + s2,
+                u3 * 10 + i3 * 5 + s3, u4 * 10 + i4 * 5 + s4, u5 * 10 + i5 * 5 + s5)
+        try:
+            parts += (squad_fields[keys[0]], squad_fields[keys[1]], squad_fields[keys[2]],
+                      squad_fields[keys[3]], squad_fields[keys[4]], squad_fields[keys[5]])
+        except IndexError:  # units above the cap (a scenario's): those pieces made now
+            parts += (_SQUAD_FIELDS[k] for k in keys)
+        pos = state.pos
+        o = me * 3  # the observer's first squad
+        e = 3 - o
+        if u0 > 0:
+            planes.append(base + _P0[pos[o]])
+        if u1 > 0:
+            planes.append(base + _P1[pos[o + 1]])
+        if u2 > 0:
+            planes.append(base + _P2[pos[o + 2]])
+        if u3 > 0:
+            planes.append(base + _P3[pos[e]])
+        if u4 > 0:
+            planes.append(base + _P4[pos[e + 1]])
+        if u5 > 0:
+            planes.append(base + _P5[pos[e + 2]])
         # the global fields: each group made again (keyed as `fast_array` keys its runs)
         # only when a value it is made of changed
         ended, tdone, seize = state.out, state.tdone, state.seize
@@ -241,5 +279,5 @@ def write_observations(out: Any, states: Sequence[Any], players: Sequence[int]) 
         base += width
     flat = out.reshape(-1)
     flat[:] = np.frombuffer(b"".join(parts), np.float32)
-    if planes:
-        flat[planes] = 1.0
+    if planes:  # numpy reads the list as an iterable of ints: cheaper than as a list
+        flat[np.fromiter(planes, np.intp, len(planes))] = 1.0
