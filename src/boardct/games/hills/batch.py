@@ -6,15 +6,17 @@ for 16 or more tensors a step, and most of each changes seldom. So each row of t
 joined from pieces of bytes, all the rows in one copy into `out`, and the squads' planes on the
 hexes (where each squad stands: they change at every move) are set with one scattered write:
 
-- the hexes' tile and star fields and the four global fields of what is still face down: per
-  game and observer, the last board met, rewritten only at the hexes that changed since (a
-  tile turned, a star used: a few times a game);
+- the hexes' tile and star fields and the four global fields of what is still face down: one
+  board per game for both observers (`_Board`), rewritten only at the hexes whose face or
+  star changed since it was last met (a tile turned, a star used: a few dozen times a game);
 - each squad's six fields: one piece per (units, impeded, standing shown), made once;
-- the other global fields: the runs `fast_array` copies (`encoding._RUNS`), keyed alike.
+- the other global fields: the runs `fast_array` copies (`encoding._RUNS`, keyed alike), kept
+  per state and observer (`_Row`) while the values they are made of stand (checked by
+  comparing the state's lists with copies: cheaper than building the keys at every step).
 
 The values are those of `fast_array` exactly, written by the same functions (`_hex_fields`,
 `scaled`, the runs) from the same fields: what the observer may know, nothing else
-(tests/hills/test_hills_batch.py checks row for row, byte for byte).
+(tests/hills/test_hills_batch.py checks row for row, byte for byte, over whole games).
 """
 
 from __future__ import annotations
@@ -35,7 +37,20 @@ _ONE = array("f", [1.0]).tobytes()
 _LAND = tuple(h not in HQ for h in range(N_HEXES))
 _HEX_AT = enc._HEX_AT
 HQ_TILE = 3  # `tiles[h]` of a headquarters (0..2 a land tile: P, M, F)
-_EIGHT_ZEROS = memoryview(array("f", bytes(4 * 8)))  # a hex's tile and star fields, cleared
+
+
+class _HexPieces(dict[tuple[int, ...], bytes]):
+    """A hex's eight tile and star fields as bytes, by the places of those set to 1.0."""
+
+    def __missing__(self, places: tuple[int, ...]) -> bytes:
+        fields = array("f", bytes(4 * 8))
+        for f in places:
+            fields[f] = 1.0
+        made = self[places] = fields.tobytes()
+        return made
+
+
+_HEX_PIECES = _HexPieces()
 
 # the position of each squad's plane on each hex, by its place in the observer's order (its
 # own Infantry, Rocketeer, Mech, then the other side's: planes 8 to 13 of a hex, as
@@ -83,14 +98,12 @@ class _Board:
     that change; `fields` holds copies, which a batch joins."""
 
     __slots__ = ("tiles", "info", "rev", "star", "rev_bytes", "star_bytes", "buffers",
-                 "views", "fields", "tail", "revealed", "stars_up")
+                 "fields", "tail", "revealed", "stars_up")
 
     def __init__(self, state: Any):
         self.tiles, self.info = state.tiles, state.info
         self.rev, self.star = [False] * N_HEXES, [0] * N_HEXES
         self.buffers = (bytearray(4 * _SQUADS_AT), bytearray(4 * _SQUADS_AT))
-        self.views = (memoryview(self.buffers[0]).cast("f"),
-                      memoryview(self.buffers[1]).cast("f"))
         self.revealed = [0, 0, 0]
         self.stars_up = 0
         self._rewrite(state, range(N_HEXES))
@@ -117,7 +130,7 @@ class _Board:
         rev, star, tiles = state.rev, state.star, self.tiles
         rev0, star0 = self.rev, self.star
         revealed = self.revealed
-        view0, view1 = self.views
+        buffer0, buffer1 = self.buffers
         for h in hexes:
             if _LAND[h]:  # the counts: the old face taken out, the new one put in
                 if rev0[h]:
@@ -126,16 +139,14 @@ class _Board:
                 if rev[h]:
                     revealed[tiles[h]] += 1
                     self.stars_up += star[h] != 0
-            at = _HEX_AT[h]
-            view0[at:at + 8] = view1[at:at + 8] = _EIGHT_ZEROS
+            at = 4 * _HEX_AT[h]  # the hex's eight fields, as bytes, from the fields set
+            # (`_hex_fields` from 0: their places in the hex)
             if tiles[h] == HQ_TILE:
-                for f in enc._hex_fields(h, at, rev, tiles, star, 0):
-                    view0[f] = 1.0
-                for f in enc._hex_fields(h, at, rev, tiles, star, 1):
-                    view1[f] = 1.0
+                buffer0[at:at + 32] = _HEX_PIECES[enc._hex_fields(h, 0, rev, tiles, star, 0)]
+                buffer1[at:at + 32] = _HEX_PIECES[enc._hex_fields(h, 0, rev, tiles, star, 1)]
             else:
-                for f in enc._hex_fields(h, at, rev, tiles, star, 0):
-                    view0[f] = view1[f] = 1.0
+                buffer0[at:at + 32] = buffer1[at:at + 32] = _HEX_PIECES[
+                    enc._hex_fields(h, 0, rev, tiles, star, 0)]
         self.fields = (bytes(self.buffers[0]), bytes(self.buffers[1]))
         self.rev, self.star = rev[:], star[:]
         info = self.info
@@ -184,6 +195,10 @@ class _Row:
 
 
 _ROWS: dict[int, _Row] = {}  # by id(state) * 2 + observer
+# the games (boards) and states (rows) remembered, at most: a vector's games and a few more
+# (then all forgotten and made anew); each holds its state or tiles alive, so a bound well
+# above the vectors learners run but small, which keeps what the garbage collector walks small
+_KEPT = 512
 
 
 def _board_of(state: Any) -> _Board:
@@ -191,7 +206,7 @@ def _board_of(state: Any) -> _Board:
     tiles = state.tiles
     board = _BOARDS.get(id(tiles))
     if board is None or board.tiles is not tiles or board.info is not state.info:
-        if len(_BOARDS) > 4096:
+        if len(_BOARDS) > _KEPT:
             _BOARDS.clear()
         board = _BOARDS[id(tiles)] = _Board(state)
     return board
@@ -208,7 +223,7 @@ def write_observations(out: Any, states: Sequence[Any], players: Sequence[int]) 
     for state, me in zip(states, players, strict=True):
         row = rows.get(id(state) * 2 + me)
         if row is None or row.state is not state or row.info is not state.info:
-            if len(rows) > 4096:
+            if len(rows) > 2 * _KEPT:
                 rows.clear()
             row = rows[id(state) * 2 + me] = _Row(state)
         board = row.board
