@@ -292,7 +292,6 @@ def write_observations(out: Any, states: Sequence[Any], players: Sequence[int]) 
                                 ].tobytes())
         parts += (row.turn, row.cards, board.tail, _ZERO if ended is None else _ONE)
         base += width
-    flat = out.reshape(-1)
-    flat[:] = np.frombuffer(b"".join(parts), np.float32)
+    memoryview(out).cast("B")[:] = b"".join(parts)  # the rows: one copy of their bytes
     if planes:  # numpy reads the list as an iterable of ints: cheaper than as a list
-        flat[np.fromiter(planes, np.intp, len(planes))] = 1.0
+        out.reshape(-1)[np.fromiter(planes, np.intp, len(planes))] = 1.0
