@@ -36,7 +36,7 @@ _ZERO = array("f", [0.0]).tobytes()
 _ONE = array("f", [1.0]).tobytes()
 _LAND = tuple(h not in HQ for h in range(N_HEXES))
 _HEX_AT = enc._HEX_AT
-HQ_TILE = 3  # `tiles[h]` of a headquarters (0..2 a land tile: P, M, F)
+_HQ_TILE = 3  # `tiles[h]` of a headquarters (0..2 a land tile: P, M, F)
 
 
 class _HexPieces(dict[tuple[int, ...], bytes]):
@@ -141,7 +141,7 @@ class _Board:
                     self.stars_up += star[h] != 0
             at = 4 * _HEX_AT[h]  # the hex's eight fields, as bytes, from the fields set
             # (`_hex_fields` from 0: their places in the hex)
-            if tiles[h] == HQ_TILE:
+            if tiles[h] == _HQ_TILE:
                 buffer0[at:at + 32] = _HEX_PIECES[enc._hex_fields(h, 0, rev, tiles, star, 0)]
                 buffer1[at:at + 32] = _HEX_PIECES[enc._hex_fields(h, 0, rev, tiles, star, 1)]
             else:

@@ -1030,7 +1030,7 @@ class HillsState(State[int]):
     def legal_ids(self, player: int | None = None) -> list[int]:
         """`action_id` of each legal action, ascending: `legal_actions` step for step, made
         in ids (its tables in ids: `_MOVE_IDS`, `_STEP_IDS`, ...) rather than each code
-        looked up, then sorted (a learner's every step; tests/hills/test_hills_legal_ids.py
+        looked up, then sorted (a learner's every step; tests/hills/test_hills_batch.py
         holds the two to the same answers). No set: each id comes once, as each code does."""
         if self.out is not None or (player is not None and player != self.cur):
             return []
