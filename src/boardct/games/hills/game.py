@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from boardct.core.errors import DataError, OptionError
 from boardct.core.frontends import FrontEnds
@@ -23,6 +25,9 @@ from boardct.games.hills.board import (
 )
 from boardct.games.hills.layout import HEADER, Layout, parse_layout, random_layout, shown
 from boardct.games.hills.state import HillsState
+
+# `batch.write_observations` once imported (the module needs numpy: imported on first use)
+_BATCH_WRITER: list[Callable[[Any, Sequence[Any], Sequence[int]], None]] = []
 
 DEFAULT_DECK_TEXT = ",".join(f"{w}:{n}" for w, n in zip(CARD_WORDS, DEFAULT_DECK, strict=True))
 # A layout file is about 40 short lines (1 KB). Reading stops here, well below the option's
@@ -162,6 +167,19 @@ class HillsGame(Game):
 
     def information_state_shape(self, options: dict, players: int) -> tuple[int, ...]:
         return (enc.INFO_SIZE,)
+
+    def write_observations(self, out: Any, states: Sequence[Any], players: Sequence[int]
+                           ) -> bool:
+        """A batch's tensors joined from remembered pieces (`batch`: numpy, from
+        `boardct[rl]`, imported at the first batch and kept: a vector calls this every
+        step)."""
+        writer = _BATCH_WRITER
+        if not writer:
+            from boardct.games.hills.batch import write_observations
+
+            writer.append(write_observations)
+        writer[0](out, states, players)
+        return True
 
     def max_game_length(self, options: dict, players: int) -> int:
         """The most actions one game can take, from the rules: each player completes at most

@@ -98,6 +98,23 @@ _OWN_SQUADS = ((0, 1, 2), (3, 4, 5))  # per player (`range(p * 3, p * 3 + 3)`, m
 _HEX_KEY = tuple(f"hex:{q},{r}" for q, r in HEXES)
 _SQUAD_KEY = tuple(tuple(f"squad:{p}{letter}" for letter in KIND_LETTERS) for p in (0, 1))
 _SEATS = ((0,), (1,))  # current_players() answers, made once: a playout asks every action
+# The tables above in action ids (encoding.py: ids number the codes in ascending order), for
+# `legal_ids`, which makes the legal ids directly rather than looking each code up: the moves
+# and attacks (an attack's ids, like its codes, are consecutive in the target's kind), each
+# squad's deimpede and wait ids, and the cards' ids. An attack's id with Extra Ammo is its id
+# + _AMMO_SHIFT (the code + 5000); the attacks' ids start at _FIRST_ATTACK_ID.
+_STEP_IDS = tuple(tuple(tuple((t, enc.ID_OF[move], enc.ID_OF[attack]) for t, move, attack in steps)
+                        for steps in per_hex) for per_hex in _STEPS)
+_MOVE_IDS = tuple(tuple(tuple(enc.ID_OF[a] for a in moves) for moves in per_mask)
+                  for per_mask in _MOVES)
+_SQUAD_IDS = tuple(tuple((sq, enc.ID_OF[deimpede], enc.ID_OF[wait]) for sq, deimpede, wait in own)
+                   for own in _SQUADS)
+_ARTILLERY_IDS = tuple(enc.ID_OF[5000 + t] for t in range(3))
+_BOOST_IDS = tuple(enc.ID_OF[6000 + k * 100] for k in range(3))
+_FIRST_ATTACK_ID = enc.ID_OF[2000]
+_AMMO_SHIFT = enc.ID_OF[7000] - enc.ID_OF[2000]
+assert all(enc.ID_OF[a + 5000] - enc.ID_OF[a] == _AMMO_SHIFT for a in enc.CODES if 2000 <= a < 3000)
+assert enc.ID_OF[A.END] == 0
 # A squad's standing in the current turn (BSH-7, BSH-34).
 FRESH = 0  # has not acted
 DONE = 1  # has acted; no further action (and Boost cannot give it one)
@@ -257,8 +274,10 @@ class HillsState(State[int]):
     def _can_enter_empty(self, sq: int, t: int) -> bool:
         return not (sq % 3 == MECH and self.rev[t] and self.tiles[t] == MOUNTAIN)
 
-    def _squad_options(self, sq: int, acts: list[int] | None) -> bool:
-        """Append sq's moves and attacks to acts (if given); whether it has any."""
+    def _squad_options(self, sq: int, acts: list[int] | None, moves=_MOVES, steps=_STEPS
+                       ) -> bool:
+        """Append sq's moves and attacks to acts (if given; as codes, or as ids with the
+        tables `_MOVE_IDS` and `_STEP_IDS`); whether it has any."""
         pos = self.pos
         h = pos[sq]
         if sq < 3:
@@ -271,7 +290,7 @@ class HillsState(State[int]):
         k = sq % 3
         if near[e0] or near[e1] or near[e2]:
             # an enemy next to it: attacks and moves interleave by direction, see the loop
-            return self._squad_options_near_enemy(sq, acts)
+            return self._squad_options_near_enemy(sq, acts, steps)
         # No enemy next to it (most calls): only moves, so the directions left open by own
         # squads (and, for a Mech, revealed mountains) pick a tuple of moves made once for
         # the map, in direction order, instead of testing each neighbour in turn.
@@ -282,10 +301,11 @@ class HillsState(State[int]):
                 if rev[t] and tiles[t] == MOUNTAIN:
                     free &= ~(1 << d)
         if acts is not None and free:
-            acts += _MOVES[k][free]
+            acts += moves[k][free]
         return free != 0
 
-    def _squad_options_near_enemy(self, sq: int, acts: list[int] | None) -> bool:
+    def _squad_options_near_enemy(self, sq: int, acts: list[int] | None, steps=_STEPS
+                                  ) -> bool:
         """`_squad_options` of a squad with an enemy squad next to it, neighbour by neighbour."""
         pos = self.pos
         if sq < 3:
@@ -299,7 +319,7 @@ class HillsState(State[int]):
         found = False
         # (neighbour, move code, attack code on enemy squad 0) of this kind of squad on this
         # hex, made once for the map: the inner loop only compares
-        for t, move, attack in _STEPS[k][pos[sq]]:
+        for t, move, attack in steps[k][pos[sq]]:
             if t == e0 or t == e1 or t == e2:  # noqa: SIM109 - `in (e0, e1, e2)` builds a tuple per hex
                 if acts is None:
                     return True
@@ -1008,11 +1028,48 @@ class HillsState(State[int]):
         return enc.id_action(action_id)
 
     def legal_ids(self, player: int | None = None) -> list[int]:
-        """`action_id` of each legal action, ascending (the core's default, its lookup
-        inlined: every legal action is a code `ID_OF` numbers)."""
-        # no set: `legal_actions` lists each code once (each squad's moves and attacks by
-        # direction and target, each card's targets once)
-        return sorted(map(enc.ID_OF.__getitem__, self.legal_actions(player)))
+        """`action_id` of each legal action, ascending: `legal_actions` step for step, made
+        in ids (its tables in ids: `_MOVE_IDS`, `_STEP_IDS`, ...) rather than each code
+        looked up, then sorted (a learner's every step; tests/hills/test_hills_batch.py
+        holds the two to the same answers). No set: each id comes once, as each code does."""
+        if self.out is not None or (player is not None and player != self.cur):
+            return []
+        me = self.cur
+        ids = [0]  # end
+        units, st, imp = self.units, self.st, self.imp
+        card_ok = not self.card_played
+        hand = self.hand
+        with_ammo = card_ok and hand[me * 4 + AMMO] > 0
+        for sq, deimpede, wait in _SQUAD_IDS[me]:
+            if units[sq] == 0:
+                continue
+            s = st[sq]
+            if s == FRESH:
+                if imp[sq]:
+                    ids.append(deimpede)
+                    continue
+            elif s != EXTRA:
+                continue
+            n = len(ids)
+            self._squad_options(sq, ids, _MOVE_IDS, _STEP_IDS)
+            if with_ammo:
+                for a in ids[n:]:
+                    if a >= _FIRST_ATTACK_ID:
+                        ids.append(a + _AMMO_SHIFT)
+            if s == FRESH:
+                ids.append(wait)
+        if card_ok:
+            if hand[me * 4 + ARTILLERY]:
+                ebase = (1 - me) * 3
+                for t in range(3):
+                    if units[ebase + t]:
+                        ids.append(_ARTILLERY_IDS[t])
+            if hand[me * 4 + BOOST]:
+                for k in range(3):
+                    if self._boost_eligible(me * 3 + k):
+                        ids.append(_BOOST_IDS[k])
+        ids.sort()
+        return ids
 
     def apply_id(self, action_id: int, player: int | None = None) -> list[Event]:
         """`apply(id_action(action_id))`, the id's code looked up directly (a learner's every
