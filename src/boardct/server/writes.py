@@ -141,6 +141,9 @@ def write_move(conn: Connection, move: MoveWrite) -> bool:
     return got
 
 
+MAX_BATCH = 32  # moves in one group commit at most (MoveWriter)
+
+
 class MoveWriter:
     """The group commit of SQLite (module docstring): `write` hands a move to the database
     thread, or, while that thread is writing, queues it for the next batch."""
@@ -148,30 +151,33 @@ class MoveWriter:
     def __init__(self, engine: Engine, executor: concurrent.futures.Executor):
         self.engine = engine
         self.executor = executor
-        self._queue: list[tuple[MoveWrite, asyncio.Future[bool]]] = []
+        # the moves waiting, each with its waiter and when it came (when measuring)
+        self._queue: list[tuple[MoveWrite, asyncio.Future[bool], float]] = []
         self._busy = False
         self.batches = 0  # transactions committed (tests and benchmarks read them)
         self.written = 0  # moves handed to them
         # called after each commit with (moves, queued, started, committed, taken back),
         # perf_counter() times: server/timings.py, when measuring
         self.observe: Callable[[int, float, float, float, float], None] | None = None
-        self._queued = 0.0  # when the first move of the next batch was queued
 
     def write(self, move: MoveWrite) -> asyncio.Future[bool]:
         """Await it: True once `move` is committed, False when its compare-and-set failed."""
         done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-        if not self._queue and self.observe is not None:
-            self._queued = time.perf_counter()
-        self._queue.append((move, done))
+        self._queue.append((move, done,
+                            time.perf_counter() if self.observe is not None else 0.0))
         if not self._busy:
             self._flush()
         return done
 
     def _flush(self) -> None:
-        batch, self._queue = self._queue, []
+        # at most MAX_BATCH moves a commit: a saturated server's batches had grown to
+        # hundreds of moves, each commit then holding the first of them for as long as
+        # writing them all took, and their acks and broadcasts came back at once (the
+        # loop then ran for hundreds of ms without a break); the rest wait for the next
+        batch, self._queue = self._queue[:MAX_BATCH], self._queue[MAX_BATCH:]
         self._busy = True
-        moves = [m for m, _ in batch]
-        times = [self._queued, 0.0, 0.0]  # queued, started, committed
+        moves = [m for m, _, _ in batch]
+        times = [batch[0][2], 0.0, 0.0]  # its first move queued, started, committed
         running = asyncio.get_running_loop().run_in_executor(self.executor, self._write, moves,
                                                              times)
         running.add_done_callback(lambda f: self._finished(batch, f, times))
@@ -184,7 +190,7 @@ class MoveWriter:
         finally:
             times[2] = time.perf_counter()
 
-    def _finished(self, batch: list[tuple[MoveWrite, asyncio.Future[bool]]],
+    def _finished(self, batch: list[tuple[MoveWrite, asyncio.Future[bool], float]],
                   running: asyncio.Future[list[bool | Exception]], times: list[float]) -> None:
         self._busy = False
         self.batches += 1
@@ -192,7 +198,7 @@ class MoveWriter:
         if self.observe is not None:
             self.observe(len(batch), times[0], times[1], times[2], time.perf_counter())
         error = None if running.cancelled() else running.exception()
-        for k, (_, done) in enumerate(batch):
+        for k, (_, done, _) in enumerate(batch):
             if done.done():  # its waiter was cancelled
                 continue
             if running.cancelled():
