@@ -16,11 +16,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import importlib
 import importlib.util
 import logging
-import sys
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
@@ -41,9 +39,6 @@ HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "n
               405: "bad_request", 409: "conflict", 413: "too_large", 422: "bad_request",
               429: "too_many_requests"}
 SWEEP_EVERY = 60.0  # seconds between two looks for idle games to drop from memory
-GC_YOUNG = 5_000  # allocations between two young collections in a server process (below)
-GC_MIDDLE, GC_OLD = 3, 100  # its middle and full collections' thresholds (below)
-SWITCH_INTERVAL = 0.001  # seconds the event loop's thread runs before handing the GIL over
 
 
 def error(status: int, code: str, message: str, rule: str | None = None) -> JSONResponse:
@@ -100,6 +95,7 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
     from boardct.server import (
         account_api,
         api,
+        collector,
         hints,
         moderation,
         presence,
@@ -156,29 +152,11 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
         # srvx: deadlines, worker fan-out (LISTEN/NOTIFY), offers, chat (server/extras.py)
         extras = await server_extras.start(app, service, config.db_url)
         notices = await start_notices(app, service, notice_settings(config))  # notifications
-        thresholds, switch_interval = gc.get_threshold(), sys.getswitchinterval()
-        if config.freeze_gc:
-            gc.collect()  # garbage of the start-up is not kept
-            gc.freeze()
-            # A move makes thousands of short-lived objects (views, messages): at the default
-            # threshold (700) several young collections ran each move, each also walking the
-            # survivors; with thousands of games held that was 15-25% of a move's CPU.
-            # A young collection's pause grows with the objects still alive that came since
-            # the last one, and every move in flight waits for it: the threshold counts
-            # allocations less deallocations, so the objects a move keeps (its log entry, the
-            # game's new state, its marks: about 20 since the legal list is kept as bytes)
-            # pile up for the whole interval. At 20,000 a young collection found 20,000-55,000
-            # such objects at 1,000 games (30-100 ms); at 5,000 a quarter as many, in as much
-            # shorter pauses, while a move's own temporaries still fit between two of them.
-            # The middle generation, collected every 4th young collection, holds what
-            # survived those (the full collections stay as rare: every ~400th young one).
-            gen0, _, _ = thresholds
-            gc.set_threshold(max(gen0, GC_YOUNG), GC_MIDDLE, GC_OLD)
-            # The database thread (SQLite's group commits) needs the GIL back after each of
-            # its driver's calls; while the loop runs Python it waited up to Python's switch
-            # interval (5 ms) each time, a move's commit several times: 1 ms bounds that wait
-            # (a hand-over costs microseconds, and happens only while that thread waits).
-            sys.setswitchinterval(min(switch_interval, SWITCH_INTERVAL))
+        # the collector's and the GIL's pace in the process `boardct serve` runs
+        # (server/collector.py); an app made in another program leaves them alone
+        pacing = collector.Collector() if config.freeze_gc else None
+        if pacing is not None:
+            pacing.start()
         sweeper = asyncio.get_running_loop().create_task(_sweep(service))
         measuring = timings.start(service)  # BOARDCT_TIMINGS: where the latency goes
         try:
@@ -187,8 +165,8 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
             sweeper.cancel()
             if measuring is not None:
                 await measuring.stop()
-            gc.set_threshold(*thresholds)
-            sys.setswitchinterval(switch_interval)
+            if pacing is not None:
+                await pacing.stop()
             await notices.stop()
             await extras.stop()  # srvx
             agents.close()
