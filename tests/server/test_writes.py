@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from boardct.server.db import make_engine, migrate
 from boardct.server.models import ActionRow, GameRow
 from boardct.server.service import GameService
-from boardct.server.writes import MoveWrite, MoveWriter, write_move, write_moves
+from boardct.server.writes import MAX_BATCH, MoveWrite, MoveWriter, write_move, write_moves
 
 NOW = dt.datetime(2026, 1, 2, 3, 4, 5, tzinfo=dt.UTC)
 
@@ -122,6 +122,54 @@ def test_the_group_commit_writes_waiting_moves_together_and_answers_each(sqlite_
     assert got == [True] * 40 + [False]
     assert _versions(engine) == dict.fromkeys(gids, 1)
     assert len(_log(engine)) == 40
+    engine.dispose()
+
+
+def test_a_group_commit_takes_at_most_max_batch_moves_and_the_rest_follow(sqlite_url):
+    # a saturated server's batches had grown to hundreds of moves: the first waited for all
+    engine = make_engine(sqlite_url)
+    migrate(engine)
+    gids = _games(engine, 3 * MAX_BATCH + 5)
+    executor = concurrent.futures.ThreadPoolExecutor(1)
+    sizes: list[int] = []
+
+    async def play() -> list[bool]:
+        writer = MoveWriter(engine, executor)
+        writer.observe = lambda n, *_times: sizes.append(n)
+        return list(await asyncio.gather(*(writer.write(_move(g, 0)) for g in gids)))
+
+    try:
+        got = asyncio.run(play())
+    finally:
+        executor.shutdown()
+    assert got == [True] * len(gids)
+    assert max(sizes) == MAX_BATCH and sum(sizes) == len(gids)
+    assert _versions(engine) == dict.fromkeys(gids, 1)
+    engine.dispose()
+
+
+def test_a_database_error_reaches_every_move_of_its_batch(sqlite_url):
+    engine = make_engine(sqlite_url)
+    migrate(engine)
+    gids = _games(engine, 3)
+    executor = concurrent.futures.ThreadPoolExecutor(1)
+
+    async def play() -> list[object]:
+        writer = MoveWriter(engine, executor)
+
+        def broken(moves, times):
+            raise OSError("disk gone")
+
+        writer._write = broken  # the database thread's write fails as a whole
+        return await asyncio.gather(*(writer.write(_move(g, 0)) for g in gids),
+                                    return_exceptions=True)
+
+    try:
+        got = asyncio.run(play())
+    finally:
+        executor.shutdown()
+    assert [type(e) for e in got] == [OSError] * 3  # no waiter is left hanging or told True
+    assert _versions(engine) == dict.fromkeys(gids, 0)
     engine.dispose()
 
 
