@@ -10,10 +10,10 @@ so that no pause of it holds every move in flight for long.
   previous state), so the count grew slowly while the young objects still alive piled up. A
   young collection walks every one of them: at a threshold of 20,000 one found 20,000-55,000
   at 1,000 games (30-100 ms, a pause every move in flight waited for); paced, it finds what
-  the last `PACE` seconds kept (about a thousand objects at 1,000 moves a second: a ms or
-  two). The count's threshold stays as a backstop (`YOUNG`), high enough that a move's own
-  temporaries (thousands of objects: views, messages) do not set it off.
-- The middle generation is collected every `MIDDLE + 1`th time instead (every 0.4 s: it
+  the last `PACE` seconds kept (what a few hundred moves keep, a few ms). The count's
+  threshold stays as a backstop (`YOUNG`), high enough that a move's own temporaries
+  (thousands of objects: views, messages) do not set it off.
+- The middle generation is collected every `MIDDLE + 1`th time instead (every 0.8 s: it
   holds what survived the young collections meanwhile, a few ms to walk), and everything
   older lives in the old generation, which only a full collection walks, whole: every
   `OLD + 1`th middle one (about every 3.3 minutes; its pause grows with the games held and
@@ -37,9 +37,9 @@ import contextlib
 import gc
 import sys
 
-PACE = 0.1  # seconds between two young collections
+PACE = 0.2  # seconds between two young collections
 YOUNG = 10_000  # the allocation count's threshold, a backstop to the pace
-MIDDLE, OLD = 3, 500  # young collections between two middle ones; middle between two full
+MIDDLE, OLD = 3, 250  # young collections between two middle ones; middle between two full
 SWITCH_INTERVAL = 0.001  # seconds the event loop's thread runs before handing the GIL over
 
 
