@@ -9,11 +9,14 @@ needs).
 
 SQLite takes one writer at a time, and the server gives it one database thread. Moves that
 arrive while that thread is writing wait for it, and are then written together, in ONE
-transaction (`MoveWriter`, a group commit): under load one commit, one hand-over to the thread
-and one wake-up of the event loop serve several moves. Each move is still acknowledged only
-after the commit that holds it has returned; a move whose compare-and-set fails is left out of
-the commit (its game moved on in another process) and the others go on; any error of the
-batch rolls it back and each move is written alone, as if it had come alone.
+transaction (`MoveWriter`, a group commit, of at most MAX_BATCH moves): under load one commit,
+one hand-over to the thread and one wake-up of the event loop serve several moves, and their
+statements are two in all (`batch_sql`: the database thread takes the GIL back after each
+statement, and waited for it while the loop ran Python, two statements a move). Each move is
+still acknowledged only after the commit that holds it has returned; a move whose
+compare-and-set fails is left out of the commit (its game moved on in another process) and
+the others go on; any error of the batch rolls it back and each move is written alone, as if
+it had come alone.
 """
 
 from __future__ import annotations
@@ -27,7 +30,20 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, cast
 
-from sqlalchemy import Connection, CursorResult, Engine, Table, bindparam, insert, update
+from sqlalchemy import (
+    Connection,
+    CursorResult,
+    Engine,
+    Integer,
+    Table,
+    and_,
+    bindparam,
+    case,
+    insert,
+    literal_column,
+    or_,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 
 from boardct.server.models import ActionRow, GameRow
@@ -77,6 +93,52 @@ def move_sql(dialect: Any) -> tuple[Prepared, Prepared]:
     return made
 
 
+_BATCH_SQL: dict[tuple[str, int], tuple[Prepared, Prepared]] = {}
+
+
+def batch_sql(dialect: Any, n: int) -> tuple[Prepared, Prepared]:
+    """The two statements of `n` moves of `n` different games at once, for `dialect`,
+    compiled once per `n`: one compare-and-set of every game's version (each with its status
+    and result: `CASE id WHEN ...`), one INSERT of every log entry (several VALUES rows).
+    Parameters: `g{i}`, `e{i}`, `s{i}`, `r{i}` of the games, `n{i}`, `st{i}`, `t{i}`, `m{i}`,
+    `a{i}` of the entries (`batch_params`)."""
+    made = _BATCH_SQL.get((dialect.name, n))
+    if made is None:
+        games, actions = cast(Table, GameRow.__table__), cast(Table, ActionRow.__table__)
+        gid = [bindparam(f"g{i}", type_=games.c.id.type) for i in range(n)]
+        bump = (update(games)
+                .where(or_(*(and_(games.c.id == gid[i],
+                                  games.c.version == bindparam(f"e{i}", type_=Integer()))
+                             for i in range(n))))
+                .values(version=games.c.version + literal_column("1"),
+                        status=case(*((games.c.id == gid[i],
+                                       bindparam(f"s{i}", type_=games.c.status.type))
+                                      for i in range(n)), else_=games.c.status),
+                        result=case(*((games.c.id == gid[i],
+                                       bindparam(f"r{i}", type_=games.c.result.type))
+                                      for i in range(n)), else_=games.c.result)))
+        append = insert(actions).values([{
+            "game": bindparam(f"g{i}", type_=actions.c.game.type),
+            "seq": bindparam(f"n{i}", type_=actions.c.seq.type),
+            "seat": bindparam(f"st{i}", type_=actions.c.seat.type),
+            "text": bindparam(f"t{i}", type_=actions.c.text.type),
+            "move_id": bindparam(f"m{i}", type_=actions.c.move_id.type),
+            "at": bindparam(f"a{i}", type_=actions.c.at.type)} for i in range(n)])
+        made = _BATCH_SQL[(dialect.name, n)] = (Prepared(bump, dialect),
+                                                Prepared(append, dialect))
+    return made
+
+
+def batch_params(moves: list[MoveWrite]) -> dict[str, Any]:
+    """The parameters of `batch_sql(dialect, len(moves))` for `moves`."""
+    out: dict[str, Any] = {}
+    for i, m in enumerate(moves):
+        out |= {f"g{i}": m.gid, f"e{i}": m.expected, f"s{i}": m.status, f"r{i}": m.result,
+                f"n{i}": m.expected + 1, f"st{i}": m.seat, f"t{i}": m.text,
+                f"m{i}": m.move_id, f"a{i}": m.at}
+    return out
+
+
 @dataclass(frozen=True)
 class MoveWrite:
     """One move to write: game `gid` goes from version `expected` to the next, with its new
@@ -112,7 +174,11 @@ def write_moves(conn: Connection, moves: list[MoveWrite]) -> list[bool | Excepti
     bump, append = move_sql(conn.dialect)
     done: list[bool | Exception] = []
     try:
-        for m in moves:
+        together = _write_together(conn, moves)
+        for k, m in enumerate(moves):
+            if k in together:
+                done.append(True)
+                continue
             if bump.run(conn, m.bump()).rowcount != 1:  # the game moved on: nothing changed
                 done.append(False)
                 continue
@@ -133,6 +199,30 @@ def write_moves(conn: Connection, moves: list[MoveWrite]) -> list[bool | Excepti
     return [write_moves(conn, [m])[0] for m in moves]
 
 
+def _write_together(conn: Connection, moves: list[MoveWrite]) -> set[int]:
+    """Write the moves of `moves` that need nothing else in their transaction (`also` None)
+    with two statements in all (`batch_sql`), in the transaction `write_moves` then commits;
+    their indexes in `moves`. Nothing (an empty set, the transaction rolled back) when they
+    are fewer than two, or two of them are of the same game, or any of their compare-and-sets
+    fails or any entry is already in the log: `write_moves` then writes each alone, and says
+    which. Each statement is a hand-over of the GIL by the database thread and back, which
+    the loop's Python can make wait: two for the batch, not two a move."""
+    plain = [k for k, m in enumerate(moves) if m.also is None]
+    if len(plain) < 2 or len({moves[k].gid for k in plain}) < len(plain):
+        return set()
+    chosen = [moves[k] for k in plain]
+    bump, append = batch_sql(conn.dialect, len(chosen))
+    params = batch_params(chosen)
+    try:
+        if bump.run(conn, params).rowcount == len(chosen):
+            append.run(conn, params)
+            return set(plain)
+    except IntegrityError:
+        pass
+    conn.rollback()
+    return set()
+
+
 def write_move(conn: Connection, move: MoveWrite) -> bool:
     """`write_moves` of one move: True once committed, False when its compare-and-set
     failed; the database's error is raised."""
@@ -142,7 +232,7 @@ def write_move(conn: Connection, move: MoveWrite) -> bool:
     return got
 
 
-MAX_BATCH = 32  # moves in one group commit at most (MoveWriter)
+MAX_BATCH = 64  # moves in one group commit at most (MoveWriter)
 
 
 class MoveWriter:
