@@ -232,7 +232,7 @@ def write_move(conn: Connection, move: MoveWrite) -> bool:
     return got
 
 
-MAX_BATCH = 64  # moves in one group commit at most (MoveWriter)
+MAX_BATCH = 128  # moves in one group commit at most (MoveWriter)
 
 
 class MoveWriter:
