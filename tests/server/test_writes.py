@@ -104,11 +104,11 @@ def test_a_duplicate_entry_in_a_batch_rolls_back_and_each_move_is_written_alone(
 def test_a_batch_of_games_is_two_statements_and_writes_what_one_by_one_would(engine):
     # each statement is a hand-over of the GIL by the database thread (and back): the
     # moves that need nothing else in their transaction go in with two statements in all
-    gids = _games(engine, 12)
+    gids = _games(engine, 16)
     result = {"returns": [1.0, 0.0], "reason": "x", "winners": [0]}
     moves = [_move(g, 0, seat=k % 2, text=f"t{k}",
                    **({"status": "over", "result": result} if k % 3 == 0 else {}))
-             for k, g in enumerate(gids[:6])]
+             for k, g in enumerate(gids[:8])]  # one chunk (writes.CHUNKS)
     statements: list[str] = []
 
     def seen(conn, cursor, sql, *_args) -> None:
@@ -116,12 +116,12 @@ def test_a_batch_of_games_is_two_statements_and_writes_what_one_by_one_would(eng
 
     sa.event.listen(engine, "before_cursor_execute", seen)
     with engine.connect() as conn:
-        assert write_moves(conn, moves) == [True] * 6
+        assert write_moves(conn, moves) == [True] * 8
     sa.event.remove(engine, "before_cursor_execute", seen)
     assert sum(sql.lstrip().upper().startswith(("UPDATE", "INSERT")) for sql in statements) == 2
-    with engine.connect() as conn:  # the same moves in the other six games, one by one
+    with engine.connect() as conn:  # the same moves in the other eight games, one by one
         for k, m in enumerate(moves):
-            assert write_move(conn, MoveWrite(gids[6 + k], 0, m.status, m.result, m.seat,
+            assert write_move(conn, MoveWrite(gids[8 + k], 0, m.status, m.result, m.seat,
                                               m.text, f"one-{k}", m.at))
 
     with engine.connect() as conn:
@@ -132,7 +132,7 @@ def test_a_batch_of_games_is_two_statements_and_writes_what_one_by_one_would(eng
                       ActionRow.at))}
     games = [by_game[g] for g in gids]
     entries = [by_entry[g] for g in gids]
-    assert games[:6] == games[6:] and entries[:6] == entries[6:]
+    assert games[:8] == games[8:] and entries[:8] == entries[8:]
     assert games[0] == (1, "over", result) and games[1] == (1, "playing", None)
 
 

@@ -201,26 +201,38 @@ def write_moves(conn: Connection, moves: list[MoveWrite]) -> list[bool | Excepti
 
 def _write_together(conn: Connection, moves: list[MoveWrite]) -> set[int]:
     """Write the moves of `moves` that need nothing else in their transaction (`also` None)
-    with two statements in all (`batch_sql`), in the transaction `write_moves` then commits;
-    their indexes in `moves`. Nothing (an empty set, the transaction rolled back) when they
-    are fewer than two, or two of them are of the same game, or any of their compare-and-sets
-    fails or any entry is already in the log: `write_moves` then writes each alone, and says
-    which. Each statement is a hand-over of the GIL by the database thread and back, which
-    the loop's Python can make wait: two for the batch, not two a move."""
+    with two statements for each chunk of them (`batch_sql`, CHUNKS moves; a last one left
+    over goes alone), in the transaction `write_moves` then commits; their indexes in
+    `moves`. Nothing (an empty set, the transaction rolled back) when they are fewer than
+    two, or two of them are of the same game, or any of their compare-and-sets fails or any
+    entry is already in the log: `write_moves` then writes each alone, and says which. Each
+    statement is a hand-over of the GIL by the database thread and back, which the loop's
+    Python can make wait: two a chunk, not two a move."""
     plain = [k for k, m in enumerate(moves) if m.also is None]
     if len(plain) < 2 or len({moves[k].gid for k in plain}) < len(plain):
         return set()
-    chosen = [moves[k] for k in plain]
-    bump, append = batch_sql(conn.dialect, len(chosen))
-    params = batch_params(chosen)
+    written: set[int] = set()
     try:
-        if bump.run(conn, params).rowcount == len(chosen):
-            append.run(conn, params)
-            return set(plain)
-    except IntegrityError:
-        pass
-    conn.rollback()
-    return set()
+        for size in CHUNKS:  # statements of a few sizes only: each is compiled once
+            while len(plain) - len(written) >= size:
+                chunk = plain[len(written):len(written) + size]
+                bump, append = batch_sql(conn.dialect, size)
+                params = batch_params([moves[k] for k in chunk])
+                if bump.run(conn, params).rowcount != size:
+                    raise _Stale
+                append.run(conn, params)
+                written.update(chunk)
+        return written
+    except (IntegrityError, _Stale):
+        conn.rollback()
+        return set()
+
+
+class _Stale(Exception):
+    """A compare-and-set of a batch failed: `write_moves` writes its moves one by one."""
+
+
+CHUNKS = (64, 32, 16, 8, 4, 2)  # moves a `batch_sql` statement writes (compiled once each)
 
 
 def write_move(conn: Connection, move: MoveWrite) -> bool:
@@ -240,6 +252,8 @@ class MoveWriter:
     thread, or, while that thread is writing, queues it for the next batch."""
 
     def __init__(self, engine: Engine, executor: concurrent.futures.Executor):
+        for size in CHUNKS:  # compiled now (tens of ms), not in the database thread under load
+            batch_sql(engine.dialect, size)
         self.engine = engine
         self.executor = executor
         # the moves waiting, each with its waiter and when it came (when measuring)
