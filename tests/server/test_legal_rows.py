@@ -36,3 +36,26 @@ def test_the_legal_list_is_the_cores_for_every_seat_to_act(game_id):
         seat = players[0]
         state.apply(rng.choice(state.legal_actions(seat)), seat)
     assert checked > 0
+
+
+@pytest.mark.parametrize("game_id", registry.ids())
+def test_an_update_and_a_state_message_carry_the_same_legal_list(game_id):
+    # the cached list is kept as JSON bytes and goes into an update as it is: the update's
+    # text, decoded, has the very rows a state message (Python objects) has
+    import json
+
+    from boardct.server.live import Live
+    from boardct.server.messages import encode, legal_list, update_state
+
+    game = registry.get(game_id)
+    state = game.new(seed=11)
+    live = Live("g1", game, state.setup, False, None, [], state)
+    seat = state.current_players()[0]
+    rows = legal_rows(state, seat)
+    assert legal_list(live, seat) == rows
+    sent = json.loads(encode({"type": "update", "state": update_state(live, seat)}))
+    assert sent["state"]["legal"] == rows
+    # a message orjson refuses (an integer beyond 64 bits) goes through the standard library,
+    # the encoded list decoded into it
+    big = json.loads(encode({"n": 2 ** 70, "state": update_state(live, seat)}))
+    assert big["n"] == 2 ** 70 and big["state"]["legal"] == rows

@@ -8,6 +8,7 @@ collector alone."""
 from __future__ import annotations
 
 import gc
+import time
 import warnings
 
 import pytest
@@ -53,3 +54,42 @@ def test_boardct_serve_runs_its_app_with_the_start_up_freeze(tmp_path, monkeypat
     assert result.exit_code == 0, result.output
     assert ran["app"].state.config.freeze_gc is True
     assert ran["host"] == "127.0.0.1"
+
+
+def test_a_server_process_paces_its_collector_and_gives_it_back(tmp_path, unfrozen):
+    # young collections come from the event loop every PACE seconds, not only when the
+    # allocation count says (it let the young objects alive pile up into long pauses); the
+    # GIL's switch interval is short for the database thread; Python's own settings after
+    import sys
+
+    from boardct.server import collector
+
+    before = gc.get_threshold(), sys.getswitchinterval()
+    config = ServerConfig(db_url=f"sqlite:///{tmp_path / 'b.db'}", agent_workers=0,
+                          freeze_gc=True)
+    with TestClient(create_app(config)) as client:
+        assert gc.get_threshold() == (max(before[0][0], collector.YOUNG), collector.MIDDLE,
+                                      collector.OLD)
+        assert sys.getswitchinterval() == min(before[1], collector.SWITCH_INTERVAL)
+        young = gc.get_stats()[0]["collections"]
+        time.sleep(6 * collector.PACE)
+        assert gc.get_stats()[0]["collections"] - young >= 3
+        assert client.get("/api/v1/catalog").status_code == 200
+    assert (gc.get_threshold(), sys.getswitchinterval()) == before
+
+
+def test_the_pace_reaches_the_middle_generation():
+    # an explicit young collection never leads to the older ones by itself: the pace
+    # collects the middle generation every MIDDLE + 1th time
+    import asyncio
+
+    from boardct.server import collector
+
+    async def run() -> int:
+        middle = gc.get_stats()[1]["collections"]
+        task = asyncio.get_running_loop().create_task(collector._paced())
+        await asyncio.sleep((collector.MIDDLE + 1) * 3 * collector.PACE)
+        task.cancel()
+        return gc.get_stats()[1]["collections"] - middle
+
+    assert asyncio.run(run()) >= 2

@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from boardct.server.db import make_engine, migrate
 from boardct.server.models import ActionRow, GameRow
 from boardct.server.service import GameService
-from boardct.server.writes import MoveWrite, MoveWriter, write_move, write_moves
+from boardct.server.writes import MAX_BATCH, MoveWrite, MoveWriter, write_move, write_moves
 
 NOW = dt.datetime(2026, 1, 2, 3, 4, 5, tzinfo=dt.UTC)
 
@@ -101,6 +101,41 @@ def test_a_duplicate_entry_in_a_batch_rolls_back_and_each_move_is_written_alone(
     assert len(_log(engine)) == 2
 
 
+def test_a_batch_of_games_is_two_statements_and_writes_what_one_by_one_would(engine):
+    # each statement is a hand-over of the GIL by the database thread (and back): the
+    # moves that need nothing else in their transaction go in with two statements in all
+    gids = _games(engine, 16)
+    result = {"returns": [1.0, 0.0], "reason": "x", "winners": [0]}
+    moves = [_move(g, 0, seat=k % 2, text=f"t{k}",
+                   **({"status": "over", "result": result} if k % 3 == 0 else {}))
+             for k, g in enumerate(gids[:8])]  # one chunk (writes.CHUNKS)
+    statements: list[str] = []
+
+    def seen(conn, cursor, sql, *_args) -> None:
+        statements.append(sql)
+
+    sa.event.listen(engine, "before_cursor_execute", seen)
+    with engine.connect() as conn:
+        assert write_moves(conn, moves) == [True] * 8
+    sa.event.remove(engine, "before_cursor_execute", seen)
+    assert sum(sql.lstrip().upper().startswith(("UPDATE", "INSERT")) for sql in statements) == 2
+    with engine.connect() as conn:  # the same moves in the other eight games, one by one
+        for k, m in enumerate(moves):
+            assert write_move(conn, MoveWrite(gids[8 + k], 0, m.status, m.result, m.seat,
+                                              m.text, f"one-{k}", m.at))
+
+    with engine.connect() as conn:
+        by_game = {r[0]: tuple(r[1:]) for r in conn.execute(
+            sa.select(GameRow.id, GameRow.version, GameRow.status, GameRow.result))}
+        by_entry = {r[0]: tuple(r[1:]) for r in conn.execute(
+            sa.select(ActionRow.game, ActionRow.seq, ActionRow.seat, ActionRow.text,
+                      ActionRow.at))}
+    games = [by_game[g] for g in gids]
+    entries = [by_entry[g] for g in gids]
+    assert games[:8] == games[8:] and entries[:8] == entries[8:]
+    assert games[0] == (1, "over", result) and games[1] == (1, "playing", None)
+
+
 def test_the_group_commit_writes_waiting_moves_together_and_answers_each(sqlite_url):
     engine = make_engine(sqlite_url)
     migrate(engine)
@@ -122,6 +157,54 @@ def test_the_group_commit_writes_waiting_moves_together_and_answers_each(sqlite_
     assert got == [True] * 40 + [False]
     assert _versions(engine) == dict.fromkeys(gids, 1)
     assert len(_log(engine)) == 40
+    engine.dispose()
+
+
+def test_a_group_commit_takes_at_most_max_batch_moves_and_the_rest_follow(sqlite_url):
+    # a saturated server's batches had grown to hundreds of moves: the first waited for all
+    engine = make_engine(sqlite_url)
+    migrate(engine)
+    gids = _games(engine, 3 * MAX_BATCH + 5)
+    executor = concurrent.futures.ThreadPoolExecutor(1)
+    sizes: list[int] = []
+
+    async def play() -> list[bool]:
+        writer = MoveWriter(engine, executor)
+        writer.observe = lambda n, *_times: sizes.append(n)
+        return list(await asyncio.gather(*(writer.write(_move(g, 0)) for g in gids)))
+
+    try:
+        got = asyncio.run(play())
+    finally:
+        executor.shutdown()
+    assert got == [True] * len(gids)
+    assert max(sizes) == MAX_BATCH and sum(sizes) == len(gids)
+    assert _versions(engine) == dict.fromkeys(gids, 1)
+    engine.dispose()
+
+
+def test_a_database_error_reaches_every_move_of_its_batch(sqlite_url):
+    engine = make_engine(sqlite_url)
+    migrate(engine)
+    gids = _games(engine, 3)
+    executor = concurrent.futures.ThreadPoolExecutor(1)
+
+    async def play() -> list[object]:
+        writer = MoveWriter(engine, executor)
+
+        def broken(moves, times):
+            raise OSError("disk gone")
+
+        writer._write = broken  # the database thread's write fails as a whole
+        return await asyncio.gather(*(writer.write(_move(g, 0)) for g in gids),
+                                    return_exceptions=True)
+
+    try:
+        got = asyncio.run(play())
+    finally:
+        executor.shutdown()
+    assert [type(e) for e in got] == [OSError] * 3  # no waiter is left hanging or told True
+    assert _versions(engine) == dict.fromkeys(gids, 0)
     engine.dispose()
 
 

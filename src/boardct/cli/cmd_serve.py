@@ -11,6 +11,7 @@ import click
 from boardct.core.errors import BoardctError
 
 LEGACY_DB = Path("boardct.db")  # where the server kept its games before the data folder
+WS_PING_INTERVAL, WS_PING_TIMEOUT = 60.0, 30.0  # seconds: websocket protocol pings (below)
 
 
 def default_database() -> str:
@@ -151,7 +152,14 @@ def command(host: str, port: int, db_url: str | None, workers: int, agent_worker
                                # the app reads proxy headers, from the trusted proxies only
                                # (ServerConfig.trusted_proxies), not uvicorn (which would
                                # believe any local process)
-                               "proxy_headers": False}
+                               "proxy_headers": False,
+                               # the protocol's own pings, which close a dead connection: every
+                               # 60 s rather than uvicorn's 20 (each is a frame, a timer and a
+                               # task for every socket, and the sockets opened together ping
+                               # together); the pages' `ping` and the idle timeout (120 s) are
+                               # the heartbeat a silent client is closed by
+                               "ws_ping_interval": WS_PING_INTERVAL,
+                               "ws_ping_timeout": WS_PING_TIMEOUT}
     if config.workers > 1:
         # several processes: uvicorn imports the app in each; the settings travel in the
         # environment (PostgreSQL only, see check_workers)

@@ -386,7 +386,7 @@ async def replay(game_id: str, request: Request) -> dict:
         done = moves.apply_entry(state, e.text)
         state = done.state
         lines = seen_lines(state, done.events, [None])
-        frames.append({"ply": k, "seat": e.seat, "text": e.text, "events": lines[None],
+        frames.append({"ply": k, "seat": e.seat, "text": e.text, "events": list(lines[None]),
                        "views": views(state), "spectator": state.view(None),
                        "targets": seen_targets(acted, state, done.events)})
     return {"game_id": live.id, "game": live.game.id, "frames": frames}

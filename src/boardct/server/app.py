@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import importlib
 import importlib.util
 import logging
@@ -40,8 +39,6 @@ HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "n
               405: "bad_request", 409: "conflict", 413: "too_large", 422: "bad_request",
               429: "too_many_requests"}
 SWEEP_EVERY = 60.0  # seconds between two looks for idle games to drop from memory
-GC_YOUNG = 20_000  # allocations between two young collections in a server process
-GC_MIDDLE, GC_OLD = 3, 100  # its middle and full collections' thresholds (below)
 
 
 def error(status: int, code: str, message: str, rule: str | None = None) -> JSONResponse:
@@ -98,6 +95,7 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
     from boardct.server import (
         account_api,
         api,
+        collector,
         hints,
         moderation,
         presence,
@@ -154,21 +152,11 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
         # srvx: deadlines, worker fan-out (LISTEN/NOTIFY), offers, chat (server/extras.py)
         extras = await server_extras.start(app, service, config.db_url)
         notices = await start_notices(app, service, notice_settings(config))  # notifications
-        thresholds = gc.get_threshold()
-        if config.freeze_gc:
-            gc.collect()  # garbage of the start-up is not kept
-            gc.freeze()
-            # A move makes thousands of short-lived objects (views, messages): at the default
-            # threshold (700) several young collections ran each move, each also walking the
-            # survivors; with thousands of games held that was 15-25% of a move's CPU.
-            # What lives a move or two (a game's legal list until its next move) survives the
-            # young collections into the middle generation: collected every 4th young
-            # collection rather than every 21st, it holds a third as much, and the pause
-            # every move in flight waits for is as much shorter (at 1,000 games on the loaded
-            # 2-core machine: 345,000 objects and 250 ms of CPU against about 135,000 and
-            # 110 ms); the full collections stay as rare (every ~400th young one)
-            gen0, _, _ = thresholds
-            gc.set_threshold(max(gen0, GC_YOUNG), GC_MIDDLE, GC_OLD)
+        # the collector's and the GIL's pace in the process `boardct serve` runs
+        # (server/collector.py); an app made in another program leaves them alone
+        pacing = collector.Collector() if config.freeze_gc else None
+        if pacing is not None:
+            pacing.start()
         sweeper = asyncio.get_running_loop().create_task(_sweep(service))
         measuring = timings.start(service)  # BOARDCT_TIMINGS: where the latency goes
         try:
@@ -177,7 +165,8 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
             sweeper.cancel()
             if measuring is not None:
                 await measuring.stop()
-            gc.set_threshold(*thresholds)
+            if pacing is not None:
+                await pacing.stop()
             await notices.stop()
             await extras.stop()  # srvx
             agents.close()

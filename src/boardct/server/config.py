@@ -76,8 +76,9 @@ class ServerConfig:
     # After start-up, move everything alive (modules, classes, the loaded games: most of the
     # heap, and all of it lives as long as the server) out of the garbage collector's reach
     # (gc.freeze), so a full collection scans only what came later: 10-30 ms instead of
-    # 60-100 ms, a pause every move in flight waits for. For the process `boardct serve`
-    # runs; off for apps made in a test process, whose objects are not the server's.
+    # 60-100 ms, a pause every move in flight waits for; and pace the collector and the GIL's
+    # hand-over (server/collector.py). For the process `boardct serve` runs; off for apps
+    # made in a test process, whose objects are not the server's.
     freeze_gc: bool = False
     # quotas.RULES changed or switched off ("none"), by rule name: {"create": "5/minute"}
     quotas: dict[str, str] = field(default_factory=_env_quotas)

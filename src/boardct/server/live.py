@@ -104,7 +104,7 @@ class Entry:
     seat: int | None
     text: str
     move_id: str | None
-    lines: dict[int | None, list[str]]
+    lines: dict[int | None, tuple[str, ...]]
     private: bool = False
     numbers: dict[int | None, int] = field(default_factory=dict)
 
@@ -135,8 +135,9 @@ class Live:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     notify_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     extra: dict[str, Any] = field(default_factory=dict)  # other modules' per-game data
-    # (version, seat) -> the seat's legal actions as messages list them, for this version
-    legal_cache: dict[tuple[int, int], list[dict]] = field(default_factory=dict)
+    # (version, seat) -> the seat's legal actions as messages list them, for this version,
+    # as JSON (bytes: messages.legal_bytes)
+    legal_cache: dict[tuple[int, int], bytes] = field(default_factory=dict)
     # Per viewer (a seat, None: a spectator), how many entries it may know of: the version it
     # is shown. Where an entry can be private (simultaneous games) a global count would tell
     # every seat how many sealed orders others handed in, so each viewer counts its own; in
@@ -201,12 +202,14 @@ def result_json(state: State) -> dict | None:
 
 
 def seen_lines(state: State, events: list[Event], players: list[int | None]
-               ) -> dict[int | None, list[str]]:
+               ) -> dict[int | None, tuple[str, ...]]:
     """Each player's described events, through the one secrecy filter `events_for`. An
     event the filter passes to several players as it is (the same object) is described once
     (kept with the event, so its id is not another's meanwhile): every event of a game
-    without secrets reaches every player."""
-    out: dict[int | None, list[str]] = {}
+    without secrets reaches every player. Tuples: a game's log is kept for as long as the
+    game is held, and a tuple of strings leaves the garbage collector's lists at its first
+    collection, where a list would be walked by every full one."""
+    out: dict[int | None, tuple[str, ...]] = {}
     said: dict[int, tuple[Event, str]] = {}
     for p in players:
         lines = []
@@ -216,7 +219,7 @@ def seen_lines(state: State, events: list[Event], players: list[int | None]
                 if known is None or known[0] is not e:
                     known = said[id(e)] = (e, state.describe(e))
                 lines.append(known[1])
-        out[p] = lines
+        out[p] = tuple(lines)
     return out
 
 

@@ -42,20 +42,46 @@ StatePart = Callable[[Live, int | None], dict[str, Any]]
 log = logging.getLogger("boardct.server")
 
 
+class Encoded:
+    """A part of a message already encoded as JSON (`data`, bytes), which `encode` puts into
+    the message's text as it is: a cached legal list (`legal_json`) is kept as one bytes
+    object, not as the hundred-odd small lists and dicts its rows are, which every young
+    collection of the garbage collector would otherwise walk until the game's next move."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: bytes):
+        self.data = data
+
+
+def _fragment(obj: Any) -> Any:
+    """orjson's `default`: an `Encoded` part goes in as its bytes."""
+    if type(obj) is Encoded:
+        return orjson.Fragment(obj.data)
+    raise TypeError(type(obj).__name__)
+
+
+def _decoded(obj: Any) -> Any:
+    """The standard library's `default`: an `Encoded` part decoded."""
+    if type(obj) is Encoded:
+        return orjson.loads(obj.data)
+    raise TypeError(f"{type(obj).__name__} is not JSON serializable")
+
+
 def encode(msg: Any) -> str:
     """A message as the JSON text sent on a websocket: orjson (several times faster than the
     standard library: every update of every move goes through here), the standard library
     for what orjson refuses (an integer beyond 64 bits in some game's view). Keys that are not
     text (a game's dict by seat number) are allowed on a second try only: the option that
-    allows them doubles the time of every message."""
+    allows them doubles the time of every message. `Encoded` parts go in as they are."""
     try:
-        return orjson.dumps(msg).decode()
+        return orjson.dumps(msg, default=_fragment).decode()
     except TypeError:
         pass
     try:
-        return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()
+        return orjson.dumps(msg, default=_fragment, option=orjson.OPT_NON_STR_KEYS).decode()
     except TypeError:
-        return json.dumps(msg)
+        return json.dumps(msg, default=_decoded)
 
 
 _SCALARS = (str, int, bool, type(None))
@@ -104,17 +130,32 @@ def legal_list(live: Live, seat: int | None) -> list[dict]:
     """The seat's legal actions (empty unless the seat is to act): text, words, group, and
     the board elements each involves (`targets`, computed by the engine: pages make those
     clickable and never parse notation)."""
+    data = legal_bytes(live, seat)
+    return orjson.loads(data) if data is not None else []
+
+
+def legal_json(live: Live, seat: int | None) -> Encoded:
+    """`legal_list` as the JSON an update carries, encoded once per version and seat."""
+    data = legal_bytes(live, seat)
+    return Encoded(data if data is not None else b"[]")
+
+
+def legal_bytes(live: Live, seat: int | None) -> bytes | None:
+    """The JSON of the seat's legal list, made once per version and seat and kept with the
+    game until its next move as bytes (one object the collector does not track, where the
+    rows were a hundred-odd lists and dicts that every young collection walked, at every
+    game held); None when the seat is not to act."""
     state = live.state
     if seat is None or state.is_over or seat not in state.current_players():
-        return []
+        return None
     key = (live.version, seat)
     cached = live.legal_cache.get(key)
     if cached is not None:
         return cached
     try:
-        out = legal_rows(state, seat)
+        out = orjson.dumps(legal_rows(state, seat))
     except BoardctError:
-        return []
+        return None
     if any(v != live.version for v, _ in live.legal_cache):
         live.legal_cache.clear()
     live.legal_cache[key] = out
@@ -223,10 +264,11 @@ def game_parts(live: Live, seat: int | None,
 
 def _changing(live: Live, seat: int | None,
               extras: Iterable[Callable[[Live, int | None], dict[str, Any]]],
-              parts: Mapping[str, Sequence[StatePart]]) -> dict:
+              parts: Mapping[str, Sequence[StatePart]], encoded: bool = False) -> dict:
     """The fields of `seat`'s state message that a log entry can change (`UPDATE_FIELDS`
     and what `extras` add), built once: the state message adds the rest, an update carries
-    only these."""
+    only these. `encoded`: the legal list as its cached JSON (`Encoded`, for a message that
+    only goes through `encode`), not as Python rows."""
     state = live.state
     to_move = list(state.to_move_seen(seat))
     over = state.is_over
@@ -236,7 +278,7 @@ def _changing(live: Live, seat: int | None,
         "to_move": to_move,
         "my_turn": seat is not None and seat in state.current_players(),
         "view": state.view(seat),
-        "legal": legal_list(live, seat),
+        "legal": legal_json(live, seat) if encoded else legal_list(live, seat),
         "status_line": status_line(live),
         "prompt": prompt_for(live, seat, to_move),
         "offers": [],
@@ -290,8 +332,9 @@ def update_state(live: Live, seat: int | None,
     """What an update carries of `seat`'s state: the fields a log entry can change (the view,
     whose turn, the seat's legal actions if it is to act, the result...), not those the
     client already has. A client merges it into its state message and appends the update's
-    own entry (`version`, `seat`, `events`) to the log."""
-    msg = _changing(live, seat, extras, parts or {})
+    own entry (`version`, `seat`, `events`) to the log. Its legal list is `Encoded`: an
+    update is only ever sent (`encode`)."""
+    msg = _changing(live, seat, extras, parts or {}, encoded=True)
     for key in NOT_IN_UPDATES:
         msg.pop(key, None)
     return msg

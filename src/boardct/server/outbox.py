@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 from sqlalchemy import (
@@ -223,7 +223,7 @@ class Outbox:
 
         return write
 
-    def words(self, live: Live, seat: int, kind: str, view: dict, lines: list[str]
+    def words(self, live: Live, seat: int, kind: str, view: dict, lines: Sequence[str]
               ) -> tuple[str, str]:
         """Subject and text of a notice to `seat`, from its own view and events only."""
         title = live.game.title

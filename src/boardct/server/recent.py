@@ -21,7 +21,6 @@ entry (`note`) in `Live.extra`, and each seat's state message gets `last_move`
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from boardct.core.errors import BoardctError
@@ -35,47 +34,53 @@ RELOADED = 16  # entries whose marks are rebuilt when a game is loaded from the 
 MAX_TARGETS = 16  # elements per move, a bound far above any game's (~3)
 
 
-@dataclass(frozen=True)
-class Mark:
-    """The elements one log entry involved: its action's (`targets`) with the viewers who may
-    see them, and those its events showed each viewer (`seen`, by seat; None: a spectator)."""
+# The elements one log entry involved, kept as plain tuples of strings and numbers, which the
+# garbage collector stops tracking at its first pass over them: a game keeps KEEP of these,
+# and as objects (a dataclass, a frozenset, a dict each) they were three for every move of
+# every game held that each of its full passes walked.
+#   (seat, targets, viewers, seen): the action's elements (`targets`) with the viewers who
+#   may see them, and those its events showed each viewer (`seen`: (viewer, elements) pairs;
+#   a viewer None: a spectator)
+Mark = tuple[int | None, tuple[str, ...], tuple[int | None, ...],
+             tuple[tuple[int | None, tuple[str, ...]], ...]]
 
-    seat: int | None
-    targets: tuple[str, ...]
-    viewers: frozenset[int | None]
-    seen: dict[int | None, tuple[str, ...]] = field(default_factory=dict)
 
-    def shown_to(self, seat: int | None) -> tuple[str, ...]:
-        """The elements `seat` may see, the action's first."""
-        own = self.targets if seat in self.viewers else ()
-        return own + tuple(t for t in self.seen.get(seat, ()) if t not in own)
+def shown_to(mark: Mark, seat: int | None) -> tuple[str, ...]:
+    """The elements of `mark` that `seat` may see, the action's first."""
+    _, targets, viewers, seen = mark
+    own = targets if seat in viewers else ()
+    for viewer, shown in seen:
+        if viewer == seat:
+            return own + tuple(t for t in shown if t not in own)
+    return own
 
 
 def _viewers(live: Live, after: State, seat: int | None, events: list[Event]
-             ) -> frozenset[int | None]:
+             ) -> tuple[int | None, ...]:
     """Who may see which elements the move of `seat` involved (module docstring)."""
-    out: set[int | None] = {seat}
+    out: list[int | None] = [seat]
     if live.game.simultaneous and not after.is_over:
-        return frozenset(out)
+        return tuple(out)
     for p in live.players():
         if p == seat:
             continue
         if live.game.perfect_information:
-            out.add(p)
+            out.append(p)
             continue
         try:
             seen = after.events_for(events, p)
         except (BoardctError, NotImplementedError):
             continue
         if len(seen) == len(events):
-            out.add(p)
-    return frozenset(out)
+            out.append(p)
+    return tuple(out)
 
 
-def _seen(live: Live, after: State, events: list[Event]) -> dict[int | None, tuple[str, ...]]:
+def _seen(live: Live, after: State, events: list[Event]
+          ) -> tuple[tuple[int | None, tuple[str, ...]], ...]:
     """What `events` showed each viewer (`State.event_targets` of the viewer's own filtered
     events), bounded by MAX_TARGETS; a viewer shown nothing is left out."""
-    out: dict[int | None, tuple[str, ...]] = {}
+    out: list[tuple[int | None, tuple[str, ...]]] = []
     for p in live.players():
         try:
             found = after.event_targets(after.events_for(events, p), p)
@@ -83,8 +88,8 @@ def _seen(live: Live, after: State, events: list[Event]) -> dict[int | None, tup
         except Exception:  # a game's hook failing never stops a committed move
             continue
         if shown:
-            out[p] = shown
-    return out
+            out.append((p, shown))
+    return tuple(out)
 
 
 def note(live: Live, entry: Entry, before: State, action: Any, events: list[Event]) -> None:
@@ -101,8 +106,8 @@ def note(live: Live, entry: Entry, before: State, action: Any, events: list[Even
     if not targets and not seen:
         return
     marks: dict[int, Mark] = live.extra.setdefault(KEY, {})
-    marks[entry.version] = Mark(entry.seat, targets,
-                                _viewers(live, live.state, entry.seat, events), seen)
+    marks[entry.version] = (entry.seat, targets,
+                            _viewers(live, live.state, entry.seat, events), seen)
     if len(marks) > KEEP:
         for v in sorted(marks)[:-KEEP]:
             del marks[v]
@@ -148,7 +153,7 @@ def last_move_extra(live: Live, seat: int | None) -> dict[str, Any]:
         if e.seat is None:
             break
         mark = marks.get(e.version)
-        shown = mark.shown_to(seat) if mark is not None else ()
+        shown = shown_to(mark, seat) if mark is not None else ()
         if shown:
             targets.extend(t for t in shown if t not in targets)
             versions.append(e.numbers.get(seat, e.version))

@@ -823,7 +823,7 @@ class GameService:
         if e.seat != seat:
             raise ServiceError("conflict", "this move id names another seat's move")
         return {"ack": True, "version": e.numbers.get(seat, e.version),
-                "events": e.lines.get(seat, []), "again": True}
+                "events": list(e.lines.get(seat, ())), "again": True}
 
     def _check_turn(self, live: Live, seat: int, version: int | None,
                     by_server: bool = False) -> None:
@@ -880,7 +880,7 @@ class GameService:
         e = Entry(live.version, seat, entry, move_id, seen_lines(trial, events, live.players()))
         live.add_entry(e)
         return {"ack": True, "version": e.numbers.get(seat, live.seen_version(seat)),
-                "events": e.lines.get(seat, [])}
+                "events": list(e.lines.get(seat, ()))}
 
     async def after_change(self, live: Live, first: int | None = None, notify: bool = True,
                             resync: bool = False) -> None:

@@ -188,16 +188,59 @@ def _catch_up(service: GameService, live: Live, seat: int | None, since: Any) ->
 
 async def _serve(service: GameService, live: Live, client: Client, limit: int,
                  quotas: Quotas, idle: float) -> None:
+    quiet = _QuietWatch(client.websocket, idle)
+    try:
+        await _serve_messages(service, live, client, limit, quotas, quiet)
+    finally:
+        await quiet.stop()
+
+
+class _QuietWatch:
+    """Closes the socket once it has said nothing for `idle` seconds (0: never) while the
+    server waited for it: one timer a connection, re-armed only when it fires (every `idle`
+    seconds at most), not a timer made and cancelled around every message read (asyncio's
+    timeout: a few percent of a move's CPU)."""
+
+    def __init__(self, ws: WebSocket, idle: float):
+        self.ws = ws
+        self.idle = idle
+        self.loop = asyncio.get_running_loop()
+        self.heard: float | None = self.loop.time()  # None: a message is being handled
+        self.closing: asyncio.Task | None = None
+        self.timer = self.loop.call_at(self.heard + idle, self._check) if idle > 0 else None
+
+    def busy(self) -> None:
+        self.heard = None
+
+    def waiting(self) -> None:
+        self.heard = self.loop.time()
+
+    def _check(self) -> None:
+        now = self.loop.time()
+        due = now + self.idle if self.heard is None else self.heard + self.idle
+        if now < due:
+            self.timer = self.loop.call_at(due, self._check)
+            return
+        self.timer = None
+        self.closing = self.loop.create_task(_close_with(
+            self.ws, "idle", f"nothing heard for {self.idle:g} s: closed (send a ping now and "
+                             "then to stay)", 1001))
+
+    async def stop(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+        if self.closing is not None:
+            await self.closing
+
+
+async def _serve_messages(service: GameService, live: Live, client: Client, limit: int,
+                          quotas: Quotas, quiet: _QuietWatch) -> None:
     bad = 0
     ws = client.websocket
     while True:
+        quiet.waiting()
         try:
-            async with asyncio.timeout(idle if idle > 0 else None):  # no task a message
-                msg = await receive_message(ws, limit)
-        except TimeoutError:
-            await _close_with(ws, "idle", f"nothing heard for {idle:g} s: closed (send a "
-                                          "ping now and then to stay)", 1001)
-            return
+            msg = await receive_message(ws, limit)
         except BadFrame as exc:
             bad += 1
             if bad >= MAX_BAD_FRAMES:
@@ -207,6 +250,7 @@ async def _serve(service: GameService, live: Live, client: Client, limit: int,
             continue
         if msg is None:
             return
+        quiet.busy()
         bad = 0
         kind = msg["type"]
         msg_id = msg.get("id")
