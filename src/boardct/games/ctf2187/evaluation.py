@@ -1,0 +1,76 @@
+"""CTF 2187's evaluation: how likely each team is to end with the best rating (CTF-16, CTF-39).
+
+A game is won on the rating at the end (Victory Points over original tonnage), so the
+evaluation estimates that, for the team of the player asked against the best other team, as a
+logistic model of two terms:
+
+- the rating lead, divided by the square root of the share of turns left (the turn to play
+  included), since the same lead is surer the fewer turns remain;
+- the lead in structure still fighting (armour and internal points of the functional Bots over
+  their designs' totals), times the square root of that share: it is worth more the more turns
+  remain in which to use it.
+
+`EVAL_LEAD` and `EVAL_STRENGTH` were fitted (maximum likelihood, no constant term) to 1,200
+games of self-play among `random`, `greedy`, `greedy:eps=0.3` and `search:iters=20` at the
+default options (`benchmarks/results/s10-s10-ctf-ai.md`); the value is the probability mapped to
+[-1, 1] (`tanh(z / 2) = 2p - 1`). The evaluation it replaces, `2 x rating lead + 0.5 x
+structure lead` clamped to [-1, 1], was flat at +-1 once a side led by half a rating point:
+then a search saw no difference between its orders, and a Bot that had wrecked its opponent
+but trailed on rating wandered instead of firing at the command posts it could still win on.
+A third term crediting a lone Bot in advance with what it could take from the posts in the turns
+left was tried and dropped: it made every sheet of that Bot look won (the value near 1 whatever
+it did), and in screens such a Bot walked into the posts' fire without shooting at them; without
+it each point of post damage moves the value (2 VP a point, CTF-16), and the structure term keeps
+the Bot out of harm's way.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from boardct.games.ctf2187.units import FUNCTIONAL
+
+if TYPE_CHECKING:
+    from boardct.games.ctf2187.state import CtfState
+
+EVAL_LEAD = 3.20  # weight of the rating lead over sqrt(share of turns left)
+EVAL_STRENGTH = 2.20  # weight of the lead in fighting structure times sqrt(share of turns left)
+
+
+def team_values(st: CtfState) -> list[float]:
+    """Each team's value in [-1, 1] (see the module's docstring), from the state as it is:
+    on a determinization, from what it holds."""
+    n = st.teams
+    vp = [0] * n
+    tons = [0] * n
+    have = [0] * n
+    total = [0] * n
+    for b in st._bots:
+        t = b.team
+        d = b.design
+        vp[t] += b.vp
+        tons[t] += d.tons
+        total[t] += sum(d.armour) + sum(d.internal)
+        if b.status == FUNCTIONAL:
+            have[t] += sum(b.armour) + sum(b.internal)
+    share = max(1, st.turns - st.turn + 1) / st.turns
+    root = math.sqrt(share)
+    rating = [vp[t] / tons[t] if tons[t] else 0.0 for t in range(n)]
+    strength = [have[t] / total[t] if total[t] else 0.0 for t in range(n)]
+    out = []
+    for t in range(n):
+        lead = rating[t] - max(rating[u] for u in range(n) if u != t)
+        edge = strength[t] - max(strength[u] for u in range(n) if u != t)
+        z = EVAL_LEAD * lead / root + EVAL_STRENGTH * edge * root
+        out.append(math.tanh(0.5 * z))
+    return out
+
+
+def evaluate_all(st: CtfState) -> list[float | None]:
+    """Every player's value: their team's (0 for a player with no Bot)."""
+    values = team_values(st)
+    team_of: dict[int, int] = {}
+    for b in st._bots:
+        team_of.setdefault(b.player, b.team)
+    return [values[team_of[p]] if p in team_of else 0.0 for p in range(len(st.setup.names))]

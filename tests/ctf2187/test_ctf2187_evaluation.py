@@ -1,0 +1,85 @@
+"""CTF 2187's evaluation (evaluation.py): the chance of ending with the best rating (CTF-16,
+CTF-39), which agents read at the end of their look-ahead. It must keep telling positions
+apart when one side leads by a lot, and value what a lone Bot can still win from the command
+posts (CTF-34)."""
+
+from __future__ import annotations
+
+from ctf2187_helpers import game, place
+
+from boardct.agents import make
+from boardct.core import registry
+from boardct.games.ctf2187.units import WRECKED
+
+CTF = registry.get("ctf2187")
+
+
+def _lone_bot(turn: int = 7, behind: int = 70):
+    """Bot 2 is Wreckage; Bot 1 stands 6 sectors from B's command post at 19-7, facing it,
+    `behind` VP short of Bot 2's."""
+    st = game()
+    st.bots[1].status = WRECKED
+    st.bots[1].vp = behind
+    place(st, 1, 13, 9, facing=3)
+    st.turn = turn
+    return st
+
+
+def test_values_are_in_range_and_zero_sum_between_two_teams():
+    st = game()
+    assert CTF.evaluate_all(st) == [0.0, 0.0]
+    for vp in (5, 40, 120, 400):
+        st.bots[0].vp = vp
+        a, b = CTF.evaluate_all(st)
+        assert -1 < b < 0 < a < 1
+        assert abs(a + b) < 1e-12
+
+
+def test_a_bigger_lead_is_always_worth_more_where_the_old_clamp_was_flat():
+    """CTF-16: the rating decides. The evaluation before this one was clamped to +-1 from a
+    lead of half a rating point, so a search saw no difference between its orders there."""
+    st = game()
+    last = -1.0
+    for vp in range(0, 200, 10):
+        st.bots[0].vp = vp
+        value = CTF.evaluate(st, 0)
+        assert value > last
+        last = value
+
+
+def test_the_same_lead_is_surer_near_the_turn_limit():
+    st = game()
+    st.bots[0].vp = 20
+    early = CTF.evaluate(st, 0)
+    st.turn = 10
+    assert CTF.evaluate(st, 0) > early
+
+
+def test_a_lone_bot_behind_on_rating_still_gains_from_every_point_of_post_damage():
+    """The side that lost its Bots can only wait; the other can still take 2 VP a point of
+    command post structure (CTF-16, CTF-34): each point it takes must count."""
+    st = _lone_bot()
+    before = CTF.evaluate(st, 0)
+    st.bots[0].vp += 20
+    st.cps[2].structure -= 10
+    after = CTF.evaluate(st, 0)
+    assert after > before + 0.05
+
+
+def test_the_search_fires_at_the_posts_when_only_they_can_win_the_game():
+    """A position of a game drawn in session 10's screens: Bot 2 wrecked Bot 1, the ratings are
+    level with four turns left, and B's Bot faces A's posts 12 sectors off (the Missile Rack's
+    and the Particle Beam Cannon's reach, CTF-32). Only post damage can break the tie, so the
+    search must hand in a sheet that fires at the nearest enemy command post (attack 5), for
+    nearly every seed. (Under the old clamped evaluation every sheet looked alike here, and the
+    search picked sheets that never fire at a post for 5 of these 6 seeds.)"""
+    firing = 0
+    for seed in range(6):
+        st = game()
+        st.bots[0].status = WRECKED
+        st.bots[0].vp = st.bots[1].vp = 70
+        place(st, 2, 14, 10, facing=7)
+        st.turn = 7
+        orders = make("search:iters=60", seed=seed).select(st, 1)[2:]
+        firing += any(orders[5 * ph + 2] == 5 for ph in range(5))
+    assert firing >= 5
