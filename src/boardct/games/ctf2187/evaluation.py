@@ -29,13 +29,16 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from boardct.games.ctf2187.units import FUNCTIONAL
+from boardct.games.ctf2187 import engine
+from boardct.games.ctf2187.geometry import distance
+from boardct.games.ctf2187.units import DESTROYED, FUNCTIONAL
 
 if TYPE_CHECKING:
     from boardct.games.ctf2187.state import CtfState
 
 EVAL_LEAD = 3.20  # weight of the rating lead over sqrt(share of turns left)
 EVAL_STRENGTH = 2.20  # weight of the lead in fighting structure times sqrt(share of turns left)
+EVAL_THREAT = 1.0  # phases of fire at the best target in reach counted into the rating lead
 
 
 def team_values(st: CtfState) -> list[float]:
@@ -56,7 +59,8 @@ def team_values(st: CtfState) -> list[float]:
             have[t] += sum(b.armour) + sum(b.internal)
     share = max(1, st.turns - st.turn + 1) / st.turns
     root = math.sqrt(share)
-    rating = [vp[t] / tons[t] if tons[t] else 0.0 for t in range(n)]
+    reach = threats(st)
+    rating = [(vp[t] + EVAL_THREAT * reach[t]) / tons[t] if tons[t] else 0.0 for t in range(n)]
     strength = [have[t] / total[t] if total[t] else 0.0 for t in range(n)]
     out = []
     for t in range(n):
@@ -64,6 +68,58 @@ def team_values(st: CtfState) -> list[float]:
         edge = strength[t] - max(strength[u] for u in range(n) if u != t)
         z = EVAL_LEAD * lead / root + EVAL_STRENGTH * edge * root
         out.append(math.tanh(0.5 * z))
+    return out
+
+
+def threats(st: CtfState) -> list[float]:
+    """Per team, the Victory Points its functional Bots could expect from one phase of fire,
+    each at its best target: an enemy Bot (1 VP a point) or command post (2 VP a point, no more
+    than the post has left, CTF-16), with every weapon not destroyed whose maximum range reaches
+    it, along a line of fire that is not blocked (CTF-27), at the base chance to hit by distance
+    (CTF-28; cover, posture, dodging and heat left out; facing too: a face order costs little).
+    What it measures is reach: a Bot out of range or sight of everything has none."""
+    th = st.tables.to_hit
+    near, closer = th["at_optimum"], th["per_sector_closer"]
+    mid, far = th["beyond_optimum"], th["far"]
+    damaged = th.get("damaged_weapon", 0)
+    out = [0.0] * st.teams
+    bots = st._bots
+    for b in bots:
+        if b.status != FUNCTIONAL:
+            continue
+        guns = [(w, state) for (_loc, w), state in zip(b.design.weapons, b.weapons, strict=True)
+                if state != DESTROYED]
+        if not guns:
+            continue
+        reach = max(w.maximum for w, _state in guns)
+        best = 0.0
+        targets = [(o.x, o.y, engine.bot_elevation(st, o), 1, 0) for o in bots
+                   if o.team != b.team and o.status == FUNCTIONAL]
+        targets += [(c.x, c.y, engine.cp_elevation(st, c), 2, c.structure) for c in st._cps
+                    if c.team != b.team and c.structure > 0]
+        e0 = engine.bot_elevation(st, b)
+        for x, y, e1, per, cap in targets:
+            d = distance(b.x, b.y, x, y)
+            if d > reach or d > 1 and engine._track(st, b.x, b.y, e0, x, y, e1)[1]:
+                continue
+            total = 0.0
+            for w, state in guns:
+                if d > w.maximum:
+                    continue
+                opt = w.optimum
+                if d <= opt:
+                    chance = near + closer * (opt - d)
+                elif d <= -(-(opt + w.maximum) // 2):
+                    chance = mid
+                else:
+                    chance = far
+                if state:  # damaged (CTF-28)
+                    chance += damaged
+                total += w.damage * min(95, max(5, chance)) / 100.0
+            value = per * (min(total, cap) if cap else total)
+            if value > best:
+                best = value
+        out[b.team] += best
     return out
 
 

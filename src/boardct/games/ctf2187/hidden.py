@@ -123,7 +123,54 @@ def determinize(st: CtfState, player: int | None, seed: int) -> CtfState:
             share, extra = divmod(others[t], len(team))
             for i, b in enumerate(team):
                 b.vp = share + (1 if i < extra else 0)
+    if player is not None:
+        _wear(st, d, player, others)
     return d
+
+
+def _wear(st: CtfState, d: CtfState, player: int, others: list[int]) -> None:
+    """Put on the enemy Bots of `d` the damage the player's team has dealt them: its Victory
+    Points (its own rating, which the player sees) less twice what the enemy command posts
+    have lost (public), 1 VP a point on a Bot (CTF-16), shared evenly among the enemy Bots.
+    Where it landed is not known: each Bot loses armour in proportion to each location's, then
+    internal points the same way, every location keeping one (which items were struck, and
+    whether a location fell, stay unknown). Without it a search would take a Bot it has nearly
+    wrecked for a fresh one."""
+    teams = {b.team for b in d.bots if b.player == player}
+    if len(teams) != 1:  # pragma: no cover - a player commands one team's Bots
+        return
+    team = next(iter(teams))
+    vp = others[team] + sum(b.vp for b in d.bots if b.player == player)
+    posts = 2 * sum(st.tables.cp_structure - c.structure for c in st.cps if c.team != team)
+    enemies = [b for b in d.bots if b.team != team]
+    dealt = vp - posts
+    if dealt <= 0 or not enemies:
+        return
+    share, extra = divmod(dealt, len(enemies))
+    for i, b in enumerate(enemies):
+        _spread(b.armour, share + (1 if i < extra else 0), b, 0)
+
+
+def _spread(points: list[int], damage: int, b: Bot, floor: int) -> None:
+    """Take `damage` from `points` in proportion to each entry (none below `floor`); what is
+    left over goes on to the Bot's internal points, each kept at one or more."""
+    room = [max(0, v - floor) for v in points]
+    total = sum(room)
+    if total <= 0:
+        if floor == 0:
+            _spread(b.internal, damage, b, 1)
+        return
+    take = min(damage, total)
+    cut = [take * r // total for r in room]
+    for i in sorted(range(len(room)), key=lambda i: -room[i]):  # the remainder, largest first
+        if sum(cut) >= take:
+            break
+        if cut[i] < room[i]:
+            cut[i] += 1
+    for i, c in enumerate(cut):
+        points[i] -= c
+    if damage > take and floor == 0:
+        _spread(b.internal, damage - take, b, 1)
 
 
 def _log_for(st: CtfState, viewer: int) -> list:
