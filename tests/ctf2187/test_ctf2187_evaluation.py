@@ -5,11 +5,13 @@ posts (CTF-34)."""
 
 from __future__ import annotations
 
+import pytest
 from ctf2187_helpers import game, place
 
 from boardct.agents import make
 from boardct.core import registry
-from boardct.games.ctf2187.units import WRECKED
+from boardct.games.ctf2187 import evaluation
+from boardct.games.ctf2187.units import KNEELING, WRECKED
 
 CTF = registry.get("ctf2187")
 
@@ -83,3 +85,28 @@ def test_the_search_fires_at_the_posts_when_only_they_can_win_the_game():
         orders = make("search:iters=60", seed=seed).select(st, 1)[2:]
         firing += any(orders[5 * ph + 2] == 5 for ph in range(5))
     assert firing >= 5
+
+
+def test_reach_counts_targets_in_range_and_sight_only():
+    """A Bot out of every weapon's range of everything has no reach; in range of a post, the
+    reach is the post's (2 VP a point, CTF-16); a Heavy Building between takes the line of fire
+    (CTF-27) and the reach with it."""
+    st = game()
+    assert evaluation.threats(st) == [0.0, 0.0]  # 13 sectors apart, posts 15 and more off
+    place(st, 1, 8, 10)  # 11 from B's post at 19-7: PBC and MR at 45% (CTF-28, +10 at a post)
+    a, b = evaluation.threats(st)
+    assert a == pytest.approx(2 * (10 + 5) * 0.55)  # the post beats Bot 2, 9 sectors off
+    assert b == pytest.approx((10 + 5) * 0.60)
+    blocked = game({(12, 10): "B1"})
+    place(blocked, 1, 8, 10)
+    assert evaluation.threats(blocked)[1] == 0.0
+
+
+def test_kneeling_in_woods_makes_a_bot_harder_to_reach():
+    """CTF-28: a kneeling target -10, Heavy Woods cover -20."""
+    open_ground = game()
+    place(open_ground, 1, 8, 10)
+    woods = game({(8, 10): "W1"})
+    place(woods, 1, 8, 10, posture=KNEELING)
+    assert evaluation.threats(woods)[1] < evaluation.threats(open_ground)[1]
+    assert CTF.evaluate(woods, 0) > CTF.evaluate(open_ground, 0)

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 
 from boardct.games.ctf2187 import engine
 from boardct.games.ctf2187.geometry import distance
-from boardct.games.ctf2187.units import DESTROYED, FUNCTIONAL
+from boardct.games.ctf2187.units import DESTROYED, FUNCTIONAL, KNEELING, PRONE, STANDING
 
 if TYPE_CHECKING:
     from boardct.games.ctf2187.state import CtfState
@@ -75,13 +75,21 @@ def threats(st: CtfState) -> list[float]:
     """Per team, the Victory Points its functional Bots could expect from one phase of fire,
     each at its best target: an enemy Bot (1 VP a point) or command post (2 VP a point, no more
     than the post has left, CTF-16), with every weapon not destroyed whose maximum range reaches
-    it, along a line of fire that is not blocked (CTF-27), at the base chance to hit by distance
-    (CTF-28; cover, posture, dodging and heat left out; facing too: a face order costs little).
-    What it measures is reach: a Bot out of range or sight of everything has none."""
-    th = st.tables.to_hit
+    it along a line of fire that is not blocked (CTF-27), at the chance to hit of CTF-28 as far
+    as the state tells it: distance, the target's cover and posture (a post: its bonus), the
+    firer's posture, heat band and wounds, a damaged weapon. Left out: dodging and movement
+    (they depend on the orders to come), facing (a face order costs little), heat shut-downs.
+    What it measures is reach and who is better placed: a Bot out of range or sight of
+    everything has none, a Bot kneeling in woods is harder to hit."""
+    t = st.tables
+    th = t.to_hit
     near, closer = th["at_optimum"], th["per_sector_closer"]
     mid, far = th["beyond_optimum"], th["far"]
-    damaged = th.get("damaged_weapon", 0)
+    damaged = th["damaged_weapon"]
+    lo, hi = th["minimum"], th["maximum"]
+    low_target = th["target_kneeling_or_prone"]
+    at_post = th["at_command_post"]
+    terrain, cells, width = t.terrain, st.map.terrain, st.map.width
     out = [0.0] * st.teams
     bots = st._bots
     for b in bots:
@@ -92,13 +100,20 @@ def threats(st: CtfState) -> list[float]:
         if not guns:
             continue
         reach = max(w.maximum for w, _state in guns)
-        best = 0.0
-        targets = [(o.x, o.y, engine.bot_elevation(st, o), 1, 0) for o in bots
-                   if o.team != b.team and o.status == FUNCTIONAL]
-        targets += [(c.x, c.y, engine.cp_elevation(st, c), 2, c.structure) for c in st._cps
-                    if c.team != b.team and c.structure > 0]
+        own = t.bands[b.band].to_hit + th["per_wound"] * b.wounds
+        if b.posture == KNEELING:
+            own += th["attacker_kneeling"]
+        elif b.posture == PRONE:
+            own += th["attacker_prone"]
+        targets = [(o.x, o.y, engine.bot_elevation(st, o), 1, 0,
+                    terrain[cells[(o.y - 1) * width + o.x - 1]].cover
+                    + (low_target if o.posture != STANDING else 0))
+                   for o in bots if o.team != b.team and o.status == FUNCTIONAL]
+        targets += [(c.x, c.y, engine.cp_elevation(st, c), 2, c.structure, at_post)
+                    for c in st._cps if c.team != b.team and c.structure > 0]
         e0 = engine.bot_elevation(st, b)
-        for x, y, e1, per, cap in targets:
+        best = 0.0
+        for x, y, e1, per, cap, mod in targets:
             d = distance(b.x, b.y, x, y)
             if d > reach or d > 1 and engine._track(st, b.x, b.y, e0, x, y, e1)[1]:
                 continue
@@ -113,9 +128,10 @@ def threats(st: CtfState) -> list[float]:
                     chance = mid
                 else:
                     chance = far
-                if state:  # damaged (CTF-28)
+                chance += own + mod
+                if state:  # damaged
                     chance += damaged
-                total += w.damage * min(95, max(5, chance)) / 100.0
+                total += w.damage * min(hi, max(lo, chance)) / 100.0
             value = per * (min(total, cap) if cap else total)
             if value > best:
                 best = value
