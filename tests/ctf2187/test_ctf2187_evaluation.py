@@ -110,3 +110,24 @@ def test_kneeling_in_woods_makes_a_bot_harder_to_reach():
     place(woods, 1, 8, 10, posture=KNEELING)
     assert evaluation.threats(woods)[1] < evaluation.threats(open_ground)[1]
     assert CTF.evaluate(woods, 0) > CTF.evaluate(open_ground, 0)
+
+
+def test_standing_in_the_posts_fire_counts_against_a_bot():
+    """CTF-34: each post's Large Laser (range 10) fires at the nearest enemy Bot in range. A Bot
+    7 sectors from both of B's posts expects 60% of 8 points from each a phase; 11 sectors
+    off, nothing; and the evaluation prefers the Bot out of their reach when nothing else
+    differs (neither Bot can fire but Bot 1's Small Laser, out of range of everything)."""
+    st = game()
+    assert evaluation.exposure(st) == [0.0, 0.0]
+    place(st, 1, 12, 10)  # 7 from 19-7 and 19-14 (CTF-17)
+    assert evaluation.exposure(st) == pytest.approx([2 * 8 * 0.60, 0.0])
+    place(st, 1, 8, 10)
+    assert evaluation.exposure(st) == [0.0, 0.0]
+    near, far = game(), game()
+    place(near, 1, 12, 10)
+    place(far, 1, 8, 10)
+    for st in (near, far):
+        st.bots[0].weapons = [0, 2, 2, 2]  # destroyed but the Small Laser (CTF-30)
+        st.bots[1].weapons = [2, 2, 2, 2]
+        assert evaluation.threats(st) == [0.0, 0.0]
+    assert CTF.evaluate(far, 0) > CTF.evaluate(near, 0)

@@ -35,6 +35,7 @@ from boardct.games.ctf2187.units import DESTROYED, FUNCTIONAL, KNEELING, PRONE, 
 
 if TYPE_CHECKING:
     from boardct.games.ctf2187.state import CtfState
+    from boardct.games.ctf2187.tables import Weapon
 
 EVAL_LEAD = 3.20  # weight of the rating lead over sqrt(share of turns left)
 EVAL_STRENGTH = 2.20  # weight of the lead in fighting structure times sqrt(share of turns left)
@@ -60,14 +61,65 @@ def team_values(st: CtfState) -> list[float]:
     share = max(1, st.turns - st.turn + 1) / st.turns
     root = math.sqrt(share)
     reach = threats(st)
+    fire = exposure(st)
     rating = [(vp[t] + EVAL_THREAT * reach[t]) / tons[t] if tons[t] else 0.0 for t in range(n)]
-    strength = [have[t] / total[t] if total[t] else 0.0 for t in range(n)]
+    strength = [max(0.0, have[t] - EVAL_THREAT * fire[t]) / total[t] if total[t] else 0.0
+                for t in range(n)]
     out = []
     for t in range(n):
         lead = rating[t] - max(rating[u] for u in range(n) if u != t)
         edge = strength[t] - max(strength[u] for u in range(n) if u != t)
         z = EVAL_LEAD * lead / root + EVAL_STRENGTH * edge * root
         out.append(math.tanh(0.5 * z))
+    return out
+
+
+def _base_chance(th: dict[str, int], w: Weapon, d: int) -> int:
+    """CTF-28's chance to hit by distance alone."""
+    opt = w.optimum
+    if d <= opt:
+        return th["at_optimum"] + th["per_sector_closer"] * (opt - d)
+    if d <= -(-(opt + w.maximum) // 2):
+        return th["beyond_optimum"]
+    return th["far"]
+
+
+def exposure(st: CtfState) -> list[float]:
+    """Per team, the points of structure its functional Bots could expect to lose in one phase
+    to the other teams' command posts (CTF-34: each post's weapons fire at the nearest
+    functional enemy Bot in range with a clear line of fire; the target's cover and posture
+    count, CTF-28). No VP come of it, but a Bot that stands in the posts' fire is soon
+    Wreckage."""
+    t = st.tables
+    th = t.to_hit
+    lo, hi = th["minimum"], th["maximum"]
+    guns = t.cp_weapons
+    if not guns:
+        return [0.0] * st.teams
+    reach = max(w.maximum for w in guns)
+    terrain, cells, width = t.terrain, st.map.terrain, st.map.width
+    out = [0.0] * st.teams
+    for c in st._cps:
+        if c.structure <= 0:
+            continue
+        near = sorted((distance(c.x, c.y, b.x, b.y), b.num) for b in st._bots
+                      if b.team != c.team and b.status == FUNCTIONAL)
+        if not near or near[0][0] > reach:
+            continue
+        e0 = engine.cp_elevation(st, c)
+        for w in guns:
+            for d, num in near:
+                if d > w.maximum:
+                    break
+                b = st._bots[num - 1]
+                if d > 1 and engine._track(st, c.x, c.y, e0, b.x, b.y,
+                                           engine.bot_elevation(st, b))[1]:
+                    continue
+                chance = (_base_chance(th, w, d)
+                          + terrain[cells[(b.y - 1) * width + b.x - 1]].cover
+                          + (th["target_kneeling_or_prone"] if b.posture != STANDING else 0))
+                out[b.team] += w.damage * min(hi, max(lo, chance)) / 100.0
+                break
     return out
 
 
@@ -83,8 +135,6 @@ def threats(st: CtfState) -> list[float]:
     everything has none, a Bot kneeling in woods is harder to hit."""
     t = st.tables
     th = t.to_hit
-    near, closer = th["at_optimum"], th["per_sector_closer"]
-    mid, far = th["beyond_optimum"], th["far"]
     damaged = th["damaged_weapon"]
     lo, hi = th["minimum"], th["maximum"]
     low_target = th["target_kneeling_or_prone"]
@@ -121,14 +171,7 @@ def threats(st: CtfState) -> list[float]:
             for w, state in guns:
                 if d > w.maximum:
                     continue
-                opt = w.optimum
-                if d <= opt:
-                    chance = near + closer * (opt - d)
-                elif d <= -(-(opt + w.maximum) // 2):
-                    chance = mid
-                else:
-                    chance = far
-                chance += own + mod
+                chance = _base_chance(th, w, d) + own + mod
                 if state:  # damaged
                     chance += damaged
                 total += w.damage * min(hi, max(lo, chance)) / 100.0
