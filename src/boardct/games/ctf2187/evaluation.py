@@ -5,23 +5,28 @@ evaluation estimates that, for the team of the player asked against the best oth
 logistic model of two terms:
 
 - the rating lead, divided by the square root of the share of turns left (the turn to play
-  included), since the same lead is surer the fewer turns remain;
+  included), since the same lead is surer the fewer turns remain. Each side's VP count, besides
+  those it has, one phase of its reach (`threats`): what its Bots could expect from firing at
+  their best target in range and sight;
 - the lead in structure still fighting (armour and internal points of the functional Bots over
-  their designs' totals), times the square root of that share: it is worth more the more turns
-  remain in which to use it.
+  their designs' totals, less one phase of the enemy posts' fire at them, `exposure`), times
+  the square root of that share: it is worth more the more turns remain in which to use it.
 
 `EVAL_LEAD` and `EVAL_STRENGTH` were fitted (maximum likelihood, no constant term) to 1,200
 games of self-play among `random`, `greedy`, `greedy:eps=0.3` and `search:iters=20` at the
-default options (`benchmarks/results/s10-s10-ctf-ai.md`); the value is the probability mapped to
-[-1, 1] (`tanh(z / 2) = 2p - 1`). The evaluation it replaces, `2 x rating lead + 0.5 x
-structure lead` clamped to [-1, 1], was flat at +-1 once a side led by half a rating point:
-then a search saw no difference between its orders, and a Bot that had wrecked its opponent
-but trailed on rating wandered instead of firing at the command posts it could still win on.
-A third term crediting a lone Bot in advance with what it could take from the posts in the turns
+default options (`benchmarks/ctf_eval_fit.py`, with the ratings and structure alone); the value
+is the probability mapped to [-1, 1] (`tanh(z / 2) = 2p - 1`). `EVAL_THREAT` (one phase) is set
+by hand. The evaluation this replaces, `2 x rating lead + 0.5 x structure lead` clamped to
+[-1, 1], was flat at +-1 once a side led by half a rating point: a search then saw no
+difference between its orders, and a Bot that had wrecked its opponent but trailed on rating
+wandered instead of firing at the command posts it could still win on. Reach gives the
+search a reason to bring its Bot within range of something (the posts, when the enemy Bots
+are Wreckage) a turn before it can fire, and exposure a reason to do it from beyond the
+posts' own range.
+
+A term crediting a lone Bot in advance with what it could take from the posts in the turns
 left was tried and dropped: it made every sheet of that Bot look won (the value near 1 whatever
-it did), and in screens such a Bot walked into the posts' fire without shooting at them; without
-it each point of post damage moves the value (2 VP a point, CTF-16), and the structure term keeps
-the Bot out of harm's way.
+it did), and in screens such a Bot walked into the posts' fire without shooting at them.
 """
 
 from __future__ import annotations
@@ -39,7 +44,7 @@ if TYPE_CHECKING:
 
 EVAL_LEAD = 3.20  # weight of the rating lead over sqrt(share of turns left)
 EVAL_STRENGTH = 2.20  # weight of the lead in fighting structure times sqrt(share of turns left)
-EVAL_THREAT = 1.0  # phases of fire at the best target in reach counted into the rating lead
+EVAL_THREAT = 1.0  # phases of reach counted into the VP, and of the posts' fire into the structure
 
 
 def team_values(st: CtfState) -> list[float]:
