@@ -364,6 +364,23 @@ def test_a_determinization_carries_the_damage_the_players_side_dealt():
     assert st.determinize(1, 1).bots[0].armour == list(st.bots[0].design.armour)  # Bob: no VP
 
 
+def test_a_line_of_fire_blocked_out_of_sight_stays_blocked_in_a_determinization():
+    """A player's report shows where a shot was stopped and at what height (CTF-27, CTF-38),
+    beyond its Bots' visual radius too: every determinization's terrain there reaches that
+    height, so a search does not fire into that hill turn after turn. Nothing else of the
+    terrain out of sight is learned from it."""
+    st = CTF.new(seed=5, names=["ann", "bob"])  # a generated map: out of sight is hidden
+    assert (st.bots[0].x, st.bots[0].y) == (4, 10)  # 11 sectors from 15-7
+    engine.log_seen(st, ("shot", 1, "B1", 2, "PBC", 15, 0, 0, False, ((15, 7, 9),), True),
+                    1 << 1, None)
+    for k in range(6):
+        d = st.determinize(0, k)
+        assert engine._map_tables(d)[2][d.map.index(15, 7)] >= 9
+        assert d.view(0) == st.view(0)
+    bob = st.determinize(1, 0)  # Bob's Bot did not see that shot
+    assert engine._map_tables(bob)[2][bob.map.index(15, 7)] < 9
+
+
 def test_a_determinization_resamples_the_terrain_out_of_sight():
     """The map generated from the game's seed is known only within the visual radius of the
     player's Bots (CTF-15) and at the start sectors (CTF-35)."""

@@ -130,14 +130,15 @@ def exposure(st: CtfState) -> list[float]:
 
 def threats(st: CtfState) -> list[float]:
     """Per team, the Victory Points its functional Bots could expect from one phase of fire,
-    each at its best target: an enemy Bot (1 VP a point) or command post (2 VP a point, no more
-    than the post has left, CTF-16), with every weapon not destroyed whose maximum range reaches
-    it along a line of fire that is not blocked (CTF-27), at the chance to hit of CTF-28 as far
-    as the state tells it: distance, the target's cover and posture (a post: its bonus), the
-    firer's posture, heat band and wounds, a damaged weapon. Left out: dodging and movement
-    (they depend on the orders to come), facing (a face order costs little), heat shut-downs.
-    What it measures is reach and who is better placed: a Bot out of range or sight of
-    everything has none, a Bot kneeling in woods is harder to hit."""
+    each at its best target: an enemy Bot (1 VP a point) or the nearest enemy command post, the
+    only one an order can aim at (2 VP a point, no more than the post has left, CTF-16), with
+    every weapon not destroyed whose maximum range reaches it along a line of fire that is not
+    blocked (CTF-27), at the chance to hit of CTF-28 as far as the state tells it: distance,
+    the target's cover and posture (a post: its bonus), the firer's posture, heat band and
+    wounds, a damaged weapon. Left out: dodging and movement (they depend on the orders to
+    come), facing (a face order costs little), heat shut-downs. What it measures is reach and
+    who is better placed: a Bot out of range or sight of everything has none, a Bot kneeling in
+    woods is harder to hit."""
     t = st.tables
     th = t.to_hit
     damaged = th["damaged_weapon"]
@@ -164,8 +165,10 @@ def threats(st: CtfState) -> list[float]:
                     terrain[cells[(o.y - 1) * width + o.x - 1]].cover
                     + (low_target if o.posture != STANDING else 0))
                    for o in bots if o.team != b.team and o.status == FUNCTIONAL]
-        targets += [(c.x, c.y, engine.cp_elevation(st, c), 2, c.structure, at_post)
-                    for c in st._cps if c.team != b.team and c.structure > 0]
+        post = engine.nearest_cp(st, b, False)  # the only post an order can aim at (CTF-21)
+        if post is not None:
+            targets.append((post.x, post.y, engine.cp_elevation(st, post), 2, post.structure,
+                            at_post))
         e0 = engine.bot_elevation(st, b)
         best = 0.0
         for x, y, e1, per, cap, mod in targets:

@@ -82,7 +82,7 @@ def determinize(st: CtfState, player: int | None, seed: int) -> CtfState:
     viewer = st.player_mask(player)
     seen = {o.num for o in st.contacts(mine)}
     d.log = _log_for(st, viewer)
-    d.map = _map_for(st, mine, rng)
+    d.map = _map_for(st, mine, rng, viewer)
     w = d.map.width
     occ = [0] * (w * d.map.height)
     for i, c in enumerate(d.cps):
@@ -217,15 +217,17 @@ def _starts(st: CtfState) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]
     return bots, forced
 
 
-def _map_for(st: CtfState, mine: list[Bot], rng: Rng) -> GameMap:
+def _map_for(st: CtfState, mine: list[Bot], rng: Rng, viewer: int) -> GameMap:
     """The map as far as the player knows it: the terrain its Bots' visual displays show and the
-    forced start sectors, the rest from a generated map. A map given by the options (a map
+    forced start sectors, the rest from a generated map, raised where the player's report of the
+    last turn showed a line of fire blocked (`_blocks`). A map given by the options (a map
     text or file, or a map seed) is public: everyone at the table could print it."""
     o = st.setup.options
     if o.get("map") or o.get("map_seed"):
         return st.map
     k = rng.below(MAP_POOL)
-    key = (id(st.map), k, tuple((b.x, b.y) for b in mine))
+    blocks = _blocks(st, viewer)
+    key = (id(st.map), k, tuple((b.x, b.y) for b in mine), blocks)
     hit = _OVERLAYS.get(key)
     if hit is not None and hit[0] is st.map:
         return hit[1]
@@ -243,11 +245,35 @@ def _map_for(st: CtfState, mine: list[Bot], rng: Rng) -> GameMap:
     for i in known:
         terrain[i] = m.terrain[i]
         ground[i] = m.ground[i]
+    kinds = st.tables.terrain
+    for x, y, height in blocks:
+        i = (y - 1) * w + x - 1
+        if i in known:
+            continue
+        kind = kinds[terrain[i]]
+        adds = kind.elevation if kind.blocks_fire else 0
+        if ground[i] + adds < height:  # the sector stopped a shot at this height (CTF-27)
+            ground[i] = height - adds
     out = GameMap(w, h, tuple(terrain), tuple(ground))
     if len(_OVERLAYS) > 256:
         _OVERLAYS.clear()
     _OVERLAYS[key] = (m, out)
     return out
+
+
+def _blocks(st: CtfState, viewer: int) -> tuple[tuple[int, int, int], ...]:
+    """The sectors that blocked a line of fire in the last turn's report the player has (shots
+    its Bots fired or saw, CTF-27, CTF-38): each blocking sector with the track's height there,
+    which its ground and terrain must reach. Sectors holding a command post (public) are left
+    out; a Bot in the way stands in scanning range and is where the view shows it."""
+    posts = {(c.x, c.y) for c in st.cps}
+    out = []
+    for e in st.log_seen_by(viewer):
+        if e[0] == "shot" and e[-1] is True and e[-2]:
+            x, y, height = e[-2][-1]
+            if (x, y) not in posts:
+                out.append((x, y, height))
+    return tuple(sorted(set(out)))
 
 
 def _pool_map(tables: Tables, w: int, h: int, k: int) -> GameMap:
