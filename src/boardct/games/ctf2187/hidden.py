@@ -35,6 +35,7 @@ _POOL: dict[tuple, tuple[Tables, GameMap]] = {}
 _OVERLAYS: dict[tuple, tuple[GameMap, GameMap]] = {}
 _LOGS: dict[tuple, tuple[list, list]] = {}
 _STARTS: dict[tuple, tuple[list[tuple[int, int]], list[tuple[int, int]]]] = {}
+_BLOCKS: dict[tuple, tuple[list, tuple[tuple[int, int, int], ...]]] = {}
 
 
 def determinize(st: CtfState, player: int | None, seed: int) -> CtfState:
@@ -264,16 +265,27 @@ def _map_for(st: CtfState, mine: list[Bot], rng: Rng, viewer: int) -> GameMap:
 def _blocks(st: CtfState, viewer: int) -> tuple[tuple[int, int, int], ...]:
     """The sectors that blocked a line of fire in the last turn's report the player has (shots
     its Bots fired or saw, CTF-27, CTF-38): each blocking sector with the track's height there,
-    which its ground and terrain must reach. Sectors holding a command post (public) are left
-    out; a Bot in the way stands in scanning range and is where the view shows it."""
-    posts = {(c.x, c.y) for c in st.cps}
-    out = []
+    which its ground and terrain must reach. Sectors holding a command post (public) or a Bot
+    the player's scanners show now are left out: it may have been what stood in the way. Made
+    once per turn and viewer (every determinization of a search asks)."""
+    key = (id(st.log), len(st.log), viewer)
+    hit = _BLOCKS.get(key)
+    if hit is not None and hit[0] is st.log:
+        return hit[1]
+    taken = {(c.x, c.y) for c in st.cps}
+    mine = [b for b in st.bots if viewer >> b.num & 1]
+    taken.update((o.x, o.y) for o in st.contacts(mine))
+    out = set()
     for e in st.log_seen_by(viewer):
         if e[0] == "shot" and e[-1] is True and e[-2]:
             x, y, height = e[-2][-1]
-            if (x, y) not in posts:
-                out.append((x, y, height))
-    return tuple(sorted(set(out)))
+            if (x, y) not in taken:
+                out.add((x, y, height))
+    blocks = tuple(sorted(out))
+    if len(_BLOCKS) > 256:
+        _BLOCKS.clear()
+    _BLOCKS[key] = (st.log, blocks)
+    return blocks
 
 
 def _pool_map(tables: Tables, w: int, h: int, k: int) -> GameMap:
