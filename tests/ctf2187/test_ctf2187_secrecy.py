@@ -340,6 +340,47 @@ def test_a_determinization_resamples_the_other_players_standing_orders():
     assert all(st.determinize(0, k).bots[0].standing == st.bots[0].standing for k in range(4))
 
 
+def test_a_determinization_carries_the_damage_the_players_side_dealt():
+    """The player knows its own VP (1 a point on a Bot, 2 on a command post, CTF-16) and every
+    post's structure (CTF-21): what it took from the enemy Bot is on that Bot in every
+    determinization, spread over the locations, the Bot still functional; where it truly
+    landed stays hidden (the twins of test_a_determinization_is_a_function_of_the_players_view
+    differ in it)."""
+    st = game()
+    total = sum(st.bots[1].armour) + sum(st.bots[1].internal)
+    st.bots[0].vp = 50
+    st.cps[2].structure -= 10  # 20 of the 50 VP came from B's first post
+    st.bots[1].armour[1] -= 30  # the truth: all on the front torso
+    for k in range(3):
+        d = st.determinize(0, k)
+        b = d.bots[1]
+        assert sum(b.armour) + sum(b.internal) == total - 30
+        assert b.armour[1] != st.bots[1].armour[1] and b.status == FUNCTIONAL
+    st.bots[0].vp = 500  # more than the Bot has: every location keeps an internal point
+    b = st.determinize(0, 1).bots[1]
+    assert sum(b.armour) == 0 and b.internal == [1] * 6 and b.status == FUNCTIONAL
+    st.bots[0].armour[2] -= 4  # the player's own Bot: as it is
+    assert st.determinize(0, 1).bots[0].armour == st.bots[0].armour
+    assert st.determinize(1, 1).bots[0].armour == list(st.bots[0].design.armour)  # Bob: no VP
+
+
+def test_a_line_of_fire_blocked_out_of_sight_stays_blocked_in_a_determinization():
+    """A player's report shows where a shot was stopped and at what height (CTF-27, CTF-38),
+    beyond its Bots' visual radius too: every determinization's terrain there reaches that
+    height, so a search does not fire into that hill turn after turn. Nothing else of the
+    terrain out of sight is learned from it."""
+    st = CTF.new(seed=5, names=["ann", "bob"])  # a generated map: out of sight is hidden
+    assert (st.bots[0].x, st.bots[0].y) == (4, 10)  # 11 sectors from 15-7
+    engine.log_seen(st, ("shot", 1, "B1", 2, "PBC", 15, 0, 0, False, ((15, 7, 9),), True),
+                    1 << 1, None)
+    for k in range(6):
+        d = st.determinize(0, k)
+        assert engine._map_tables(d)[2][d.map.index(15, 7)] >= 9
+        assert d.view(0) == st.view(0)
+    bob = st.determinize(1, 0)  # Bob's Bot did not see that shot
+    assert engine._map_tables(bob)[2][bob.map.index(15, 7)] < 9
+
+
 def test_a_determinization_resamples_the_terrain_out_of_sight():
     """The map generated from the game's seed is known only within the visual radius of the
     player's Bots (CTF-15) and at the start sectors (CTF-35)."""

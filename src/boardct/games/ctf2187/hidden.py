@@ -35,6 +35,7 @@ _POOL: dict[tuple, tuple[Tables, GameMap]] = {}
 _OVERLAYS: dict[tuple, tuple[GameMap, GameMap]] = {}
 _LOGS: dict[tuple, tuple[list, list]] = {}
 _STARTS: dict[tuple, tuple[list[tuple[int, int]], list[tuple[int, int]]]] = {}
+_BLOCKS: dict[tuple, tuple[list, tuple[tuple[int, int, int], ...]]] = {}
 
 
 def determinize(st: CtfState, player: int | None, seed: int) -> CtfState:
@@ -82,7 +83,7 @@ def determinize(st: CtfState, player: int | None, seed: int) -> CtfState:
     viewer = st.player_mask(player)
     seen = {o.num for o in st.contacts(mine)}
     d.log = _log_for(st, viewer)
-    d.map = _map_for(st, mine, rng)
+    d.map = _map_for(st, mine, rng, viewer)
     w = d.map.width
     occ = [0] * (w * d.map.height)
     for i, c in enumerate(d.cps):
@@ -123,7 +124,54 @@ def determinize(st: CtfState, player: int | None, seed: int) -> CtfState:
             share, extra = divmod(others[t], len(team))
             for i, b in enumerate(team):
                 b.vp = share + (1 if i < extra else 0)
+    if player is not None:
+        _wear(st, d, player, others)
     return d
+
+
+def _wear(st: CtfState, d: CtfState, player: int, others: list[int]) -> None:
+    """Put on the enemy Bots of `d` the damage the player's team has dealt them: its Victory
+    Points (its own rating, which the player sees) less twice what the enemy command posts
+    have lost (public), 1 VP a point on a Bot (CTF-16), shared evenly among the enemy Bots.
+    Where it landed is not known: each Bot loses armour in proportion to each location's, then
+    internal points the same way, every location keeping one (which items were struck, and
+    whether a location fell, stay unknown). Without it a search would take a Bot it has nearly
+    wrecked for a fresh one."""
+    teams = {b.team for b in d.bots if b.player == player}
+    if len(teams) != 1:  # pragma: no cover - a player commands one team's Bots
+        return
+    team = next(iter(teams))
+    vp = others[team] + sum(b.vp for b in d.bots if b.player == player)
+    posts = 2 * sum(st.tables.cp_structure - c.structure for c in st.cps if c.team != team)
+    enemies = [b for b in d.bots if b.team != team]
+    dealt = vp - posts
+    if dealt <= 0 or not enemies:
+        return
+    share, extra = divmod(dealt, len(enemies))
+    for i, b in enumerate(enemies):
+        _spread(b.armour, share + (1 if i < extra else 0), b, 0)
+
+
+def _spread(points: list[int], damage: int, b: Bot, floor: int) -> None:
+    """Take `damage` from `points` in proportion to each entry (none below `floor`); what is
+    left over goes on to the Bot's internal points, each kept at one or more."""
+    room = [max(0, v - floor) for v in points]
+    total = sum(room)
+    if total <= 0:
+        if floor == 0:
+            _spread(b.internal, damage, b, 1)
+        return
+    take = min(damage, total)
+    cut = [take * r // total for r in room]
+    for i in sorted(range(len(room)), key=lambda i: -room[i]):  # the remainder, largest first
+        if sum(cut) >= take:
+            break
+        if cut[i] < room[i]:
+            cut[i] += 1
+    for i, c in enumerate(cut):
+        points[i] -= c
+    if damage > take and floor == 0:
+        _spread(b.internal, damage - take, b, 1)
 
 
 def _log_for(st: CtfState, viewer: int) -> list:
@@ -170,15 +218,17 @@ def _starts(st: CtfState) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]
     return bots, forced
 
 
-def _map_for(st: CtfState, mine: list[Bot], rng: Rng) -> GameMap:
+def _map_for(st: CtfState, mine: list[Bot], rng: Rng, viewer: int) -> GameMap:
     """The map as far as the player knows it: the terrain its Bots' visual displays show and the
-    forced start sectors, the rest from a generated map. A map given by the options (a map
+    forced start sectors, the rest from a generated map, raised where the player's report of the
+    last turn showed a line of fire blocked (`_blocks`). A map given by the options (a map
     text or file, or a map seed) is public: everyone at the table could print it."""
     o = st.setup.options
     if o.get("map") or o.get("map_seed"):
         return st.map
     k = rng.below(MAP_POOL)
-    key = (id(st.map), k, tuple((b.x, b.y) for b in mine))
+    blocks = _blocks(st, viewer)
+    key = (id(st.map), k, tuple((b.x, b.y) for b in mine), blocks)
     hit = _OVERLAYS.get(key)
     if hit is not None and hit[0] is st.map:
         return hit[1]
@@ -196,11 +246,46 @@ def _map_for(st: CtfState, mine: list[Bot], rng: Rng) -> GameMap:
     for i in known:
         terrain[i] = m.terrain[i]
         ground[i] = m.ground[i]
+    kinds = st.tables.terrain
+    for x, y, height in blocks:
+        i = (y - 1) * w + x - 1
+        if i in known:
+            continue
+        kind = kinds[terrain[i]]
+        adds = kind.elevation if kind.blocks_fire else 0
+        if ground[i] + adds < height:  # the sector stopped a shot at this height (CTF-27)
+            ground[i] = height - adds
     out = GameMap(w, h, tuple(terrain), tuple(ground))
     if len(_OVERLAYS) > 256:
         _OVERLAYS.clear()
     _OVERLAYS[key] = (m, out)
     return out
+
+
+def _blocks(st: CtfState, viewer: int) -> tuple[tuple[int, int, int], ...]:
+    """The sectors that blocked a line of fire in the last turn's report the player has (shots
+    its Bots fired or saw, CTF-27, CTF-38): each blocking sector with the track's height there,
+    which its ground and terrain must reach. Sectors holding a command post (public) or a Bot
+    the player's scanners show now are left out: it may have been what stood in the way. Made
+    once per turn and viewer (every determinization of a search asks)."""
+    key = (id(st.log), len(st.log), viewer)
+    hit = _BLOCKS.get(key)
+    if hit is not None and hit[0] is st.log:
+        return hit[1]
+    taken = {(c.x, c.y) for c in st.cps}
+    mine = [b for b in st.bots if viewer >> b.num & 1]
+    taken.update((o.x, o.y) for o in st.contacts(mine))
+    out = set()
+    for e in st.log_seen_by(viewer):
+        if e[0] == "shot" and e[-1] is True and e[-2]:
+            x, y, height = e[-2][-1]
+            if (x, y) not in taken:
+                out.add((x, y, height))
+    blocks = tuple(sorted(out))
+    if len(_BLOCKS) > 256:
+        _BLOCKS.clear()
+    _BLOCKS[key] = (st.log, blocks)
+    return blocks
 
 
 def _pool_map(tables: Tables, w: int, h: int, k: int) -> GameMap:

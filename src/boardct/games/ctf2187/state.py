@@ -30,7 +30,7 @@ from boardct.core.game import (
 )
 from boardct.core.inputs import InputError, ascii_int, read_text
 from boardct.core.rng import Rng
-from boardct.games.ctf2187 import engine
+from boardct.games.ctf2187 import engine, evaluation
 from boardct.games.ctf2187.geometry import distance
 from boardct.games.ctf2187.maps import (
     MAX_MAP_BYTES,
@@ -1126,24 +1126,10 @@ class CtfGame(Game):
         return CtfState.new(setup)
 
     def evaluate(self, state: State, player: int) -> float | None:
-        """Team rating lead plus the share of surviving strength, squashed into [-1, 1]."""
+        """The chance that the player's team ends with the best rating, in [-1, 1]
+        (evaluation.py)."""
+        return self.evaluate_all(state)[player]
+
+    def evaluate_all(self, state: State) -> list[float | None]:
         assert isinstance(state, CtfState)
-        mine = {b.team for b in state._bots if b.player == player}
-        if not mine:
-            return 0.0
-        team = next(iter(mine))
-        ratings = [float(state.team_rating(t)) for t in range(state.teams)]
-        other = max(r for t, r in enumerate(ratings) if t != team)
-
-        def strength(t: int) -> float:
-            tot = have = 0
-            for b in state._bots:
-                if b.team == t:
-                    tot += sum(b.design.armour) + sum(b.design.internal)
-                    if b.status == FUNCTIONAL:
-                        have += sum(b.armour) + sum(b.internal)
-            return have / tot if tot else 0.0
-
-        others = [strength(t) for t in range(state.teams) if t != team]
-        v = 2.0 * (ratings[team] - other) + 0.5 * (strength(team) - max(others))
-        return max(-1.0, min(1.0, v))
+        return evaluation.evaluate_all(state)
