@@ -93,3 +93,20 @@ def test_the_pace_reaches_the_middle_generation():
         return gc.get_stats()[1]["collections"] - middle
 
     assert asyncio.run(run()) >= 2
+
+
+def test_on_postgresql_the_switch_interval_stays_python_s(pg_url, unfrozen):
+    # PostgreSQL's moves are written by a pool of threads, each handed the GIL as often: the
+    # short interval that helps SQLite's one commit thread cost a fifth of the moves a second
+    # there (bench_server.py, two workers, 1,000 games); the collector is paced all the same
+    import sys
+
+    from boardct.server import collector
+
+    before = gc.get_threshold(), sys.getswitchinterval()
+    config = ServerConfig(db_url=pg_url, agent_workers=0, freeze_gc=True)
+    with TestClient(create_app(config)) as client:
+        assert sys.getswitchinterval() == before[1]
+        assert gc.get_threshold()[1:] == (collector.MIDDLE, collector.OLD)
+        assert client.get("/api/v1/catalog").status_code == 200
+    assert (gc.get_threshold(), sys.getswitchinterval()) == before

@@ -154,7 +154,8 @@ def create_app(config: ServerConfig | None = None, extra_routers: Iterable = (),
         notices = await start_notices(app, service, notice_settings(config))  # notifications
         # the collector's and the GIL's pace in the process `boardct serve` runs
         # (server/collector.py); an app made in another program leaves them alone
-        pacing = collector.Collector() if config.freeze_gc else None
+        pacing = (collector.Collector(short_switch=engine.dialect.name == "sqlite")
+                  if config.freeze_gc else None)
         if pacing is not None:
             pacing.start()
         sweeper = asyncio.get_running_loop().create_task(_sweep(service))

@@ -21,10 +21,14 @@ so that no pause of it holds every move in flight for long.
   game's state until its next move) is freed as it dies all the same (by its reference
   count): the full collections are for cycles, so their pace, not the old generation's
   growth, is what says how often they come.
-- The GIL: the database thread (SQLite's group commits, server/writes.py) needs it back after
-  each of its driver's calls; while the loop runs Python it waited up to Python's switch
-  interval (5 ms) each time, several times a commit. `SWITCH_INTERVAL` bounds that wait (a
-  hand-over costs microseconds, and happens only while that thread waits).
+- The GIL, on SQLite: the database thread (SQLite's group commits, server/writes.py) needs it
+  back after each of its driver's calls; while the loop runs Python it waited up to Python's
+  switch interval (5 ms) each time, several times a commit. `SWITCH_INTERVAL` bounds that
+  wait (a hand-over costs microseconds, and happens only while that thread waits). Not on
+  PostgreSQL: there the moves are written by the pool's threads, each of them handed the GIL
+  as often, and at 1,000 games with two workers the short interval cost a fifth of the moves
+  a second (`bench_server.py --db postgresql+psycopg://... --workers 2`: 634-673 moves/s at
+  1 ms against 832-834 at Python's 5 ms).
 
 An app made inside another program (a test, an embedding) leaves that program's collector
 alone (`ServerConfig.freeze_gc` off).
@@ -46,7 +50,10 @@ SWITCH_INTERVAL = 0.001  # seconds the event loop's thread runs before handing t
 class Collector:
     """The settings above while the server runs (`start`), Python's own again after (`stop`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, short_switch: bool = True) -> None:
+        """`short_switch`: hand the GIL over every `SWITCH_INTERVAL` (SQLite's commit thread,
+        above); False keeps Python's interval."""
+        self.short_switch = short_switch
         self.thresholds = gc.get_threshold()
         self.switch_interval = sys.getswitchinterval()
         self._task: asyncio.Task | None = None
@@ -55,7 +62,8 @@ class Collector:
         gc.collect()  # garbage of the start-up is not kept
         gc.freeze()
         gc.set_threshold(max(self.thresholds[0], YOUNG), MIDDLE, OLD)
-        sys.setswitchinterval(min(self.switch_interval, SWITCH_INTERVAL))
+        if self.short_switch:
+            sys.setswitchinterval(min(self.switch_interval, SWITCH_INTERVAL))
         self._task = asyncio.get_running_loop().create_task(_paced())
 
     async def stop(self) -> None:
