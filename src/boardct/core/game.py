@@ -291,6 +291,7 @@ class Game:
         writes nothing and returns False (the adapter then writes the masks from
         `legal_ids`)."""
         return False
+
     # -- what front ends need to know ----------------------------------------------------------
     @property
     def package(self) -> str:
