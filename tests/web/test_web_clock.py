@@ -99,4 +99,23 @@ def test_without_a_clock_the_moderator_tools_are_folded_until_asked_for(server, 
     assert not page.locator("#mod-pause").is_visible()
     page.click("#moderate-tools > summary")
     assert page.locator("#mod-pause").is_visible()
+    # against the computer there is no absent player to replace: no empty choice of one
+    assert page.locator("#mod-seat").is_hidden() and page.locator("#mod-agent").is_hidden()
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def test_the_moderator_may_replace_the_other_person_s_seat(server, pages):
+    """A game of two people: the creator's moderator tools offer the other seat (only it) to
+    give to an agent or to someone new."""
+    page = pages.new(*PHONE)
+    page.goto(server.url("/"))
+    page.wait_for_selector("#game option", state="attached")
+    page.select_option("#game", "fieldshift")
+    page.click("#create-go")
+    page.wait_for_selector("#created:not([hidden])")
+    page.click('#created button.play-here[data-seat="0"]')
+    page.wait_for_selector("#moderate:not([hidden])")
+    page.click("#moderate-tools > summary")
+    assert page.locator("#mod-seat").is_visible() and page.locator("#mod-agent").is_enabled()
+    assert [t.split(" (")[0] for t in page.locator("#mod-seat option").all_inner_texts()] == [
+        "Seat 2"]

@@ -452,6 +452,8 @@ function renderModerator(st) {
   const people = (st.seats || []).filter((s) => s.kind === "human" && s.seat !== st.seat);
   sel.replaceChildren(...people.map((s) => el("option", { value: String(s.seat), selected: String(s.seat) === chosen }, `Seat ${s.seat + 1}${s.name ? " (" + s.name + ")" : ""}`)));
   for (const id of ["mod-seat", "mod-agent", "mod-invite"]) $(id).disabled = !people.length;
+  // no other person's seat (a game against the computer): nobody to replace, no empty choice
+  sel.closest(".moderate-row").hidden = !people.length;
 }
 
 /** One moderator act through the API; the result (or the refusal) said under the buttons. */
