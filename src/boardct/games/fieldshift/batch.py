@@ -12,7 +12,7 @@ operator's 20 fields of every state come from two tables indexed by codes made o
 values (sector, vitality and place in its stack; bleed timer, skill and marks: one matmul),
 the places in the stacks from one sort of the whole batch (`_places`), the players' fields
 from a table per field, and the game's fields are the single env's own remembered bytes
-(`encoding._GAME`, `_TURN`). At 16 games this costs about what as many single observations
+(`encoding.game_bytes`). At 16 games this costs about what as many single observations
 do (numpy's fixed cost per call weighs); from 64 on, clearly less. The values are those of
 `encoding.observation_bytes` exactly (tests/fieldshift check row for row over long games).
 
@@ -34,16 +34,15 @@ from boardct.games.fieldshift.encoding import (
     _BLEEDING,
     _DEAD_ST,
     _DEPLOYED,
-    _GAME,
     _MARKS,
     _RANK19,
     _RESERVE_ST,
-    _TURN,
     _VALUES_AT,
     CRATE_SCALE,
     OP_FIELDS,
     PLAYER_FIELDS,
     SIZE,
+    game_bytes,
 )
 from boardct.games.fieldshift.state import ID_OF_TOKEN
 from boardct.games.fieldshift.tables import BLEED_TURNS, VITALITY
@@ -194,15 +193,7 @@ def write_observations(out: Any, states: Sequence[Any], players: Sequence[int]) 
             small += (pv[20], skl[2] > 0 or skl[7] > 0)
             wide += st.loc
             wide += st.stamp
-        pending = st.pending
-        disputable = 0
-        for who, _ in st.violations:
-            disputable |= 1 << (who != p)
-        head, tail = _GAME[(st.ruleset, st.mode, st.cur == p, p,
-                            pending and (pending[0] == "ruleset", pending[1] == p,
-                                         pending[2]),
-                            disputable, st._outcome is not None)]
-        game += (head, _TURN[(st.turn, st.limit)], tail)
+        game += game_bytes(st, p)
     values: Any
     try:
         values = np.frombuffer(bytearray(small), np.uint8).reshape(n, _SMALL)

@@ -165,6 +165,14 @@ def observation_bytes(state, player: int) -> bytes:
     else:
         segments.append(first)
         segments.append(second)
+    segments += game_bytes(state, player)
+    return b"".join(segments)
+
+
+def game_bytes(state, player: int) -> tuple[bytes, bytes, bytes]:
+    """The game's fields of `player`'s observation as bytes, in three parts: those before
+    the turn (`_GAME`'s head), the turn's (`_TURN`) and those after it (`_GAME`'s tail);
+    `observation_bytes` and the vector's batch writer (batch.py) join them as they are."""
     pending = state.pending
     disputable = 0
     for who, _ in state.violations:
@@ -173,10 +181,7 @@ def observation_bytes(state, player: int) -> bytes:
                         pending and (pending[0] == "ruleset", pending[1] == player,
                                      pending[2]),
                         disputable, state._outcome is not None)]
-    segments.append(head)
-    segments.append(_TURN[(state.turn, state.limit)])
-    segments.append(tail)
-    return b"".join(segments)
+    return head, _TURN[(state.turn, state.limit)], tail
 
 
 class _Marks(dict):
