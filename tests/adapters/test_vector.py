@@ -230,38 +230,17 @@ def test_fffs_batch_writer_equals_each_states_tensor_on_random_states():
     """FFF writes a batch in numpy (`Game.write_observations`): on random states at the
     default options (turns part-way through their steps, ended games, both observers) every
     row equals `observation_tensor` in float32, whatever the row held before."""
-    from boardct.core import registry
-
-    game = registry.get("fff")
-    size = game.info({}, None).observation_shape[0]
-    rng = np.random.default_rng(3)
-    states, players = [], []
-    for seed in range(12):
-        st = game.new(seed=seed, names=["", ""])
-        while True:
-            states += [st.clone(), st.clone()]
-            players += [0, 1]
-            if st.is_over:
-                break
-            p = st.current_players()[0]
-            st.apply_id(int(rng.choice(st.legal_ids(p))), p)
+    game, states, players = _whole_games("fff", range(12), np.random.default_rng(3))
     assert any(st.part is not None for st in states) and any(st.is_over for st in states)
-    for k in range(0, len(states), 16):
-        rows = states[k:k + 16]
-        out = np.full((len(rows), size), 9.0, np.float32)  # stale values must all go
-        assert game.write_observations(out, rows, players[k:k + 16]) is True
-        for row, st, p in zip(out, rows, players[k:k + 16], strict=True):
-            want = np.array(st.observation_tensor(p), np.float32)
-            assert row.view(np.int32).tolist() == want.view(np.int32).tolist()
+    _rows_equal_tensors(game, states, players)
 
 
-def _ctf_states(seeds, rng):
-    """Every state of whole CTF 2187 games at the default options, as seen by each player:
-    at the start, after one player's orders are in (the other still to decide) and after each
-    turn's resolution, to the end (some games end before the turn limit)."""
+def _whole_games(game_id, seeds, rng):
+    """Every state of whole two-player games of `game_id` at the default options, random
+    legal play, each state twice: as seen by each player, to the end."""
     from boardct.core import registry
 
-    game = registry.get("ctf2187")
+    game = registry.get(game_id)
     states, players = [], []
     for seed in seeds:
         st = game.new(seed=seed, names=["", ""])
@@ -273,6 +252,13 @@ def _ctf_states(seeds, rng):
             p = st.current_players()[0]
             st.apply_id(int(rng.choice(st.legal_ids(p))), p)
     return game, states, players
+
+
+def _ctf_states(seeds, rng):
+    """Every state of whole CTF 2187 games, as seen by each player: at the start, after one
+    player's orders are in (the other still to decide) and after each turn's resolution, to
+    the end (some games end before the turn limit)."""
+    return _whole_games("ctf2187", seeds, rng)
 
 
 def _rows_equal_tensors(game, states, players):
