@@ -26,6 +26,7 @@ import sys
 import time
 from pathlib import Path
 
+from boardct.arena.bench import options_by_game
 from boardct.arena.ratings import wilson
 from boardct.arena.runner import run_local, self_play
 from boardct.core import registry
@@ -85,18 +86,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, help="write the rows as JSON here")
     args = ap.parse_args(argv)
     ids = args.game or sorted(registry.ids())
-    options: dict[str, dict] = {g: {} for g in ids}
-    for text in args.option:
-        gid, _, pair = text.partition(":")
-        name, eq, value = pair.partition("=")
-        if gid not in options or not eq:
-            ap.error(f"--option {text!r}: want GAME:NAME=VALUE for one of {', '.join(ids)}")
-        options[gid][name] = value
-    for gid in ids:  # an unknown game, option or value fails before any game is played
-        try:
-            registry.get(gid).resolve_options(options[gid])
-        except BoardctError as e:
-            ap.error(str(e))
+    try:  # an unknown game, option or value fails before any game is played
+        options = options_by_game(args.option, ids)
+    except BoardctError as e:
+        ap.error(str(e))
     rows = []
     for gid in ids:
         row = seat_balance(gid, args.agent, args.games, args.seed, options[gid])

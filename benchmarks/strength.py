@@ -31,6 +31,7 @@ import time
 from pathlib import Path
 
 from boardct.agents.levels import BUDGETS, LEVELS, ladder
+from boardct.arena.bench import options_by_game
 from boardct.arena.ratings import wilson
 from boardct.arena.runner import round_robin, run_local
 from boardct.core import registry
@@ -113,20 +114,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.games < 1 or args.cpu <= 0:
         ap.error("--games needs at least 1 and --cpu more than 0")
     ids = args.game or registry.ids()
-    options: dict[str, dict] = {g: {} for g in ids}
-    for text in args.option:
-        gid, _, pair = text.partition(":")
-        name, eq, value = pair.partition("=")
-        if gid not in options or not eq:
-            ap.error(f"--option {text!r}: want GAME:NAME=VALUE for one of {', '.join(ids)}")
-        options[gid][name] = value
-    for gid in ids:  # an unknown game, option or value fails before anything is played
-        try:
-            game = registry.get(gid)
-            game.resolve_options(options[gid])
-            game.new(seed=0, **options[gid])  # what only a game's setup reads (a card file)
-        except BoardctError as e:
-            ap.error(str(e))
+    try:  # an unknown game, option or value fails before anything is played
+        options = options_by_game(args.option, ids)
+    except BoardctError as e:
+        ap.error(str(e))
     rows = []
     for gid in ids:
         top = at_cpu(args.top or ladder(registry.get(gid))[LEVELS - 1], args.cpu)

@@ -80,6 +80,7 @@ def test_a_malformed_option_is_refused_before_any_game(option):
     (["--game", "chess"], "chess"),
     (["--game", "shift", "-o", "shift:nonsense=1"], "nonsense"),
     (["--game", "shift", "-o", "shift:turn_limit=many"], "turn_limit"),
+    (["--game", "shift", "-o", "shift:card1=no-such-card"], "no-such-card"),
 ])
 def test_an_unknown_game_option_or_value_is_refused_before_any_game(args, message):
     run = _run(*args, "--games", "2")

@@ -24,6 +24,7 @@ from typing import Any
 
 from boardct.agents import make
 from boardct.core import registry
+from boardct.core.errors import BoardctError
 from boardct.core.game import Game, State
 
 # The search `bench --all` measures: the whole budget is spent (no early stop), so the
@@ -216,6 +217,26 @@ def search_in_subprocess(game_id: str, iters: int, seed: int = 1, agent: str = B
     if proc.returncode != 0:
         raise RuntimeError(f"bench search of {game_id} failed: {proc.stderr.strip()[-500:]}")
     return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def options_by_game(texts: list[str], ids: list[str]) -> dict[str, dict[str, str]]:
+    """The benchmarks' `-o GAME:NAME=VALUE` options (strength.py, seat_balance.py), by game
+    of `ids`, each checked before anything is played: a malformed text, a game not measured,
+    or an option, value or card the game refuses (its setup is made once, for what only a
+    setup reads: a card file) is a BoardctError saying which."""
+    options: dict[str, dict[str, str]] = {g: {} for g in ids}
+    for text in texts:
+        gid, _, pair = text.partition(":")
+        name, eq, value = pair.partition("=")
+        if gid not in options or not eq:
+            raise BoardctError(f"--option {text!r}: want GAME:NAME=VALUE for one of "
+                               f"{', '.join(ids)}")
+        options[gid][name] = value
+    for gid in ids:
+        game = registry.get(gid)
+        game.resolve_options(options[gid])
+        game.new(seed=0, **options[gid])
+    return options
 
 
 def _median(values: list) -> Any:
