@@ -14,31 +14,48 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import random
 import tempfile
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 
-async def run(games: int, rounds: int, seed: int) -> dict[str, float]:
+@contextlib.asynccontextmanager
+async def fieldshift_games(games: int) -> AsyncIterator[tuple[Any, list[str]]]:
+    """A `GameService` on a fresh SQLite file, with the extras every state message of
+    `boardct serve` carries, and `games` new FieldShift games of two people in it: (service,
+    game ids). Also what benchmarks/server_survivors.py plays."""
     from boardct.server import presence, recent
     from boardct.server.db import make_engine, migrate
-    from boardct.server.messages import encode, update_message
     from boardct.server.service import GameService
 
     with tempfile.TemporaryDirectory(prefix="boardct-path-") as tmp:
         engine = make_engine(f"sqlite:///{(Path(tmp) / 'path.db').as_posix()}")
         migrate(engine)
         service = GameService(engine)
-        # the extras every state message of `boardct serve` carries
         service.state_extras.append(recent.last_move_extra)
         service.state_extras.append(presence.presence_extra)
-        rng = random.Random(seed)
         ids = []
         for _ in range(games):
             made = await service.create("fieldshift", {}, [{"kind": "human"},
                                                            {"kind": "human"}])
             ids.append(made["game_id"])
+        try:
+            yield service, ids
+        finally:
+            await service.settle()
+            service.close()
+            engine.dispose()
+
+
+async def run(games: int, rounds: int, seed: int) -> dict[str, float]:
+    from boardct.server.messages import encode, update_message
+
+    rng = random.Random(seed)
+    async with fieldshift_games(games) as (service, ids):
         parts = {"submit": 0.0, "update of the mover": 0.0, "update of the other": 0.0,
                  "encode": 0.0}
         clock = time.process_time
@@ -68,9 +85,6 @@ async def run(games: int, rounds: int, seed: int) -> dict[str, float]:
                 parts["encode"] += t4 - t3
                 moves += 1
         total = clock() - start
-        await service.settle()
-        service.close()
-        engine.dispose()
     out = {"moves": moves, "ms_a_move": 1000 * total / moves}
     out |= {k: 1000 * v / moves for k, v in parts.items()}
     return out

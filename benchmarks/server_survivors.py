@@ -21,28 +21,15 @@ import asyncio
 import collections
 import gc
 import random
-import tempfile
-from pathlib import Path
+
+from server_path import fieldshift_games
 
 
 async def run(games: int, warm: int, seed: int) -> None:
-    from boardct.server import presence, recent
-    from boardct.server.db import make_engine, migrate
     from boardct.server.messages import encode, update_message
-    from boardct.server.service import GameService
 
-    with tempfile.TemporaryDirectory(prefix="boardct-survivors-") as tmp:
-        engine = make_engine(f"sqlite:///{(Path(tmp) / 'survivors.db').as_posix()}")
-        migrate(engine)
-        service = GameService(engine)
-        service.state_extras.append(recent.last_move_extra)
-        service.state_extras.append(presence.presence_extra)
-        rng = random.Random(seed)
-        ids = []
-        for _ in range(games):
-            made = await service.create("fieldshift", {}, [{"kind": "human"},
-                                                           {"kind": "human"}])
-            ids.append(made["game_id"])
+    rng = random.Random(seed)
+    async with fieldshift_games(games) as (service, ids):
         played = 0
 
         async def one_round() -> None:
@@ -83,9 +70,6 @@ async def run(games: int, warm: int, seed: int) -> None:
         finally:
             gc.enable()
             gc.unfreeze()
-        await service.settle()
-        service.close()
-        engine.dispose()
 
 
 def main(argv: list[str] | None = None) -> int:
