@@ -354,6 +354,27 @@ def test_the_rules_read_as_limits_says_and_none_switches_one_off():
         quotas.hit("move", "g:0")  # switched off
 
 
+def test_a_seats_move_quota_opens_again_when_its_window_ends():
+    """The move quota counts fixed windows (a flood guard at every move, half the cost of a
+    sliding one): once its second is over, a seat that was refused moves again at once, and
+    is refused again after the window's limit."""
+    import time
+
+    from boardct.server.quotas import QuotaExceeded, Quotas
+
+    quotas = Quotas(ServerConfig(db_url="sqlite://", quotas={"move": "2/second"}))
+    quotas.hit("move", "k")
+    quotas.hit("move", "k")
+    with pytest.raises(QuotaExceeded) as over:
+        quotas.hit("move", "k")
+    assert over.value.retry_after == 1
+    time.sleep(1.1)
+    quotas.hit("move", "k")
+    quotas.hit("move", "k")
+    with pytest.raises(QuotaExceeded):  # the new window's two, then refused again
+        quotas.hit("move", "k")
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="reads /proc")
 def test_rss_is_readable_here():
     """The memory bound above is checked where /proc is (Linux): make sure it is read."""

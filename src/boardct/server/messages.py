@@ -180,19 +180,12 @@ def legal_rows(state: Any, seat: int) -> list[dict]:
     words, group and targets) made straight into the message's rows, at most MAX_LEGAL: the
     list of the seat to act is built at every move, and the intermediate `Move`s cost as
     much as the rows."""
-    out: list[dict] = []
-    seen: set = set()
     notation, words = state.notation, state.describe_action
     group, targets = state.action_group, state.action_targets
-    for action in state.legal_actions(seat):
-        if action in seen:
-            continue
-        seen.add(action)
-        out.append({"text": notation(action), "description": words(action, seat),
-                    "group": group(action), "targets": list(targets(action, seat))})
-        if len(out) >= MAX_LEGAL:
-            break
-    return out
+    # each action once, in the game's order (dict keys: the check is made in C)
+    actions = list(dict.fromkeys(state.legal_actions(seat)))[:MAX_LEGAL]
+    return [{"text": notation(a), "description": words(a, seat), "group": group(a),
+             "targets": list(targets(a, seat))} for a in actions]
 
 
 def prompt_for(live: Live, seat: int | None, to_move: list[int]) -> str:

@@ -28,7 +28,13 @@ def three(instruction: int, middle: int, target: int) -> int:
     return 100 * instruction + 10 * middle + target
 
 
+# every token's text, made once: a legal list writes some thirty of them a move
+_TEXT = tuple(f"{c:03d}" for c in range(TWO)) + tuple(f"{c:02d}" for c in range(100))
+
+
 def notation(code: int) -> str:
+    if 0 <= code < TWO + 100:
+        return _TEXT[code]
     if code >= TWO:
         return f"{code - TWO:02d}"
     return f"{code:03d}"

@@ -120,6 +120,17 @@ _DECODE_IN = tuple(tuple(d if (d[1] < 0) == (not rs) or (d[1] < 0 and not d[0]) 
                          for d in _DECODE) for rs in range(3))
 _SWC_TOKENS = frozenset(_SWC)
 _N_TOKENS = len(_DECODE)  # 1100: three-digit tokens, then two-digit ones
+
+
+def _group(action: int) -> str:
+    """The instruction a token names (`action_group`): SWC and SWP share one instruction."""
+    ins = (action - _TWO) // 10 if action >= _TWO else action // 100
+    if ins == nt.SWC:
+        return "SWC" if action >= _TWO else "SWP"
+    return nt.INSTRUCTION_NAMES[ins]
+
+
+_GROUPS = tuple(_group(a) for a in range(_N_TOKENS))  # made once: a legal list names each
 # The keys of the board elements as the page renderer draws them (`action_targets`), made once.
 _OP_KEY = tuple(f"op:{SIGN[i // 10]}{i % 10}" for i in range(20))
 _SECTOR_KEY = tuple(f"sector:{s}" for s in range(10))
@@ -524,8 +535,7 @@ class FieldShiftState(State[int]):
     def parse(self, text: str, player: int | None = None) -> int:
         return nt.parse(text, self.ruleset)
 
-    def notation(self, action: int) -> str:
-        return nt.notation(action)
+    notation = staticmethod(nt.notation)  # a table lookup, called for each row of a legal list
 
     # ---------------------------------------------------------------- applying a command
     def apply(self, action: int, player: int | None = None) -> list[Event]:
@@ -1336,10 +1346,9 @@ class FieldShiftState(State[int]):
 
     def action_group(self, action: int) -> str:
         """`moves` groups FieldShift's commands by instruction (MOV, HIT, RNF...)."""
-        ins = (action - _TWO) // 10 if action >= _TWO else action // 100
-        if ins == nt.SWC:
-            return "SWC" if action >= _TWO else "SWP"
-        return nt.INSTRUCTION_NAMES[ins]
+        if 0 <= action < _N_TOKENS:
+            return _GROUPS[action]
+        return _group(action)
 
     def action_targets(self, action: int, player: int | None = None) -> tuple[str, ...]:
         """The board elements a command involves, as the page draws them (`op:+1`,
