@@ -535,7 +535,8 @@ class FieldShiftState(State[int]):
     def parse(self, text: str, player: int | None = None) -> int:
         return nt.parse(text, self.ruleset)
 
-    notation = staticmethod(nt.notation)  # a table lookup, called for each row of a legal list
+    def notation(self, action: int) -> str:
+        return nt.notation(action)
 
     # ---------------------------------------------------------------- applying a command
     def apply(self, action: int, player: int | None = None) -> list[Event]:
