@@ -12,6 +12,7 @@ import pytest
 from conformance_kit import (
     Case,
     case_params,
+    cases,
     game_params,
     json_problem,
     sampled_states,
@@ -71,3 +72,16 @@ def test_the_schema_refuses_a_board_with_a_key_it_does_not_know(game_id):
     assert _problems(game_id, view) == []
     view["board"]["no such key"] = 1
     assert _problems(game_id, view)
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, id=c.key) for c in cases()
+                                  if registry.get(c.game_id).perfect_information])
+def test_a_perfect_information_board_is_every_viewers(case: Case):
+    """`Game.perfect_information` promises that nothing is hidden: the board is the same for
+    every seat and the spectator, which lets the server build it once a version for all of
+    them (server/messages.view_for); and `view_around` with that board is `view`."""
+    for state in sampled_states(case):
+        board = state.board_view(None)
+        for viewer in viewers(state):
+            assert state.board_view(viewer) == board, (viewer, state.turn_number())
+            assert state.view_around(viewer, board) == state.view(viewer)

@@ -126,6 +126,8 @@ class Game:
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     options: ClassVar[tuple[Option, ...]] = ()
+    # Nothing is hidden from any player: `State.board_view` is then the same for every viewer
+    # (tests/conformance checks it), and front ends may build it once for all of them.
     perfect_information: ClassVar[bool] = True
     has_chance: ClassVar[bool] = False
     simultaneous: ClassVar[bool] = False
@@ -608,6 +610,13 @@ class State(Generic[ActionT]):
         envelope every game shares (`game`, `version`, `viewer`, `players`, `to_move`, `turn`,
         `result`) around the game's own `board` (`board_view`). Its JSON Schema is
         `core.view.view_schema(game)`."""
+        return self.view_around(player, self.board_view(player))
+
+    def view_around(self, player: int | None, board: Json) -> Json:
+        """`view(player)` around a `board` built already: in a game with perfect information
+        the board is the same for every viewer (`Game.perfect_information` promises it), so a
+        front end showing one position to several viewers (the server: every seat after each
+        move) builds it once (`board_view(None)`) and wraps it for each."""
         return {
             "game": self.game.id,
             "version": VIEW_VERSION,
@@ -617,7 +626,7 @@ class State(Generic[ActionT]):
             "to_move": list(self.to_move_seen(player)),
             "turn": self.turn_number(),
             "result": outcome_json(self),
-            "board": self.board_view(player),
+            "board": board,
         }
 
     def board_view(self, player: int | None) -> Json:

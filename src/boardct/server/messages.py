@@ -188,6 +188,20 @@ def legal_rows(state: Any, seat: int) -> list[dict]:
              "targets": list(targets(a, seat))} for a in actions]
 
 
+def view_for(live: Live, seat: int | None) -> dict:
+    """`live.state.view(seat)`. In a game with perfect information the board is the same for
+    every viewer (the game's promise, `Game.perfect_information`), so it is built once a
+    version (`Live.board_cache`) for every seat and spectator: each move's update goes to
+    both seats, and the board is most of a view's cost."""
+    state = live.state
+    if not live.game.perfect_information:
+        return state.view(seat)
+    cached = live.board_cache
+    if cached is None or cached[0] != live.version:
+        cached = live.board_cache = (live.version, state.board_view(None))
+    return state.view_around(seat, cached[1])
+
+
 def prompt_for(live: Live, seat: int | None, to_move: list[int]) -> str:
     """The game's prompt for `seat` when it is to decide; `to_move` is `to_move_seen(seat)`.
     `State.prompt` speaks to the first player to decide; another seat deciding at the same
@@ -270,7 +284,7 @@ def _changing(live: Live, seat: int | None,
         "seat": seat,
         "to_move": to_move,
         "my_turn": seat is not None and seat in state.current_players(),
-        "view": state.view(seat),
+        "view": view_for(live, seat),
         "legal": legal_json(live, seat) if encoded else legal_list(live, seat),
         "status_line": status_line(live),
         "prompt": prompt_for(live, seat, to_move),
