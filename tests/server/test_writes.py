@@ -160,6 +160,34 @@ def test_the_group_commit_writes_waiting_moves_together_and_answers_each(sqlite_
     engine.dispose()
 
 
+def test_moves_that_come_in_one_turn_of_the_loop_share_one_commit(sqlite_url):
+    """Moves handed over while the database thread is idle wait for the loop's next turn, so
+    those read in the same wake-up of the loop share a commit (each commit costs the server
+    CPU of its own); one that comes alone is written at that next turn, without a timer."""
+    engine = make_engine(sqlite_url)
+    migrate(engine)
+    gids = _games(engine, 6)
+    executor = concurrent.futures.ThreadPoolExecutor(1)
+    sizes: list[int] = []
+
+    async def play() -> list[bool]:
+        writer = MoveWriter(engine, executor)
+        writer.observe = lambda n, *_times: sizes.append(n)
+        together = [writer.write(_move(g, 0)) for g in gids[:5]]  # no await between them
+        got = [await f for f in together]
+        got.append(await writer.write(_move(gids[5], 0)))  # alone
+        return got
+
+    try:
+        got = asyncio.run(play())
+    finally:
+        executor.shutdown()
+    assert got == [True] * 6
+    assert sizes == [5, 1]
+    assert _versions(engine) == dict.fromkeys(gids, 1)
+    engine.dispose()
+
+
 def test_a_group_commit_takes_at_most_max_batch_moves_and_the_rest_follow(sqlite_url):
     # a saturated server's batches had grown to hundreds of moves: the first waited for all
     engine = make_engine(sqlite_url)

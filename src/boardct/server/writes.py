@@ -259,6 +259,13 @@ class MoveWriter:
         # the moves waiting, each with its waiter and when it came (when measuring)
         self._queue: list[tuple[MoveWrite, asyncio.Future[bool], float]] = []
         self._busy = False
+        # A move that comes while the database thread is idle is not handed to it at once but
+        # at the loop's next turn (`_gathered`), so that the moves that came with it (read in
+        # the same wake-up of the loop) share its commit: a commit costs about 0.12 ms of CPU
+        # besides its moves' own (the hand-over to the thread and back, the pool, SQLite's
+        # commit: 4 moves a commit cost 0.14 ms a move against 0.17 at 2). No timer: a timer's
+        # wake-up costs more CPU than it would save.
+        self._gathering: asyncio.Handle | None = None
         self.batches = 0  # transactions committed (tests and benchmarks read them)
         self.written = 0  # moves handed to them
         # called after each commit with (moves, queued, started, committed, taken back),
@@ -266,15 +273,24 @@ class MoveWriter:
         self.observe: Callable[[int, float, float, float, float], None] | None = None
 
     def write(self, move: MoveWrite) -> asyncio.Future[bool]:
-        """Await it: True once `move` is committed, False when its compare-and-set failed."""
+        """Await it: True once `move` is committed, False when its compare-and-set failed.
+        Handed to the database thread at the loop's next turn, or after the commit under way."""
         done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         self._queue.append((move, done,
                             time.perf_counter() if self.observe is not None else 0.0))
-        if not self._busy:
-            self._flush()
+        if not self._busy and self._gathering is None:
+            self._gathering = asyncio.get_running_loop().call_soon(self._gathered)
         return done
 
+    def _gathered(self) -> None:
+        self._gathering = None
+        if not self._busy and self._queue:
+            self._flush()
+
     def _flush(self) -> None:
+        if self._gathering is not None:
+            self._gathering.cancel()
+            self._gathering = None
         # at most MAX_BATCH moves a commit: a saturated server's batches had grown to
         # hundreds of moves, each commit then holding the first of them for as long as
         # writing them all took, and their acks and broadcasts came back at once (the
