@@ -6,6 +6,7 @@
     PYTHONPATH=src python benchmarks/strength.py --cpu 0.03 --games 12 \\
         --out benchmarks/results/s8-strength.json --markdown benchmarks/results/s8-strength.md
     PYTHONPATH=src python benchmarks/strength.py --game shift -o shift:card2=ember-duelist
+    PYTHONPATH=src python benchmarks/strength.py --game shift --cpu 1 --games 40 --against greedy
 
 For every game, the agent of the ladder's top level (agents/levels.py: `level=5`, its budget
 set to `--cpu` CPU seconds a decision) plays `--games` games against `greedy` and as many
@@ -110,6 +111,8 @@ def main(argv: list[str] | None = None) -> int:
                     "(its budget set to --cpu), e.g. --top search")
     ap.add_argument("-o", "--option", action="append", default=[], metavar="GAME:NAME=VALUE",
                     help="a game option, e.g. shift:card2=ember-duelist")
+    ap.add_argument("--against", action="append", choices=("greedy", "mcts"),
+                    help="play only this opponent (repeat); default: greedy and mcts")
     args = ap.parse_args(argv)
     if args.games < 1 or args.cpu <= 0:
         ap.error("--games needs at least 1 and --cpu more than 0")
@@ -122,6 +125,8 @@ def main(argv: list[str] | None = None) -> int:
     for gid in ids:
         top = at_cpu(args.top or ladder(registry.get(gid))[LEVELS - 1], args.cpu)
         for opponent in ("greedy", f"mcts:cpu={args.cpu:g}"):
+            if args.against and opponent.partition(":")[0] not in args.against:
+                continue
             row = measure(gid, opponent, top, args.games, args.seed, args.workers,
                           options[gid])
             if options[gid]:
