@@ -63,7 +63,18 @@ def test_the_command_plays_at_the_options_given_and_writes_the_seat_columns(tmp_
     assert all(len(r["by_seat"]) == 2 for r in rows)
 
 
+def test_against_plays_only_the_opponent_named(tmp_path):
+    out = tmp_path / "rows.json"
+    run = _run("--game", "shift", "--games", "2", "--cpu", "0.01", "--top", "search",
+               "--against", "greedy", "--out", str(out))
+    assert run.returncode == 0, run.stderr
+    rows = json.loads(out.read_text(encoding="utf-8"))["rows"]
+    assert [r["opponent"] for r in rows] == ["greedy"]
+    assert "`mcts:" not in run.stdout
+
+
 @pytest.mark.parametrize("args, message", [
+    (["--against", "random"], "invalid choice"),
     (["-o", "card1=tide-warden"], "want GAME:NAME=VALUE"),
     (["-o", "shift:nonsense=1"], "nonsense"),
     (["-o", "shift:card2=no-such-card"], "no-such-card"),
