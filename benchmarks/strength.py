@@ -5,7 +5,8 @@
     PYTHONPATH=src python benchmarks/strength.py --game ctf2187 --top search   # another agent
     PYTHONPATH=src python benchmarks/strength.py --cpu 0.03 --games 12 \\
         --out benchmarks/results/s8-strength.json --markdown benchmarks/results/s8-strength.md
-    PYTHONPATH=src python benchmarks/strength.py --game shift -o shift:card2=ember-duelist
+    PYTHONPATH=src python benchmarks/strength.py --game shift -o shift:card2=tide-warden
+    PYTHONPATH=src python benchmarks/strength.py --game shift --cpu 1 --games 40 --against greedy
 
 For every game, the agent of the ladder's top level (agents/levels.py: `level=5`, its budget
 set to `--cpu` CPU seconds a decision) plays `--games` games against `greedy` and as many
@@ -13,10 +14,11 @@ against `mcts:cpu=<the same>` (the search every game had before the ladder), sea
 alternating (the arena's round robin). One table: the top agent's wins, draws and losses, its
 score with the 95% Wilson interval (`arena.ratings.wilson`, draws half), the share of games
 that ran to the turn limit, the top agent's score in each seat (in a game whose seats are far
-from even, Shift's default cards for one, a pairing's score is bounded by what the weaker
-seat can do: `benchmarks/seat_balance.py` measures that), and the CPU seconds spent (this
-process's and its workers' user and system time). `-o GAME:NAME=VALUE` plays a game at other
-options (other cards in Shift), as `seat_balance.py` does. The defaults, 0.25 CPU s a
+from even, Shift's Ember Duelist against Tide Warden for one, a pairing's score is bounded
+by what the weaker seat can do: `benchmarks/seat_balance.py` measures that), and the CPU
+seconds spent (this process's and its workers' user and system time). `-o GAME:NAME=VALUE`
+plays a game at other options (other cards in Shift), as `seat_balance.py` does;
+`--against greedy` (or `mcts`) plays only that opponent. The defaults, 0.25 CPU s a
 decision and 100 games a pairing, are the run the issue asks for; `--cpu 1 --games 40` is its
 second check.
 """
@@ -80,7 +82,8 @@ def _share(x: float | None) -> str:
 
 
 def markdown(rows: list[dict], cpu: float, command: str) -> str:
-    out = [f"Top level against greedy and mcts, {cpu:g} CPU s a decision each, seats alternating.",
+    against = " and ".join(dict.fromkeys(r["opponent"].partition(":")[0] for r in rows))
+    out = [f"Top level against {against}, {cpu:g} CPU s a decision each, seats alternating.",
            "", "| game | top agent | against | games | W-D-L | score | 95% Wilson | turn limit "
            "| as seat 1 | as seat 2 | CPU s |", "|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
@@ -110,6 +113,8 @@ def main(argv: list[str] | None = None) -> int:
                     "(its budget set to --cpu), e.g. --top search")
     ap.add_argument("-o", "--option", action="append", default=[], metavar="GAME:NAME=VALUE",
                     help="a game option, e.g. shift:card2=ember-duelist")
+    ap.add_argument("--against", action="append", choices=("greedy", "mcts"),
+                    help="play only this opponent (repeat); default: greedy and mcts")
     args = ap.parse_args(argv)
     if args.games < 1 or args.cpu <= 0:
         ap.error("--games needs at least 1 and --cpu more than 0")
@@ -122,6 +127,8 @@ def main(argv: list[str] | None = None) -> int:
     for gid in ids:
         top = at_cpu(args.top or ladder(registry.get(gid))[LEVELS - 1], args.cpu)
         for opponent in ("greedy", f"mcts:cpu={args.cpu:g}"):
+            if args.against and opponent.partition(":")[0] not in args.against:
+                continue
             row = measure(gid, opponent, top, args.games, args.seed, args.workers,
                           options[gid])
             if options[gid]:

@@ -118,8 +118,9 @@ def test_shift_marks_the_gear_the_computer_shifted_to_on_its_own_card():
 
 def test_play_shift_the_board_after_the_computers_shift_marks_its_gear(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    code, out = run("play", "shift", "--names", "Ann", "--vs", "2:greedy", "--seed", "2",
-                    "--no-clear", "--color", "never", input="first\npass\n")
+    code, out = run("play", "shift", "--cards", "ember-duelist", "tide-warden", "--names", "Ann",
+                    "--vs", "2:greedy", "--seed", "2", "--no-clear", "--color", "never",
+                    input="first\npass\n")
     assert code == 0
     named = re.search(r"> Computer \(greedy\) played shift (\S+)", out)
     assert named, out[-600:]

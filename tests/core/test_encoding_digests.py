@@ -35,7 +35,10 @@ OPTION_SETS: dict[str, list[dict]] = {
                    {"ruleset": "stdex", "violations": "reject"}, {"turn_limit": 40}],
     "hills": [{}, {"stars": 20, "deck": "artillery:6,ammo:6,boost:6"}, {"first": "1"},
               {"turn_limit": 0, "stars": 0}],
-    "shift": [{}, {"card1": "iron-lantern", "card2": "moth-regent"},
+    # Shift's first set was its defaults ({}) when the digests were made; the default cards
+    # have since changed (docs/shift.md, "Default cards"), so that set names them
+    "shift": [{"card1": "ember-duelist", "card2": "tide-warden"},
+              {"card1": "iron-lantern", "card2": "moth-regent"},
               {"card1": "quill-of-ash", "card2": "glass-cartographer", "turn_limit": 20}],
     "ctf2187": [{}, {"bots_per_team": 2}, {"teams": 3},
                 {"designs": "Scout,Titan", "bots_per_team": 2, "turn_limit": 3}],

@@ -13,6 +13,17 @@ from boardct.games.shift.evaluation import evaluate
 from boardct.games.shift.state import ShiftState
 
 DEFAULT_TURN_LIMIT = 200  # SH-15, SH-38
+# The default cards: the Ember Duelist in both seats (SH-1 leaves the cards to us). Of the 36
+# ordered pairs of shipped cards, no two different cards are even between equal players:
+# the closest pairs under `greedy` self-play (Ember Duelist against Quill of Ash, Moth Regent
+# against Iron Lantern) still give one card about 70% of the games, and under a short search
+# they draw every game at the turn limit or go to one card. The Ember mirror is even (48% /
+# 52% of 200 `greedy` games, 50% / 50% random, none at the turn limit) and short
+# (docs/shift.md, "Default cards"; benchmarks/results/s11-s11-shift-default.md).
+DEFAULT_CARDS = ("ember-duelist", "ember-duelist")
+# The cards the speed benchmarks and the engine digests were measured at before the default
+# changed (Ember Duelist against Tide Warden): their figures stay comparable across sessions.
+BENCH_CARDS = ("ember-duelist", "tide-warden")
 # Fifty times the default: a turn is a handful of actions, so even a game that runs to this
 # limit stays well inside what a record holds (core.records.MAX_ACTIONS).
 MAX_TURN_LIMIT = 10_000
@@ -50,14 +61,15 @@ class ShiftGame(Game):
     title: ClassVar[str] = "Shift, the single-card duel"
     frontends: ClassVar[FrontEnds] = FrontEnds(cli="boardct.games.shift.cli", web="web")
     small_options: ClassVar[dict[str, Any]] = {"turn_limit": 20}
+    bench_options: ClassVar[dict[str, Any]] = {"card1": BENCH_CARDS[0], "card2": BENCH_CARDS[1]}
     help_text: ClassVar[str] = HELP
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     options: ClassVar[tuple[Option, ...]] = (
-        CardOption("card1", "ember-duelist",
+        CardOption("card1", DEFAULT_CARDS[0],
                    "Player 1's card: a shipped card's name (see `boardct cards list`) or a TOML "
                    "file", local_file=True),
-        CardOption("card2", "tide-warden",
+        CardOption("card2", DEFAULT_CARDS[1],
                    "Player 2's card: a shipped card's name (see `boardct cards list`) or a TOML "
                    "file", local_file=True),
         Option("turn_limit", DEFAULT_TURN_LIMIT,
