@@ -5,16 +5,15 @@ only callers' extra).
 A vector of games asks for 16 or more tensors and masks a step; written one state at a time,
 each costs more than the command that follows. Here each state's lists are only gathered
 (list extends in the observer's order, no value looked at) and read by numpy at once: the
-small values (vitality, bleed timers, skills, marks, the players' counts, and the places in
-the stacks as the single env keeps them on the state, `encoding.ranks`: most actions move
-nobody, so they are seldom worked out again) through one `bytearray` (a byte a value, far
-cheaper than numpy's conversion of each int; numpy's when one does not fit), the sectors
-(some below 0) through one `fromiter`. Then every operator's 20 fields of every state come
-from two tables indexed by codes made of those values (sector, vitality and place in its
-stack; bleed timer, skill and marks: one matmul), the players' fields from a table per field,
-and the game's fields are the single env's own remembered bytes (`encoding.game_bytes`). At
-16 games this costs about what as many single observations do (numpy's fixed cost per call
-weighs); from 32 on, less. The values are those of
+small values (vitality, bleed timers, skills, marks, the players' counts) through one
+`bytearray` (a byte a value, far cheaper than numpy's conversion of each int; numpy's when
+one does not fit), the rest (sectors, arrival stamps) through one `fromiter`. Then every
+operator's 20 fields of every state come from two tables indexed by codes made of those
+values (sector, vitality and place in its stack; bleed timer, skill and marks: one matmul),
+the places in the stacks from one sort of the whole batch (`_places`), the players' fields
+from a table per field, and the game's fields are the single env's own remembered bytes
+(`encoding.game_bytes`). At 16 games this costs about what as many single observations
+do (numpy's fixed cost per call weighs); from 64 on, clearly less. The values are those of
 `encoding.observation_bytes` exactly (tests/fieldshift check row for row over long games).
 
 The masks: the legal command tokens of every state read by numpy at once and numbered through
@@ -44,7 +43,6 @@ from boardct.games.fieldshift.encoding import (
     PLAYER_FIELDS,
     SIZE,
     game_bytes,
-    ranks,
 )
 from boardct.games.fieldshift.state import ID_OF_TOKEN
 from boardct.games.fieldshift.tables import BLEED_TURNS, VITALITY
@@ -102,11 +100,10 @@ _TOP = 63  # the players' counts above this read as it (every table's value ther
 # then each player's crates, three facilities, two cooldowns, artillery ready and whether
 # under Cyberwarfare
 _SMALL = 80 + 2 * PLAYER_FIELDS
-_PLACES = _SMALL  # where each state's places in the stacks follow its small values
 # the caps of the small values: one above reads as its cap (`scaled` clips to 1; the bleed
-# timer shows at most BLEED_TURNS; a flag is 0 or 1); the places (below 20) as they are
+# timer shows at most BLEED_TURNS; a flag is 0 or 1)
 _CAPS = np.array([_VIT_TOP] * 20 + [BLEED_TURNS] * 20 + [_SKILL_TOP] * 20 + [3] * 20
-                 + [_TOP] * (2 * PLAYER_FIELDS) + [255] * 20, np.uint8)
+                 + [_TOP] * (2 * PLAYER_FIELDS), np.uint8)
 # the operators' codes in the two tables from (vitality, bleed, skill, marks), by matmul;
 # the sector (times 20 * (_VIT_TOP + 1)) and the place in the stack are added after
 _WEIGHTS = np.array([[20, 0, 0, 0], [0, 4 * (_SKILL_TOP + 1), 4, 1]], np.intp)
@@ -131,29 +128,45 @@ class _SecondMarks(dict):
 
 
 _MARKS_OF_SECOND = _SecondMarks()
+_GROUPS = 16  # a state's sectors (RESERVE and DEAD too) are sorted apart from the next's
+
+
+def _places(loc: Any, stamp: Any) -> Any:
+    """Each operator's place in its sector's stack (`encoding._ranks`; what it is off the
+    board does not matter): the operators of the whole batch sorted by (state, sector,
+    stamp) in one sort, each one's place there less that of the first of its sector."""
+    n = len(loc)
+    apart, numbers = _ranges(n, _GROUPS)
+    group = (loc + apart[:, None]).ravel()
+    order = ((group << 40) | stamp.ravel()).argsort()
+    grouped = group[order]
+    place = np.empty(n * 20, np.intp)
+    place[order] = numbers - grouped.searchsorted(grouped)
+    return place.reshape(n, 20)
+
+
 @functools.cache
-def _ranges(n: int, step: int) -> Any:
-    """0, step, 2 * step ... for n rows: made once per batch size (read only)."""
+def _ranges(n: int, step: int) -> tuple[Any, Any]:
+    """0, step, 2 * step ... for n rows, and 0 .. 20n - 1 (every operator of n states): made
+    once per batch size (read only)."""
     apart = np.arange(0, step * n, step)
-    apart.flags.writeable = False
-    return apart
+    numbers = np.arange(n * 20)
+    apart.flags.writeable = numbers.flags.writeable = False
+    return apart, numbers
 
 
 def write_observations(out: Any, states: Sequence[Any], players: Sequence[int]) -> None:
     """Row i of `out` made `states[i].observation_tensor(players[i])` in float32."""
     n = len(states)
-    small: list[int] = []  # see _SMALL, then the places in the stacks (_PLACES)
-    sectors: list[int] = []  # the operators' sectors (20 each), in the observer's order
+    small: list[int] = []  # see _SMALL
+    wide: list[int] = []  # sectors and stamps (20 each), in the observer's order
     game: list[bytes] = []  # the game's fields, as the single env's bytes
     for st, p in zip(states, players, strict=True):
         pv, skl = st.pv, st.skl
-        # the places in the stacks as the single env's `ranks` keeps them on the state (most
-        # actions move nobody: then they are not worked out again)
-        places = ranks(st)
         # each side's crates, facilities and cooldowns (pv[0:6]), artillery ready (8), and
         # whether the enemy's Technicians (2 and 7 of their side) hold it under Cyberwarfare
         if p:
-            vit, bleed, loc = st.vit, st.bleed, st.loc
+            vit, bleed, loc, stamp = st.vit, st.bleed, st.loc, st.stamp
             small += vit[10:]
             small += vit[:10]
             small += bleed[10:]
@@ -165,10 +178,10 @@ def write_observations(out: Any, states: Sequence[Any], players: Sequence[int]) 
             small += (pv[20], skl[2] > 0 or skl[7] > 0)
             small += pv[0:6]
             small += (pv[8], skl[12] > 0 or skl[17] > 0)
-            small += places[10:]
-            small += places[:10]
-            sectors += loc[10:]
-            sectors += loc[:10]
+            wide += loc[10:]
+            wide += loc[:10]
+            wide += stamp[10:]
+            wide += stamp[:10]
         else:
             small += st.vit
             small += st.bleed
@@ -178,22 +191,22 @@ def write_observations(out: Any, states: Sequence[Any], players: Sequence[int]) 
             small += (pv[8], skl[12] > 0 or skl[17] > 0)
             small += pv[12:18]
             small += (pv[20], skl[2] > 0 or skl[7] > 0)
-            small += places
-            sectors += st.loc
+            wide += st.loc
+            wide += st.stamp
         game += game_bytes(st, p)
     values: Any
     try:
-        values = np.frombuffer(bytearray(small), np.uint8).reshape(n, _PLACES + 20)
+        values = np.frombuffer(bytearray(small), np.uint8).reshape(n, _SMALL)
     except ValueError:  # a value above 255 (never met in play): numpy reads each int
-        values = np.fromiter(small, np.intp, n * (_PLACES + 20)).reshape(n, _PLACES + 20)
+        values = np.fromiter(small, np.intp, n * _SMALL).reshape(n, _SMALL)
     values = np.minimum(values, _CAPS)
+    loc, stamp = np.fromiter(wide, np.intp, n * 40).reshape(n, 2, 20).transpose(1, 0, 2)
     codes = _WEIGHTS @ values[:, :80].reshape(n, 4, 20)  # (n, 2, 20)
     first = codes[:, 0]
-    # RESERVE and DEAD negative: see _op_tables
-    first += np.fromiter(sectors, np.intp, n * 20).reshape(n, 20) * _SECTOR
-    first += values[:, _PLACES:]
+    first += loc * _SECTOR  # RESERVE and DEAD negative: see _op_tables
+    first += _places(loc, stamp)
     np.add(_FIRST[first], _SECOND[codes[:, 1]], out=out[:, :_OPS].reshape(n, 20, OP_FIELDS))
-    out[:, _OPS:_GAME_AT] = _PLAYER[_FIELDS, values[:, 80:_PLACES]]
+    out[:, _OPS:_GAME_AT] = _PLAYER[_FIELDS, values[:, 80:]]
     out[:, _GAME_AT:SIZE] = np.frombuffer(b"".join(game), np.float32).reshape(n, -1)
 
 
@@ -211,5 +224,5 @@ def write_masks(out: Any, states: Sequence[Any], players: Sequence[int]) -> None
     if total:
         width = out.shape[1]
         at = _IDS[np.fromiter(tokens, np.intp, total)]
-        at += np.repeat(_ranges(len(sizes), width), sizes)
+        at += np.repeat(_ranges(len(sizes), width)[0], sizes)
         out.reshape(-1)[at] = 1
