@@ -1,6 +1,6 @@
 """Steps per CPU second of every game through every learners' interface, with observations.
 
-    PYTHONPATH=src python benchmarks/env_steps.py [--seconds 2] [--rounds 8] [--num-envs 16]
+    PYTHONPATH=src python benchmarks/env_steps.py [--seconds 2] [--rounds 8] [--num-envs 32]
                                                   [--games fieldshift,...] [--out FILE.md]
 
 Random legal play from each game's start at its default options, restarted when a game ends,
@@ -16,8 +16,11 @@ figures hold on a shared machine) divided by that time. The columns of a row tak
 - `pettingzoo`: the AEC environment, `last()` (observation dict with the mask) + `step()`;
 - `gymnasium`: the single-agent environment against the `random` agent: the learner's
   actions (the opponent's moves take their share of the time but are not counted);
-- `vector`: the vector API, `--num-envs` games stepped at once, actions drawn from the batch
-  of masks with numpy (games restarted by its autoreset; the restarting steps not counted);
+- `vector`: the vector API, `--num-envs` games stepped at once (32 by default: at 16 the
+  batch writers' numpy calls weigh a fixed cost on few rows, FieldShift's and Hills' most; past
+  32 CTF 2187's engine slows as its games' memory leaves the cache; docs/rl.md has the
+  figures), actions drawn from the batch of masks with numpy (games restarted by its
+  autoreset; the restarting steps not counted);
 - `openspiel`: the bridged game through pyspiel, `legal_actions()` + `apply_action()` (or
   `apply_actions()` at a simultaneous node) and OpenSpiel's `make_observation(game)`
   observer's `set_from(state, player)` for the acting player(s), chance nodes sampled from
@@ -245,7 +248,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seconds", type=float, default=2.0, help="CPU seconds per figure")
     ap.add_argument("--rounds", type=int, default=8, help="turns each figure's time is cut in")
-    ap.add_argument("--num-envs", type=int, default=16, help="games at once in the vector API")
+    ap.add_argument("--num-envs", type=int, default=32, help="games at once in the vector API")
     ap.add_argument("--games", default="", help="comma-separated game ids (default: all)")
     ap.add_argument("--columns", default="", help="comma-separated columns of the game rows "
                                                    f"(default: all: {','.join(COLUMNS)})")

@@ -126,8 +126,11 @@ def test_same_step_autoreset_gives_the_last_observation_in_infos():
 
 
 @pytest.mark.parametrize("bad", [7, -1])
-def test_an_illegal_id_ends_that_game_only_with_the_penalty(bad):
-    v = vector_env("fieldshift", 2)
+@pytest.mark.parametrize("game_id", ["fieldshift", "hills"])
+def test_an_illegal_id_ends_that_game_only_with_the_penalty(bad, game_id):
+    """FieldShift writes its masks itself, Hills' are joined from its legal ids: either way
+    an id outside the mask is refused."""
+    v = vector_env(game_id, 2)
     obs, infos = v.reset(seed=6)
     legal = int(np.flatnonzero(infos["action_mask"][1])[0])
     first = np.flatnonzero(infos["action_mask"][0] == 0)
@@ -150,6 +153,21 @@ def test_simultaneous_orders_are_given_one_player_at_a_time():
         _obs, _r, _terms, _t, infos = v.step(np.array([seen[-1] % 3]))
     assert seen == [0, 1, 2]  # round one: each owes orders, each acts in turn
     assert v.states[0].current_players() == (0, 2)  # round two: the second player sits out
+
+
+@pytest.mark.parametrize("game_id", ["fieldshift", "hills"])
+def test_an_id_set_in_a_handed_out_mask_by_the_learner_stays_illegal(game_id):
+    """With copy=False the learner holds the mask buffer itself: writing a 1 into it does not
+    make that id legal (actions are checked against the masks as they were handed out)."""
+    v = vector_env(game_id, 2, copy=False)
+    _obs, infos = v.reset(seed=6)
+    masks = infos["action_mask"]
+    wrong = int(np.flatnonzero(masks[0] == 0)[0])
+    legal = int(np.flatnonzero(masks[1])[0])
+    masks[0, wrong] = 1
+    _obs, rewards, terms, _t, infos = v.step(np.array([wrong, legal]))
+    assert rewards[0] == -1.0 and terms[0] and infos["illegal_action"][0]
+    assert v.states[0].history() == [] and not terms[1]
 
 
 def test_copy_false_hands_out_the_buffers_themselves():

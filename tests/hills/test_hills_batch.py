@@ -49,6 +49,36 @@ def test_sixteen_default_games_stepped_together_are_written_row_for_row_to_their
     assert finished >= 16  # whole games, ended rows included, not a few openings
 
 
+def test_the_games_a_vector_has_done_with_are_not_kept_by_the_writer(monkeypatch):
+    """A vector replaces each game that ends; the writer forgets the rows and boards of games
+    no longer in its batches beyond a spare (else hundreds of dead games stay alive for the
+    garbage collector to walk), and the rows it writes stay right. (The spare made small
+    here, so that a dozen games overflow it.)"""
+    from boardct.games.hills import batch
+
+    monkeypatch.setattr(batch, "_SPARE", 6)
+    rnd = random.Random(5)
+    games = [HILLS.new(seed=seed, names=["a", "b"]) for seed in range(4)]
+    finished = 0
+    while finished < 12:
+        players = [(st.current_players() or (0,))[0] for st in games]
+        out = np.zeros((len(games), enc.SIZE), np.float32)
+        HILLS.write_observations(out, games, players)
+        assert len(batch._ROWS) <= 3 * len(games) + batch._SPARE
+        assert len(batch._BOARDS) <= 2 * len(games) + batch._SPARE
+        for i, st in enumerate(games):
+            if st.is_over:
+                finished += 1
+                games[i] = HILLS.new(seed=rnd.randrange(1 << 30), names=["a", "b"])
+            else:
+                p = st.current_players()[0]
+                st.apply_id(rnd.choice(st.legal_ids(p)), p)
+    batch._prune(games)
+    assert {key >> 1 for key in batch._ROWS} <= {id(st) for st in games}
+    assert set(batch._BOARDS) <= {id(st.tiles) for st in games}
+    _rows_are_the_arrays(games, [(st.current_players() or (0,))[0] for st in games])
+
+
 def test_a_batch_of_one_games_clones_at_different_points_is_written_right():
     """Clones share their game's tiles (the writer's board is remembered per game): a batch
     holding the same game at several points, in any order and for both seats, still

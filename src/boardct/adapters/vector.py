@@ -41,9 +41,9 @@ write them (`observation_array`) in one copy of their bytes, or their entries, a
 scattered write a step. The masks are joined from rows remembered per set of legal ids (most
 sets come again) in one copy; where most sets are new, in one scattered write; or by the
 game's own batch writer where it has one (`Game.write_masks`: then the legal ids are not
-listed at all, and an action is checked against the bytes of the masks handed out). Each game's
-action is carried out by the engine's `apply_id` itself, once checked against the legal ids
-handed out (the checks `moves.act_id` makes).
+listed at all). Each game's action is carried out by the engine's `apply_id` itself, once
+checked against the masks handed out (the checks `moves.act_id` makes: one byte of a private
+copy of their bytes, which the learner cannot change, rather than a search of the legal ids).
 With `copy=True` (the default, as Gymnasium's own vector environments) `step` and `reset`
 return copies; `copy=False` returns the buffers themselves, rewritten by the next call.
 """
@@ -129,9 +129,10 @@ class BoardctVectorEnv(VectorEnv):
         # (`Game.write_observations`): found at the first write, None until then
         self._batch: bool | None = None if self.kind == "observation" else False
         # whether the game writes a whole batch of masks itself (`Game.write_masks`): found
-        # at the first write; then no legal ids are listed here, an action is checked
-        # against the bytes of the masks handed out (`_allowed`)
+        # at the first write; then no legal ids are listed here
         self._game_masks: bool | None = None
+        # the bytes of the masks handed out, out of the user's reach: what step() checks
+        # each action against (one byte read, rather than a search of the legal ids)
         self._allowed = b""
         self._mask_flat = self._masks.reshape(-1)
         self._mask_rows: dict[tuple[int, ...], bytes] = {}  # a mask row's bytes, by legal ids
@@ -188,6 +189,7 @@ class BoardctVectorEnv(VectorEnv):
             return
         if not self._remember:  # sets of legal ids seldom met again: one scattered write
             write_masks(self._masks, self._legal)
+            self._allowed = self._masks.tobytes()
             return
         cache = self._mask_rows
         parts = []
@@ -205,7 +207,8 @@ class BoardctVectorEnv(VectorEnv):
                     cache.clear()
                 row = cache[key] = bytes(made)
             parts.append(row)
-        self._mask_flat[:] = np.frombuffer(b"".join(parts), np.int8)
+        self._allowed = b"".join(parts)
+        self._mask_flat[:] = np.frombuffer(self._allowed, np.int8)
         self._looked += len(parts)
         if missed:
             self._missed += missed
@@ -278,9 +281,7 @@ class BoardctVectorEnv(VectorEnv):
             number = chosen[i]
             if type(number) is not int:
                 number = as_id(number)
-            if number is None or (
-                    not (0 <= number < width and allowed[i * width + number]) if game_masks
-                    else number not in legals[i]):
+            if number is None or not (0 <= number < width and allowed[i * width + number]):
                 ended_at.append(i)
                 results.append((p, None, True))
             else:

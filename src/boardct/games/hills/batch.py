@@ -199,6 +199,21 @@ _ROWS: dict[int, _Row] = {}  # by id(state) * 2 + observer
 # (then all forgotten and made anew); each holds its state or tiles alive, so a bound well
 # above the vectors learners run but small, which keeps what the garbage collector walks small
 _KEPT = 512
+# the rows and boards remembered beyond those of the batch being written: past this, those of
+# games not in the batch (games that ended, mostly) are forgotten. A vector's ended games
+# would otherwise stay alive until the bound above, hundreds of states whose objects every
+# full collection of the garbage collector walks (and whose memory the caches hold)
+_SPARE = 256
+
+
+def _prune(states: Sequence[Any]) -> None:
+    """Forget the rows and boards of the games not in this batch."""
+    kept = {id(state) for state in states}
+    tiles = {id(state.tiles) for state in states}
+    for key in [k for k in _ROWS if k >> 1 not in kept]:
+        del _ROWS[key]
+    for key in [k for k in _BOARDS if k not in tiles]:
+        del _BOARDS[key]
 
 
 def _board_of(state: Any) -> _Board:
@@ -218,6 +233,8 @@ def write_observations(out: Any, states: Sequence[Any], players: Sequence[int]) 
     parts: list[Any] = []
     planes: list[int] = []  # the flat positions of the squads' planes, 1.0 each
     runs, squad_fields, rows = enc._RUNS, _SQUAD_PIECES, _ROWS
+    if len(rows) > 2 * len(states) + _SPARE or len(_BOARDS) > len(states) + _SPARE:
+        _prune(states)
     base = 0
     width = enc.SIZE
     for state, me in zip(states, players, strict=True):
