@@ -6,7 +6,6 @@ learner chooses by its value, not how well it plays (docs/rl.md gives those figu
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
@@ -25,11 +24,8 @@ SCRIPT = ROOT / "examples" / "afterstate_baseline.py"
 
 
 @pytest.fixture(scope="module")
-def baseline():
-    spec = importlib.util.spec_from_file_location("afterstate_baseline", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def baseline(load_script):
+    return load_script("examples/afterstate_baseline.py")
 
 
 def mid_game_fff(turns: int = 6, seed: int = 3):

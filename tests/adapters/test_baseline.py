@@ -6,7 +6,6 @@ pieces fit, not how well the policy plays (docs/rl.md gives those figures)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
@@ -26,11 +25,8 @@ SCRIPT = ROOT / "examples" / "selfplay_baseline.py"
 
 
 @pytest.fixture(scope="module")
-def baseline():
-    spec = importlib.util.spec_from_file_location("selfplay_baseline", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def baseline(load_script):
+    return load_script("examples/selfplay_baseline.py")
 
 
 @pytest.mark.parametrize("game_id", game_ids())

@@ -3,7 +3,6 @@ and the turn limits of self-play games at a game's options, with Wilson interval
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
@@ -16,11 +15,8 @@ SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "seat_balance.py"
 
 
 @pytest.fixture(scope="module")
-def seat_balance():
-    spec = importlib.util.spec_from_file_location("seat_balance", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def seat_balance(load_script):
+    return load_script("benchmarks/seat_balance.py")
 
 
 def test_every_game_is_counted_once_as_a_seat_win_or_a_draw(seat_balance):

@@ -3,7 +3,6 @@ score by seat (what a game with uneven seats allows a pairing) and its game opti
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
@@ -16,11 +15,8 @@ SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "strength.py"
 
 
 @pytest.fixture(scope="module")
-def strength():
-    spec = importlib.util.spec_from_file_location("strength", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def strength(load_script):
+    return load_script("benchmarks/strength.py")
 
 
 def test_the_score_by_seat_shows_ember_against_tide_favours_seat_two(strength):
