@@ -612,11 +612,12 @@ class State(Generic[ActionT]):
         `core.view.view_schema(game)`."""
         return self.view_around(player, self.board_view(player))
 
-    def view_around(self, player: int | None, board: Json) -> Json:
+    def view_around(self, player: int | None, board: Any) -> Json:
         """`view(player)` around a `board` built already: in a game with perfect information
         the board is the same for every viewer (`Game.perfect_information` promises it), so a
         front end showing one position to several viewers (the server: every seat after each
-        move) builds it once (`board_view(None)`) and wraps it for each."""
+        move) builds it once (`board_view(None)`, or its JSON, which the server's messages
+        carry as it is) and wraps it for each."""
         return {
             "game": self.game.id,
             "version": VIEW_VERSION,

@@ -138,8 +138,8 @@ class Live:
     # (version, seat) -> the seat's legal actions as messages list them, for this version,
     # as JSON (bytes: messages.legal_bytes)
     legal_cache: dict[tuple[int, int], bytes] = field(default_factory=dict)
-    # (version, board) of a game with perfect information, whose board is every viewer's:
-    # built once a version for all seats (messages.view_for)
+    # (version, board as JSON: messages.Encoded) of a game with perfect information, whose
+    # board is every viewer's: built once a version for all seats' updates (messages.view_for)
     board_cache: tuple[int, Any] | None = None
     # Per viewer (a seat, None: a spectator), how many entries it may know of: the version it
     # is shown. Where an entry can be private (simultaneous games) a global count would tell

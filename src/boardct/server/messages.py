@@ -188,17 +188,24 @@ def legal_rows(state: Any, seat: int) -> list[dict]:
              "targets": list(targets(a, seat))} for a in actions]
 
 
-def view_for(live: Live, seat: int | None) -> dict:
-    """`live.state.view(seat)`. In a game with perfect information the board is the same for
-    every viewer (the game's promise, `Game.perfect_information`), so it is built once a
-    version (`Live.board_cache`) for every seat and spectator: each move's update goes to
-    both seats, and the board is most of a view's cost."""
+def view_for(live: Live, seat: int | None, encoded: bool = False) -> dict:
+    """`live.state.view(seat)`. For a message that is only ever sent (`encoded`) in a game
+    with perfect information, whose board is the same for every viewer (the game's promise,
+    `Game.perfect_information`), the board is built and encoded once a version for every seat
+    and spectator (`Live.board_cache`: each move's update goes to both seats, and the board is
+    most of a view's cost) and kept as bytes until the next version, which the collector does
+    not walk (a board kept as dicts would be, at every game held)."""
     state = live.state
-    if not live.game.perfect_information:
+    if not (encoded and live.game.perfect_information):
         return state.view(seat)
     cached = live.board_cache
     if cached is None or cached[0] != live.version:
-        cached = live.board_cache = (live.version, state.board_view(None))
+        board = state.board_view(None)
+        try:
+            data = orjson.dumps(board)
+        except TypeError:  # what orjson refuses (`encode`'s fallbacks)
+            data = encode(board).encode()
+        cached = live.board_cache = (live.version, Encoded(data))
     return state.view_around(seat, cached[1])
 
 
@@ -284,7 +291,7 @@ def _changing(live: Live, seat: int | None,
         "seat": seat,
         "to_move": to_move,
         "my_turn": seat is not None and seat in state.current_players(),
-        "view": view_for(live, seat),
+        "view": view_for(live, seat, encoded),
         "legal": legal_json(live, seat) if encoded else legal_list(live, seat),
         "status_line": status_line(live),
         "prompt": prompt_for(live, seat, to_move),
