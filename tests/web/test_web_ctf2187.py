@@ -10,6 +10,7 @@ from web_helpers import (  # noqa: F401 (fixtures: pytest finds them by name her
     chromium,
     claim,
     needs_browser,
+    notice_with,
     page_token,
     pages,
     server,
@@ -48,9 +49,8 @@ def test_sheets_from_two_pages_process_the_turn(server, pages):
     a, b = my_bot(server, gid, ann), my_bot(server, gid, bob)
     # a sheet with an error is refused whole, naming its line and field; nothing changes
     submit_form(ann, a, {"p2f0": "99"})
-    ann.wait_for_selector("#notice:not([hidden])")
-    text = ann.inner_text("#notice")
-    assert "CTF-37" in text and "line 3" in text
+    text = notice_with(ann, "CTF-37")
+    assert "line 3" in text
     assert server.state(gid)["version"] == 0
     # Ann hands hers in with the form (prefilled with the standing orders, one field changed)
     submit_form(ann, a, {"p1f0": "13", "p2f0": "13"})

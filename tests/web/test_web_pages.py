@@ -16,6 +16,7 @@ from web_helpers import (  # noqa: F401 (fixtures: pytest finds them by name her
     chromium,
     claim,
     needs_browser,
+    notice_with,
     page_token,
     pages,
     server,
@@ -253,9 +254,8 @@ def test_the_out_of_turn_message_names_the_player(server, pages):
     bob.wait_for_function("() => document.body.dataset.myTurn === '0'")
     bob.fill("#command-input", "pass")
     bob.press("#command-input", "Enter")
-    bob.wait_for_selector("#notice:not([hidden])")
-    text = bob.inner_text("#notice")
-    assert "Ann" in text and "Player 1" not in text, text
+    text = notice_with(bob, "Ann")
+    assert "Player 1" not in text, text
 
 
 @pytest.mark.parametrize("width,height", SIZES, ids=["desk", "phone"])

@@ -239,6 +239,15 @@ def wait_version(page, version: int) -> None:
         "v => Number(document.body.dataset.version || -1) >= v", arg=version, timeout=TIMEOUT_MS)
 
 
+def notice_with(page, words: str) -> str:
+    """Wait until the page's notice says `words`, and return the whole notice. Not merely
+    until it shows: another player's "took seat 2 with an invite" may be there first."""
+    page.wait_for_function("w => !document.getElementById('notice').hidden && "
+                           "document.getElementById('notice').innerText.includes(w)",
+                           arg=words, timeout=TIMEOUT_MS)
+    return page.inner_text("#notice")
+
+
 def claim(page, server: Server, game_id: str, invite: str, name: str) -> None:
     """Open an invite link, take the seat under `name`, and wait for the board."""
     page.goto(server.url(f"/play/{game_id}?invite={invite}"))
