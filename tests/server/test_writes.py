@@ -136,24 +136,33 @@ def test_a_batch_of_games_is_two_statements_and_writes_what_one_by_one_would(eng
     assert games[0] == (1, "over", result) and games[1] == (1, "playing", None)
 
 
+def _with_writer(engine: sa.Engine, play):
+    """`await play(writer)` in a fresh event loop, `writer` a MoveWriter on `engine` with one
+    database thread (shut down after, whatever happens)."""
+    executor = concurrent.futures.ThreadPoolExecutor(1)
+
+    async def main():
+        return await play(MoveWriter(engine, executor))
+
+    try:
+        return asyncio.run(main())
+    finally:
+        executor.shutdown()
+
+
 def test_the_group_commit_writes_waiting_moves_together_and_answers_each(sqlite_url):
     engine = make_engine(sqlite_url)
     migrate(engine)
     gids = _games(engine, 40)
-    executor = concurrent.futures.ThreadPoolExecutor(1)
 
-    async def play() -> list[bool]:
-        writer = MoveWriter(engine, executor)
+    async def play(writer: MoveWriter) -> list[bool]:
         moves = [_move(g, 0) for g in gids] + [_move(gids[0], 0, "stale")]
         got = await asyncio.gather(*(writer.write(m) for m in moves))
         assert writer.written == len(moves)
         assert writer.batches < len(moves)  # those that waited went in together
         return list(got)
 
-    try:
-        got = asyncio.run(play())
-    finally:
-        executor.shutdown()
+    got = _with_writer(engine, play)
     assert got == [True] * 40 + [False]
     assert _versions(engine) == dict.fromkeys(gids, 1)
     assert len(_log(engine)) == 40
@@ -167,21 +176,16 @@ def test_moves_that_come_in_one_turn_of_the_loop_share_one_commit(sqlite_url):
     engine = make_engine(sqlite_url)
     migrate(engine)
     gids = _games(engine, 6)
-    executor = concurrent.futures.ThreadPoolExecutor(1)
     sizes: list[int] = []
 
-    async def play() -> list[bool]:
-        writer = MoveWriter(engine, executor)
+    async def play(writer: MoveWriter) -> list[bool]:
         writer.observe = lambda n, *_times: sizes.append(n)
         together = [writer.write(_move(g, 0)) for g in gids[:5]]  # no await between them
         got = [await f for f in together]
         got.append(await writer.write(_move(gids[5], 0)))  # alone
         return got
 
-    try:
-        got = asyncio.run(play())
-    finally:
-        executor.shutdown()
+    got = _with_writer(engine, play)
     assert got == [True] * 6
     assert sizes == [5, 1]
     assert _versions(engine) == dict.fromkeys(gids, 1)
@@ -193,18 +197,13 @@ def test_a_group_commit_takes_at_most_max_batch_moves_and_the_rest_follow(sqlite
     engine = make_engine(sqlite_url)
     migrate(engine)
     gids = _games(engine, 3 * MAX_BATCH + 5)
-    executor = concurrent.futures.ThreadPoolExecutor(1)
     sizes: list[int] = []
 
-    async def play() -> list[bool]:
-        writer = MoveWriter(engine, executor)
+    async def play(writer: MoveWriter) -> list[bool]:
         writer.observe = lambda n, *_times: sizes.append(n)
         return list(await asyncio.gather(*(writer.write(_move(g, 0)) for g in gids)))
 
-    try:
-        got = asyncio.run(play())
-    finally:
-        executor.shutdown()
+    got = _with_writer(engine, play)
     assert got == [True] * len(gids)
     assert max(sizes) == MAX_BATCH and sum(sizes) == len(gids)
     assert _versions(engine) == dict.fromkeys(gids, 1)
@@ -215,11 +214,8 @@ def test_a_database_error_reaches_every_move_of_its_batch(sqlite_url):
     engine = make_engine(sqlite_url)
     migrate(engine)
     gids = _games(engine, 3)
-    executor = concurrent.futures.ThreadPoolExecutor(1)
 
-    async def play() -> list[object]:
-        writer = MoveWriter(engine, executor)
-
+    async def play(writer: MoveWriter) -> list[object]:
         def broken(moves, times):
             raise OSError("disk gone")
 
@@ -227,10 +223,7 @@ def test_a_database_error_reaches_every_move_of_its_batch(sqlite_url):
         return await asyncio.gather(*(writer.write(_move(g, 0)) for g in gids),
                                     return_exceptions=True)
 
-    try:
-        got = asyncio.run(play())
-    finally:
-        executor.shutdown()
+    got = _with_writer(engine, play)
     assert [type(e) for e in got] == [OSError] * 3  # no waiter is left hanging or told True
     assert _versions(engine) == dict.fromkeys(gids, 0)
     engine.dispose()
