@@ -51,6 +51,12 @@ async def fieldshift_games(games: int) -> AsyncIterator[tuple[Any, list[str]]]:
             engine.dispose()
 
 
+def random_move(live: Any, rng: random.Random) -> tuple[int, str]:
+    """The seat to move in `live` and a random legal move of it, as a player would type it."""
+    seat = live.state.current_players()[0]
+    return seat, live.state.notation(rng.choice(live.state.legal_actions(seat)))
+
+
 async def run(games: int, rounds: int, seed: int) -> dict[str, float]:
     from boardct.server.messages import encode, update_message
 
@@ -66,8 +72,7 @@ async def run(games: int, rounds: int, seed: int) -> dict[str, float]:
                 live = await service.get(gid)
                 if live.over:
                     continue
-                seat = live.state.current_players()[0]
-                text = live.state.notation(rng.choice(live.state.legal_actions(seat)))
+                seat, text = random_move(live, rng)
                 t0 = clock()
                 await service.submit(gid, seat, text, move_id=f"m{moves}",
                                      version=live.seen_version(seat))

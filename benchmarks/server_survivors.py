@@ -22,7 +22,7 @@ import collections
 import gc
 import random
 
-from server_path import fieldshift_games
+from server_path import fieldshift_games, random_move
 
 
 async def run(games: int, warm: int, seed: int) -> None:
@@ -38,8 +38,7 @@ async def run(games: int, warm: int, seed: int) -> None:
                 live = await service.get(gid)
                 if live.over:
                     continue
-                seat = live.state.current_players()[0]
-                text = live.state.notation(rng.choice(live.state.legal_actions(seat)))
+                seat, text = random_move(live, rng)
                 await service.submit(gid, seat, text, move_id=f"m{played}",
                                      version=live.seen_version(seat))
                 for s in (seat, 1 - seat):
