@@ -72,26 +72,3 @@ def _signals_as_a_shell_gives_them():
         if handler is not None and signal.getsignal(sig) != handler:
             signal.signal(sig, handler)
 
-
-ROOT = Path(__file__).resolve().parents[1]
-
-
-@pytest.fixture(scope="session")
-def load_script():
-    """`load_script("benchmarks/strength.py")`: a script of the repository (benchmarks/,
-    examples/: files, not modules of a package) loaded as a module, once a session."""
-    import importlib.util
-
-    loaded: dict[str, object] = {}
-
-    def load(relative: str):
-        if relative not in loaded:
-            path = ROOT / relative
-            spec = importlib.util.spec_from_file_location(path.stem, path)
-            assert spec is not None and spec.loader is not None, path
-            module = importlib.util.module_from_spec(spec)
-            spec.loader.exec_module(module)
-            loaded[relative] = module
-        return loaded[relative]
-
-    return load

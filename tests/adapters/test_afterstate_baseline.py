@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from repo_scripts import load_script
+
 np = pytest.importorskip("numpy", reason="the baseline needs boardct[rl] (numpy)")
 
 from boardct.agents import make as make_agent  # noqa: E402
@@ -24,7 +26,7 @@ SCRIPT = ROOT / "examples" / "afterstate_baseline.py"
 
 
 @pytest.fixture(scope="module")
-def baseline(load_script):
+def baseline():
     return load_script("examples/afterstate_baseline.py")
 
 

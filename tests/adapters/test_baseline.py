@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from repo_scripts import load_script
+
 np = pytest.importorskip("numpy", reason="the baseline needs boardct[rl] (numpy)")
 pytest.importorskip("gymnasium", reason="the baseline needs boardct[rl] (Gymnasium)")
 pytest.importorskip("pettingzoo", reason="the baseline needs boardct[rl] (PettingZoo)")
@@ -25,7 +27,7 @@ SCRIPT = ROOT / "examples" / "selfplay_baseline.py"
 
 
 @pytest.fixture(scope="module")
-def baseline(load_script):
+def baseline():
     return load_script("examples/selfplay_baseline.py")
 
 

@@ -4,18 +4,15 @@ and the turn limits of self-play games at a game's options, with Wilson interval
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "seat_balance.py"
+from repo_scripts import load_script, run_script
 
 
 @pytest.fixture(scope="module")
-def seat_balance(load_script):
+def seat_balance():
     return load_script("benchmarks/seat_balance.py")
 
 
@@ -51,10 +48,7 @@ def test_wilson_intervals_hold_the_share_and_stay_in_zero_one(seat_balance):
 
 
 def _run(*args: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        filter(None, [str(SCRIPT.parents[1] / "src"), os.environ.get("PYTHONPATH")]))}
-    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True,
-                          timeout=300, env=env, check=False)
+    return run_script("benchmarks/seat_balance.py", *args)
 
 
 def test_the_command_prints_the_table_and_writes_the_rows(tmp_path):

@@ -4,18 +4,15 @@ score by seat (what a game with uneven seats allows a pairing) and its game opti
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "strength.py"
+from repo_scripts import load_script, run_script
 
 
 @pytest.fixture(scope="module")
-def strength(load_script):
+def strength():
     return load_script("benchmarks/strength.py")
 
 
@@ -41,10 +38,7 @@ def test_a_mirror_of_cards_is_played_when_asked_and_is_even(strength):
 
 
 def _run(*args: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        filter(None, [str(SCRIPT.parents[1] / "src"), os.environ.get("PYTHONPATH")]))}
-    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True,
-                          timeout=300, env=env, check=False)
+    return run_script("benchmarks/strength.py", *args)
 
 
 def test_the_command_plays_at_the_options_given_and_writes_the_seat_columns(tmp_path):
