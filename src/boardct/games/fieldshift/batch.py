@@ -31,18 +31,14 @@ import numpy as np
 
 from boardct.core.encoding import scaled
 from boardct.games.fieldshift.encoding import (
-    _BLEEDING,
-    _DEAD_ST,
-    _DEPLOYED,
     _MARKS,
-    _RANK19,
-    _RESERVE_ST,
-    _VALUES_AT,
     CRATE_SCALE,
     OP_FIELDS,
     PLAYER_FIELDS,
     SIZE,
+    condition_fields,
     game_bytes,
+    place_fields,
 )
 from boardct.games.fieldshift.state import ID_OF_TOKEN
 from boardct.games.fieldshift.tables import BLEED_TURNS, VITALITY
@@ -62,34 +58,17 @@ def _op_tables() -> tuple[Any, Any]:
     stack, the sector and status one-hots, vitality and place (RESERVE and DEAD, negative
     sectors, give negative codes, which numpy reads from the table's end: their rows are
     there); by (bleed timer, skill, marks: 1 watching, 2 selected) the other four. The
-    values `encoding._Segments` writes."""
+    values `encoding.place_fields` and `encoding.condition_fields` write."""
     first = np.zeros((12 * _SECTOR, OP_FIELDS), np.float32)
     for where in range(-2, 10):
         for v in range(_VIT_TOP + 1):
             for rank in range(20):
-                seg = first[where * _SECTOR + v * 20 + rank]
-                if where >= 0:
-                    seg[where] = 1.0
-                    seg[(_BLEEDING if v == 0 else _DEPLOYED) + 10] = 1.0
-                    if rank:
-                        seg[_VALUES_AT + 5] = _RANK19[rank]
-                else:
-                    seg[(_DEAD_ST if where == -2 else _RESERVE_ST) + 10] = 1.0
-                if v:
-                    seg[_VALUES_AT] = scaled(v, VITALITY)
+                place_fields(first[where * _SECTOR + v * 20 + rank], where, v, rank)
     second = np.zeros((BLEED_TURNS + 1, _SKILL_TOP + 1, 4, OP_FIELDS), np.float32)
     for bleed in range(BLEED_TURNS + 1):
         for skill in range(_SKILL_TOP + 1):
             for marks in range(4):
-                seg = second[bleed, skill, marks]
-                if bleed:
-                    seg[_VALUES_AT + 1] = scaled(bleed, 5)
-                if skill:
-                    seg[_VALUES_AT + 2] = scaled(skill, 3)
-                if marks & 1:
-                    seg[_VALUES_AT + 3] = 1.0
-                if marks & 2:
-                    seg[_VALUES_AT + 4] = 1.0
+                condition_fields(second[bleed, skill, marks], bleed, skill, marks)
     return first, second.reshape(-1, OP_FIELDS)
 
 

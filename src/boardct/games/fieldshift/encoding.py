@@ -206,6 +206,34 @@ class _Marks(dict):
 _MARKS = _Marks()
 
 
+def place_fields(seg: Any, where: int, v: int, rank: int) -> None:
+    """Write into `seg` (an operator's OP_FIELDS floats, zero) what its place says: the
+    sector's or RESERVE's/DEAD's one-hot, its status, its vitality and its place in its stack.
+    Also how `batch` makes its tables, so the two cannot drift apart."""
+    if where >= 0:
+        seg[where] = 1.0
+        seg[(_BLEEDING if v == 0 else _DEPLOYED) + 10] = 1.0
+        if rank:
+            seg[_VALUES_AT + 5] = _RANK19[rank]
+    else:
+        seg[(_DEAD_ST if where == -2 else _RESERVE_ST) + 10] = 1.0  # DEAD
+    if v:
+        seg[_VALUES_AT] = scaled(v, VITALITY)
+
+
+def condition_fields(seg: Any, bleed: int, skill: int, marks: int) -> None:
+    """Write into `seg` the operator's other fields: bleed timer, skill, and marks (1
+    watching, 2 selected); the columns `place_fields` leaves alone."""
+    if bleed:
+        seg[_VALUES_AT + 1] = scaled(min(bleed, BLEED_TURNS), 5)
+    if skill:
+        seg[_VALUES_AT + 2] = scaled(skill, 3)
+    if marks & 1:
+        seg[_VALUES_AT + 3] = 1.0
+    if marks & 2:
+        seg[_VALUES_AT + 4] = 1.0
+
+
 class _Segments(dict):
     """An operator's OP_FIELDS floats as bytes, by (sector or RESERVE/DEAD, vitality, bleed
     timer, skill, place in its stack, marks: 1 watching, 2 selected): worked out when first
@@ -215,23 +243,8 @@ class _Segments(dict):
     def __missing__(self, key: tuple[int, int, int, int, int, int]) -> bytes:
         where, v, bleed, skill, rank, marks = key
         seg = array("f", bytes(4 * OP_FIELDS))
-        if where >= 0:
-            seg[where] = 1.0
-            seg[(_BLEEDING if v == 0 else _DEPLOYED) + 10] = 1.0
-            if rank:
-                seg[_VALUES_AT + 5] = _RANK19[rank]
-        else:
-            seg[(_DEAD_ST if where == -2 else _RESERVE_ST) + 10] = 1.0  # DEAD
-        if v:
-            seg[_VALUES_AT] = scaled(v, VITALITY)
-        if bleed:
-            seg[_VALUES_AT + 1] = scaled(min(bleed, BLEED_TURNS), 5)
-        if skill:
-            seg[_VALUES_AT + 2] = scaled(skill, 3)
-        if marks & 1:
-            seg[_VALUES_AT + 3] = 1.0
-        if marks & 2:
-            seg[_VALUES_AT + 4] = 1.0
+        place_fields(seg, where, v, rank)
+        condition_fields(seg, bleed, skill, marks)
         out = seg.tobytes()
         if len(self) > 65536:  # a bound, never met in play (a few hundred keys a game)
             self.clear()
