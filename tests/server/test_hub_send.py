@@ -67,33 +67,34 @@ def test_a_client_that_never_reads_is_dropped_after_the_send_timeout(monkeypatch
 
 
 def test_a_stuck_connection_does_not_hold_up_the_others(monkeypatch):
-    """The hub sends to each connection at once: the reader has its message long before the
-    stuck one is dropped, and the stuck one is removed from the game and closed."""
+    """The hub sends to each connection at once: the reader has its message before the stuck
+    one is dropped (an order, not a time: a loaded machine may be slow to wake either), and the
+    stuck one is removed from the game and closed."""
     monkeypatch.setattr(hub, "SEND_TIMEOUT", 0.3)
 
-    async def run() -> tuple[list[str], float, int, int | None]:
-        loop = asyncio.get_running_loop()
+    class StuckBesideReader(Stuck):
+        def __init__(self, reader: Reader) -> None:
+            super().__init__()
+            self.reader = reader
+            self.reader_had: list[str] | None = None
+
+        async def close(self, code: int = 1000) -> None:
+            self.reader_had = list(self.reader.texts)  # what the reader had when this dropped
+            self.closed = code
+
+    async def run() -> tuple[list[str], int, StuckBesideReader]:
         h = Hub()
-        reader, stuck = Reader(), Stuck()
+        reader = Reader()
+        stuck = StuckBesideReader(reader)
         h.add(Client("g", 0, reader))
         h.add(Client("g", 1, stuck))
-        t0 = loop.time()
-        got_at: list[float] = []
-
-        async def watch() -> None:
-            while not reader.texts:
-                await asyncio.sleep(0.01)
-            got_at.append(loop.time() - t0)
-
-        watcher = asyncio.ensure_future(watch())
         await h.send_to("g", lambda seat: {"type": "chat", "to": seat})
-        await watcher
-        return reader.texts, got_at[0], h.count("g"), stuck.closed
+        return reader.texts, h.count("g"), stuck
 
-    texts, got_after, left, closed = asyncio.run(run())
+    texts, left, stuck = asyncio.run(run())
     assert texts == ['{"type":"chat","to":0}']
-    assert got_after < 0.3
-    assert left == 1 and closed == 1011
+    assert stuck.reader_had == texts
+    assert left == 1 and stuck.closed == 1011
 
 
 def test_a_cancelled_sender_is_still_cancelled():

@@ -201,10 +201,13 @@ class _QuietWatch:
     seconds at most), not a timer made and cancelled around every message read (asyncio's
     timeout: a few percent of a move's CPU)."""
 
-    def __init__(self, ws: WebSocket, idle: float):
+    def __init__(self, ws: WebSocket, idle: float,
+                 loop: asyncio.AbstractEventLoop | None = None):
         self.ws = ws
         self.idle = idle
-        self.loop = asyncio.get_running_loop()
+        # the running loop; tests pass one whose clock they move by hand, so that a loaded
+        # machine's late wake-ups cannot turn "heard within the timeout" into silence
+        self.loop = loop or asyncio.get_running_loop()
         self.heard: float | None = self.loop.time()  # None: a message is being handled
         self.closing: asyncio.Task | None = None
         self.timer = self.loop.call_at(self.heard + idle, self._check) if idle > 0 else None
