@@ -9,9 +9,11 @@ from __future__ import annotations
 from web_helpers import (  # noqa: F401 (fixtures: pytest finds them by name here)
     chromium,
     needs_browser,
+    notice_with,
     pages,
     server,
     shot,
+    type_move,
     wait_version,
 )
 
@@ -169,6 +171,9 @@ def test_a_seat_taken_from_the_lobby_is_shown_to_the_creator(server, pages):
     creator.wait_for_url("**/play/*")
     gid = creator.url.rsplit("/", 1)[1]
     creator.wait_for_selector("#conn.live")
+    creator.wait_for_selector("body[data-my-turn='1']")
+    type_move(creator, "35")  # HIT -5, who is still in reserve: refused, and the refusal shown
+    refusal = notice_with(creator, "[FS-8]")
     visitor = pages.new()
     visitor.goto(server.url("/"))
     visitor.wait_for_selector(f'#open button.join-seat[data-game="{gid}"][data-seat="1"]')
@@ -179,6 +184,8 @@ def test_a_seat_taken_from_the_lobby_is_shown_to_the_creator(server, pages):
     visitor.wait_for_url(f"**/play/{gid}")
     visitor.wait_for_selector("#conn.live")
     creator.wait_for_function(
-        "() => document.getElementById('notice').textContent.includes('Cleo took seat 2')")
-    assert "from the lobby" in creator.inner_text("#notice")
+        "() => document.getElementById('news').textContent.includes('Cleo took seat 2')")
+    assert "from the lobby" in creator.inner_text("#news")
+    # the news has a line of its own: the refusal the creator has still to read stays
+    assert creator.inner_text("#notice") == refusal and creator.is_visible("#notice")
     assert creator.evaluate("document.body.dataset.mySeat") == "0"  # still the creator's

@@ -16,6 +16,7 @@ from web_helpers import (  # noqa: F401 (fixtures: pytest finds them by name her
     pages,
     server,
     shot,
+    type_move,
     wait_version,
 )
 
@@ -49,11 +50,6 @@ def two_players(server, pages):
     claim(ann, server, game["game_id"], game["seats"][0]["invite"], "Ann")
     claim(bob, server, game["game_id"], game["seats"][1]["invite"], "Bob")
     return game, ann, bob
-
-
-def type_move(page, text: str) -> None:
-    page.fill("#command-input", text)
-    page.press("#command-input", "Enter")
 
 
 def click_move(page, text: str) -> None:

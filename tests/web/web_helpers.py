@@ -239,9 +239,15 @@ def wait_version(page, version: int) -> None:
         "v => Number(document.body.dataset.version || -1) >= v", arg=version, timeout=TIMEOUT_MS)
 
 
+def type_move(page, text: str) -> None:
+    """Play `text` as typed into the page's command box."""
+    page.fill("#command-input", text)
+    page.press("#command-input", "Enter")
+
+
 def notice_with(page, words: str) -> str:
     """Wait until the page's notice says `words`, and return the whole notice. Not merely
-    until it shows: another player's "took seat 2 with an invite" may be there first."""
+    until it shows: an earlier refusal or confirmation may be there first."""
     page.wait_for_function("w => !document.getElementById('notice').hidden && "
                            "document.getElementById('notice').innerText.includes(w)",
                            arg=words, timeout=TIMEOUT_MS)

@@ -28,6 +28,14 @@ function notice(text, kind = "error") {
   box.hidden = !text;
 }
 
+// News of the table (a seat taken) has a line of its own, so that it never hides a refusal
+// or a confirmation the player has still to read, nor is hidden by one.
+function news(text) {
+  const box = $("news");
+  box.textContent = text;
+  box.hidden = !text;
+}
+
 function showRejection(msg) {
   const rule = msg.rule ? `[${msg.rule}] ` : "";
   const what = !msg.of || msg.of === "move" ? "Move rejected" : `Refused (${msg.of})`;
@@ -874,7 +882,7 @@ async function main() {
       show(Object.assign({}, state, m.state, { log }));
     },
     chat: (m) => { if (chatAdd(m)) chatView(); },
-    seatTaken: (m) => notice(`${m.name || "Someone"} took seat ${m.seat + 1}${m.how === "lobby" ? " from the lobby" : " with an invite"}.`, "info"),
+    seatTaken: (m) => news(`${m.name || "Someone"} took seat ${m.seat + 1}${m.how === "lobby" ? " from the lobby" : " with an invite"}.`),
     ack: () => { $("sending").hidden = true; },
     reject: (m) => { $("sending").hidden = true; showRejection(m); },
     error: (m) => notice(`${m.message || m.code}`),
