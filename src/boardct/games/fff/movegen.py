@@ -367,10 +367,13 @@ for _c in range(1, NCODES):
 
 
 # _SEEN[me][code]: what a search by `me`'s piece tells apart of an in-phase piece: nothing
-# there (0), an own piece (1: it blocks, whatever it is), an enemy by its defence (2 + defence:
-# it blocks, and an attack on it does something or not by its defence alone, FFF-8, FFF-22).
-_SEEN = [[0 if not c else 1 if OWNER[c] == me else 2 + DEFENCE[c] for c in range(NCODES)]
-         for me in (0, 1)]
+# there (0), an own piece (1: it blocks, whatever it is), an enemy by its defence and whether
+# it has fields (2 + 2 * defence + has fields: it blocks, and whether an attack on it does
+# something depends on these alone, FFF-8, FFF-22: an orange attack one short strips a
+# defender's fields, FFF-12, which is nothing at all on a bare one, so a bare enemy that takes
+# a field at the same defence makes the orange attacker's strip a turn of its own).
+_SEEN = [[0 if not c else 1 if OWNER[c] == me else 2 + 2 * DEFENCE[c] + (NFIELDS[c] > 0)
+          for c in range(NCODES)] for me in (0, 1)]
 
 
 def fresh_turns(main, ghost, pool, lost, cnt, me) -> list[tuple[int, ...]]:
@@ -398,8 +401,9 @@ def _turns(main, ghost, pool, lost, cnt, me, old, new) -> list[tuple[int, ...]]:
     on which pool colours of the sizes it may take are left, and on the boards only where its
     searches looked: its own square and the square ahead of each node they expanded, so
     within one square of the squares they expanded (`_fast_search`'s `expanded`). There a
-    search tells apart only an empty square, an own piece, an enemy by its defence (`_SEEN`:
-    an attack that does something went through the dict), and whether an out-of-phase piece
+    search tells apart only an empty square, an own piece, an enemy by its defence and whether
+    it has fields (`_SEEN`: an attack that does something went through the dict; an orange
+    strip of a bare enemy did nothing, FFF-12), and whether an out-of-phase piece
     stands there (going out of phase on its square destroys both, FFF-26). Lost and piece
     counts matter only once an attack did something. So a piece whose code is as in `old`,
     with no such change within one square of where it looked, has `old`'s turns, the same
