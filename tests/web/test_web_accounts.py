@@ -188,4 +188,5 @@ def test_a_seat_taken_from_the_lobby_is_shown_to_the_creator(server, pages):
     assert "from the lobby" in creator.inner_text("#news")
     # the news has a line of its own: the refusal the creator has still to read stays
     assert creator.inner_text("#notice") == refusal and creator.is_visible("#notice")
+    shot(creator, "news-beside-refusal")
     assert creator.evaluate("document.body.dataset.mySeat") == "0"  # still the creator's
