@@ -163,7 +163,8 @@ def _edit(rng: random.Random, a: tuple) -> tuple:
             main[sq] = make(OWNER[c], SIZE[c], (c - FACE0[c]) // 6)
         elif kind == 5:  # nothing a piece can see: the lost counts
             lost[rng.randrange(6)] ^= 1
-        elif kind == 6 and occupied:  # a piece takes a field (blue: its defence may rise)
+        elif kind == 6 and occupied:  # a bare piece takes a field (blue: its defence may
+            # rise; any field: an orange attack one short now strips it, FFF-12)
             sq = rng.choice(occupied)
             c = main[sq]
             if not NFIELDS[c]:
@@ -174,8 +175,9 @@ def _edit(rng: random.Random, a: tuple) -> tuple:
 
 def test_turns_from_memory_equal_a_fresh_search_after_random_changes():
     """Mid-game positions from random games, each changed at random in small ways (one or two
-    of: pool counts, out-of-phase pieces, facings, moves, fields, lost counts) and searched
-    with the memory of the unchanged position: the turns equal a search without memory."""
+    of: pool counts, out-of-phase pieces, facings, moves, fields lost or taken, lost counts) and
+    searched with the memory of the unchanged position: the turns equal a search without
+    memory."""
     rng = random.Random(2127)
     counts = {"whole": 0, "regrown": 0}
     positions = _positions(2127, 6, 9)
@@ -183,13 +185,12 @@ def test_turns_from_memory_equal_a_fresh_search_after_random_changes():
     for s in positions:
         a = args(s)
         memory = memory_of(*a)
-        for _ in range(4):
+        for _ in range(5):
             b = _edit(rng, a)
             assert from_memory(b, memory, counts) == movegen.fresh_turns(*b), s.position()
         # Unchanged, every piece whose turns changed only itself comes from memory.
         assert from_memory(a, memory) == movegen.fresh_turns(*a)
-    # (both reached often: about one piece a position with new additions)
-    assert counts["whole"] > 10 * len(positions) and counts["regrown"] >= len(positions)
+    assert counts["whole"] > 10 * len(positions) and counts["regrown"] > len(positions)
 
 
 def test_a_defence_change_is_seen_even_when_the_piece_stays():
