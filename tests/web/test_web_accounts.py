@@ -190,3 +190,7 @@ def test_a_seat_taken_from_the_lobby_is_shown_to_the_creator(server, pages):
     assert creator.inner_text("#notice") == refusal and creator.is_visible("#notice")
     shot(creator, "news-beside-refusal")
     assert creator.evaluate("document.body.dataset.mySeat") == "0"  # still the creator's
+    # the news belongs to its position, as a confirmation does: the next move clears it
+    type_move(creator, "24")
+    wait_version(creator, 1)
+    creator.wait_for_selector("#news", state="hidden")

@@ -20,6 +20,7 @@ let rendererFor = null;
 let socket = null;
 let source = null; // the board element picked first in a two-click move
 let okVersion = null; // the version a confirmation notice was given at
+let newsVersion = null; // the version the news line was given at
 
 function notice(text, kind = "error") {
   const box = $("notice");
@@ -29,11 +30,13 @@ function notice(text, kind = "error") {
 }
 
 // News of the table (a seat taken) has a line of its own, so that it never hides a refusal
-// or a confirmation the player has still to read, nor is hidden by one.
+// or a confirmation the player has still to read, nor is hidden by one. Like a confirmation,
+// it belongs to the position it was given in (`show` clears it at a later one).
 function news(text) {
   const box = $("news");
   box.textContent = text;
   box.hidden = !text;
+  newsVersion = text && state ? state.version : null;
 }
 
 function showRejection(msg) {
@@ -714,6 +717,7 @@ async function show(st) {
     notice("");
     okVersion = null;
   }
+  if (newsVersion !== null && st.version > newsVersion) news("");
   state = st;
   showContact(st);
   await loadRenderer(st.game);
