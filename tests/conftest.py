@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import faulthandler
 import importlib
 import os
 import shutil
@@ -9,6 +11,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import warnings
 from pathlib import Path
 
 import pytest
@@ -42,6 +45,60 @@ def pytest_configure(config: pytest.Config) -> None:
     # pexpect's pseudo-terminal never answers a cursor position request, as a real terminal
     # does: without this, prompt_toolkit waits for the answer and then prints a warning
     os.environ.setdefault("PROMPT_TOOLKIT_NO_CPR", "1")
+
+
+# A test that outlives pytest-timeout's limit fails with its stacks. But pytest-timeout stops
+# its timer as soon as a test has failed (it makes way for a debugger), so a teardown that
+# then hangs has no limit at all: in CI, a failed server test left its websocket open, the
+# test client's exit waited for ever, and the run stopped at CI's own limit without naming the
+# test. This watchdog covers the whole test, teardown included, past that point: it prints
+# every thread's stack and ends the process, which pytest-xdist reports as the worker crashing
+# in that test (naming it) before it starts another worker and goes on.
+WATCHDOG_SECONDS = 420.0  # beyond pytest-timeout's 300, which answers first when it can
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
+    faulthandler.dump_traceback_later(WATCHDOG_SECONDS, exit=True)
+    try:
+        yield
+    finally:
+        faulthandler.cancel_dump_traceback_later()
+
+
+def _close_left_websockets(client_class: type) -> None:
+    """Make a Starlette test client close, on its own exit, any websocket session a test
+    opened and did not close. Such a session's task lives in the client's event-loop thread
+    and never ends by itself, so the client's exit (joining that thread) would wait for ever:
+    a failed assertion between opening a socket and closing it would hang the test's
+    teardown instead of reporting the failure."""
+    connect, leave = client_class.websocket_connect, client_class.__exit__
+
+    def websocket_connect(self, *args, **kwargs):
+        session = connect(self, *args, **kwargs)
+        self.__dict__.setdefault("_sessions", []).append(session)
+        return session
+
+    def __exit__(self, *exc):
+        for session in self.__dict__.pop("_sessions", []):
+            if getattr(session, "exit_stack", None) is not None:
+                # closing a closed session does nothing; a broken one is let go
+                with contextlib.suppress(Exception):
+                    session.exit_stack.close()
+        return leave(self, *exc)
+
+    client_class.websocket_connect = websocket_connect
+    client_class.__exit__ = __exit__
+
+
+try:
+    with warnings.catch_warnings():  # Starlette's notice that it prefers httpx2 to httpx
+        warnings.simplefilter("ignore")
+        from fastapi.testclient import TestClient as _StarletteTestClient
+except ImportError:  # the server extra is not installed: no server tests either
+    pass
+else:
+    _close_left_websockets(_StarletteTestClient)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

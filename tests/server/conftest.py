@@ -82,8 +82,17 @@ class Api:
         self.client.portal.call(wait)
 
 
+# The tests play random games as fast as the machine answers, one seat often moving many
+# times in a row (a Hills turn is several moves): the per-seat move quota, a flood guard of 20
+# moves a second, would then fail them on a machine fast enough (it did in CI). It is off in
+# these clients unless a test sets it; tests/server/test_quotas.py tests it.
+NO_MOVE_QUOTA = {"move": "none"}
+
+
 def make_client(db_path, agent_workers: int = 0, **settings) -> TestClient:
-    """The app on a SQLite file; `settings`: other ServerConfig fields (quotas...)."""
+    """The app on a SQLite file; `settings`: other ServerConfig fields (quotas...). The move
+    quota is off unless `quotas` names it (NO_MOVE_QUOTA)."""
+    settings["quotas"] = NO_MOVE_QUOTA | settings.get("quotas", {})
     config = ServerConfig(db_url=f"sqlite:///{db_path}", agent_workers=agent_workers,
                           **settings)
     return TestClient(create_app(config))
