@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import warnings
 from pathlib import Path
 
@@ -48,22 +49,39 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 # A test that outlives pytest-timeout's limit fails with its stacks. But pytest-timeout stops
-# its timer as soon as a test has failed (it makes way for a debugger), so a teardown that
-# then hangs has no limit at all: in CI, a failed server test left its websocket open, the
-# test client's exit waited for ever, and the run stopped at CI's own limit without naming the
-# test. This watchdog covers the whole test, teardown included, past that point: it prints
-# every thread's stack and ends the process, which pytest-xdist reports as the worker crashing
-# in that test (naming it) before it starts another worker and goes on.
-WATCHDOG_SECONDS = 420.0  # beyond pytest-timeout's 300, which answers first when it can
+# its timer as soon as a test has failed (it makes way for a debugger), and so does pytest's
+# own faulthandler timeout, so a teardown that then hangs has no limit at all: in CI, a failed
+# server test left its websocket open, the test client's exit waited for ever, and the run
+# stopped at CI's own limit without naming the test. This watchdog, a timer of its own that
+# nothing else cancels, covers the whole test, teardown included: past its time it prints the
+# test's name and every thread's stack and ends the process, which pytest-xdist reports as the
+# worker crashing in that test before it starts another worker and goes on.
+# Beyond pytest-timeout's 300 s, which answers first when it can ($BOARDCT_TEST_WATCHDOG: the
+# test of the watchdog itself, tests/test_watchdog.py, sets a short one).
+WATCHDOG_SECONDS = float(os.environ.get("BOARDCT_TEST_WATCHDOG", "420"))
+
+
+def _watchdog_fires(item: pytest.Item) -> None:
+    capman = item.config.pluginmanager.getplugin("capturemanager")
+    with contextlib.suppress(Exception):  # what the test printed is let go: the stacks matter
+        capman.suspend_global_capture(in_=True)
+    sys.stderr.write(f"\nwatchdog: {item.nodeid} still running after {WATCHDOG_SECONDS:g} s "
+                     "(pytest-timeout had stopped watching it); every thread's stack:\n")
+    sys.stderr.flush()
+    faulthandler.dump_traceback(file=sys.stderr, all_threads=True)
+    sys.stderr.flush()
+    os._exit(1)
 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
-    faulthandler.dump_traceback_later(WATCHDOG_SECONDS, exit=True)
+    timer = threading.Timer(WATCHDOG_SECONDS, _watchdog_fires, args=(item,))
+    timer.daemon = True
+    timer.start()
     try:
         yield
     finally:
-        faulthandler.cancel_dump_traceback_later()
+        timer.cancel()
 
 
 def _close_left_websockets(client_class: type) -> None:
