@@ -26,7 +26,7 @@ from server_live import free_port  # noqa: E402
 
 from boardct.server.app import create_app  # noqa: E402
 from boardct.server.config import ServerConfig  # noqa: E402
-from conftest import API, Api  # noqa: E402
+from conftest import API, NO_MOVE_QUOTA, Api  # noqa: E402
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -146,12 +146,12 @@ def notice_app(db_url: str, smtp_url: str | None, **settings: Any) -> TestClient
     127.0.0.1, where the test's webhook listens); the sender does not run by itself
     (`notice_send=False`): each test sends with `send(client)`, so what is sent when is
     certain. Back-off and throttle are short unless `settings` say otherwise. The move
-    quota is off (the tests play random games at machine speed: conftest.NO_MOVE_QUOTA)."""
+    quota is off unless `quotas` names it (conftest.NO_MOVE_QUOTA)."""
     values: dict[str, Any] = {"notice_send": False, "notice_backoff": 0.01,
                               "notice_private_urls": True,  # the webhook is on 127.0.0.1
                               "notice_attempts": 3, "notice_throttle": 0,
                               "public_url": "http://games.test"} | FAST_HASH | settings
-    values["quotas"] = {"move": "none"} | settings.get("quotas", {})
+    values["quotas"] = NO_MOVE_QUOTA | settings.get("quotas", {})
     config = ServerConfig(db_url=db_url, agent_workers=0, smtp_url=smtp_url, **values)
     return TestClient(create_app(config))
 
