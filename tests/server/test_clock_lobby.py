@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import time
+from typing import Any
 
 from clock_helpers import app_on, caught_reminders, deadline, live, run, service, time_runs_out
 from server_live import WAIT, Seat, create_game, get_state
@@ -185,3 +186,32 @@ def test_a_seat_that_handed_in_its_orders_is_not_reminded(db_url):
             run(api, clocks.fire_reminders, service(api),
                 when - dt.timedelta(hours=2) + dt.timedelta(seconds=1))
         assert sorted(sent) == [(gid, 0, 2.0), (gid, 2, 2.0)]
+
+
+def test_an_ended_game_shows_no_deadline_before_the_keeper_clears_it(db_url):
+    """The race CI found: a deadline ends the game (a loss for the seat to move), and a state
+    read in the moment before the background listener clears `deadline_at` showed a clock
+    still running in a game that is over. The state built right after the ending, before any
+    background task has run, has none; the column is cleared once the listener has run."""
+    with app_on(db_url) as api:
+        made = api.create("fieldshift", [{"kind": "human", "name": n} for n in ("Ann", "Bob")],
+                          move_time=2 * DAY, on_timeout="loss", creator_seat=None)
+        gid, tokens = made["game_id"], [s["token"] for s in made["seats"]]
+        for token in tokens:
+            api.state(gid, token)  # both seats taken: the clock starts
+        api.settle()
+        assert deadline(api.state(gid, tokens[0])) is not None
+        svc = service(api)
+
+        async def end_and_look() -> tuple[dict, Any]:
+            game = await svc.get(gid)
+            seat = game.state.current_players()[0]
+            await svc.end(gid, "timeout", seat)
+            return svc.state_message(game, seat), game.deadline_at  # no await in between
+
+        msg, column = run(api, end_and_look)
+        assert column is not None, "the listener ran first: this test no longer shows the race"
+        assert msg["over"] and msg["deadline"] is None
+        api.settle()
+        assert live(api, gid).deadline_at is None
+        assert api.state(gid, tokens[1])["deadline"] is None
