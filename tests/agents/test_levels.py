@@ -122,6 +122,37 @@ def test_greedy_with_eps_plays_some_random_moves_and_eps_0_is_greedy():
         make("greedy:eps=2")
 
 
+@pytest.mark.parametrize("game_id", ["shift", "ctf2187", "fieldshift"])
+def test_search_with_eps_plays_a_share_at_random_and_eps_0_is_the_search(game_id):
+    """`search:eps=E` (CTF 2187's level 4) plays a share E of its decisions at random, without
+    searching them, and the others as the search does: its coins are a stream of their own,
+    so with `eps=0` every move from a seed is the plain search's."""
+    state = walk(registry.get(game_id).new(seed=4, names=("A", "B")), 3, seed=4)
+    p = state.current_players()[0]
+    spec = "search:iters=20"
+    plain = [make(spec, seed=s).select(state.clone(), p) for s in range(6)]
+    assert plain == [make(spec + ",eps=0", seed=s).select(state.clone(), p) for s in range(6)]
+    legal = state.legal_actions(p)
+    noisy = []
+    for s in range(30):
+        agent = make(spec + ",eps=1", seed=s)
+        noisy.append(agent.select(state.clone(), p))
+        assert agent.last_iterations == 0  # not searched
+    assert set(noisy) <= set(legal) and len(set(noisy)) > len(set(plain))
+    half = make(spec + ",eps=0.5", seed=9)
+    searched = []
+    for _ in range(40):
+        half.select(state.clone(), p)
+        searched.append(half.last_iterations > 0)
+    assert 8 <= sum(searched) <= 32  # about half of them searched
+    one, two = make(spec + ",eps=0.5", seed=9), make(spec + ",eps=0.5", seed=9)
+    assert [one.select(state.clone(), p) for _ in range(6)] == \
+        [two.select(state.clone(), p) for _ in range(6)]  # a seed fixes the moves
+    for bad in ("search:eps=1.5", "search:eps=-0.1"):
+        with pytest.raises(BoardctError):
+            make(bad)
+
+
 # -- play ------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("game_id", GAMES)
 @pytest.mark.parametrize("n", range(1, LEVELS + 1))

@@ -55,6 +55,13 @@ def make(spec: str, seed: int = 0) -> Agent:
     name, _, params = spec.partition(":")
     factory = _AGENTS.get(name.strip())
     if factory is None:
+        # a game's package may register an agent of its own (CTF 2187's `sparring`): load
+        # the installed games, then look again
+        from boardct.core import registry
+
+        registry.all_games()
+        factory = _AGENTS.get(name.strip())
+    if factory is None:
         raise BoardctError(f"unknown agent {name!r} (known: {', '.join(names())})")
     kwargs: dict[str, Any] = {"seed": seed}
     for part in filter(None, (p.strip() for p in params.split(","))):

@@ -12,7 +12,9 @@ against it, the arena's Bradley-Terry fit), from what the steps measured in each
 game (docs/agents.md, "The strength ladder"): random; greedy with half its decisions random
 where that is a step of its own (not in Shift, whose dice make it level with both of its
 neighbours, nor in CTF 2187, where greedy itself is level with random); greedy (one ply of
-the game's evaluation); `search` at a small budget; `search` at a CPU second a move. The top
+the game's evaluation); `search` at a small budget; `search` at a CPU second a move (CTF
+2187 names a row of its own: two levels below random, then the search with a share of its
+decisions random, `eps`, as a chess engine's skill levels are made). The top
 levels name `search`, the strongest search of each game, so an improvement to it raises
 them without a change here. Budgets are CPU seconds (`cpu=`), so a level plays as well on a
 busy machine as on an idle one, only slower, or a fixed number of iterations (`iters=`) for
@@ -43,7 +45,10 @@ LADDERS: dict[str, tuple[str, ...]] = {
     # are above five, and a CPU second far above twenty (docs/agents.md, the ladder measured
     # at the real budgets)
     "hidden": ("random", "greedy", "search:iters=5", "search:iters=20", "search:cpu=1"),
-    # CTF 2187: greedy plays as random does, the search's own ranking of orders does not
+    # A simultaneous game without a row of its own (the sixth test game). CTF 2187 names its
+    # own (games/ctf2187/state.py): there greedy plays as random does and the search gains
+    # too little from time for steps between budgets, so its row starts below random and
+    # weakens the search with random decisions (`eps`) instead
     "simultaneous": ("random", "search:iters=4", "search:cpu=0.03", "search:cpu=0.2",
                      "search:cpu=1"),
 }

@@ -63,6 +63,8 @@ from boardct.core.rng import Rng
 
 # The most applies one listing of a move's chance may take before the move is sampled instead.
 DEFAULT_CHANCE = 64
+# Mixed into the seed for the coins of `eps` (any constant: it keeps them apart from the search's).
+EPS_STREAM = 0x6570735F636F696E
 # Steps of other players' default orders in a simultaneous prior before it gives up (a game
 # whose turn never completes on them).
 SIM_STEPS = 64
@@ -218,11 +220,20 @@ class SearchAgent(MCTSAgent):
                  depth: int = 0, prior: int = 1000, cpu: float = 0.0, early: int = 1,
                  reuse: int = 1, wide: int = 100, im: float = 1.0,
                  chance: int = DEFAULT_CHANCE, pw: float = 1.5, sprior: int = 2,
-                 open: int = 1):
+                 open: int = 1, eps: float = 0.0):
         super().__init__(seed=seed, iters=iters, time=time, c=c, depth=depth, prior=prior,
                          cpu=cpu, early=early, reuse=reuse, wide=wide, im=im)
         if chance < 0 or pw <= 0 or sprior < 0:
             raise ValueError("search needs chance >= 0, pw > 0 and sprior >= 0")
+        if not 0.0 <= eps <= 1.0:
+            raise ValueError("search needs 0 <= eps <= 1")
+        # the share of decisions played at random instead of searched: a strength dial for
+        # the ladder where the search itself gains too little from time to make its steps
+        # (CTF 2187, agents/levels.py), as a chess engine's skill levels play weaker moves on
+        # purpose. Its coins come from a stream of their own, so the search's own choices
+        # from a seed are those of `eps=0`.
+        self.eps = float(eps)
+        self._eps_rng = Rng(seed ^ EPS_STREAM)
         self.chance = int(chance)
         self.pw = float(pw)
         self.sprior = int(sprior)
@@ -231,10 +242,10 @@ class SearchAgent(MCTSAgent):
 
     def select(self, state: State, player: int) -> Action:
         legal = state.legal_actions(player)
-        if len(legal) == 1:
+        if len(legal) == 1 or (self.eps and self._eps_rng.random() < self.eps):
             self.last_iterations = 0
             self._last = None
-            return legal[0]
+            return legal[0] if len(legal) == 1 else self._eps_rng.choice(legal)
         if _exact(state) and state.current_players() == (player,):
             return self._select_exact(state, player)
         game = state.game

@@ -1065,6 +1065,13 @@ class CtfGame(Game):
     has_chance = True
     simultaneous = True
     help_text = HELP
+    # The strength ladder (agents/levels.py). The search gains little from time here (0.03
+    # and 1 CPU s within some 80 Elo) and random sheets are only some 320 Elo below it, so
+    # the levels below the search are random sheets with a share of turns held still
+    # (`sparring`, sparring.py) and the search with a share of its decisions random (`eps`):
+    # docs/agents.md, "The strength ladder", session 14.
+    agent_levels = ("sparring:hold=0.9", "sparring:hold=0.5", "random",
+                    "search:cpu=0.2,eps=0.45", "search:cpu=1")
     options = (
         Option("turn_limit", 10, "the game ends after this turn (CTF-39)", type=int,
                minimum=1, maximum=MAX_TURNS),
