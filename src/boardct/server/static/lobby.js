@@ -45,8 +45,10 @@ function optionField(opt) {
   return el("div", { class: "field" }, el("label", { for: id }, opt.name), input, opt.help ? el("p", { class: "help" }, opt.help) : "");
 }
 
-// The strength ladder's levels as the lobby offers them (`level=N`, docs/agents.md).
-const STRENGTHS = [[1, "random moves"], [2, "a beginner"], [3, "one move ahead"], [4, "a short search"], [5, "the strongest (about a second a move)"]];
+// The strength ladder's levels as the lobby offers them (`level=N`, docs/agents.md). The words
+// hold in every game: what each level plays differs by game (CTF 2187's level 1 mostly holds
+// still, FieldShift's plays random moves), each about 100 Elo or more above the one below.
+const STRENGTHS = [[1, "the weakest"], [2, "a beginner"], [3, "a casual player"], [4, "a good player"], [5, "the strongest (about a second a move)"]];
 const DEFAULT_LEVEL = 5;
 
 function seatRow(i, kind) {
