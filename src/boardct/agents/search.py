@@ -29,7 +29,9 @@
   statistics; the joint choice leads to the child. The determinization's orders of the other
   players for this turn are withdrawn (`State.open_orders`), so the search decides them too,
   each player maximising its own reward, instead of taking the sample the determinization drew.
-  The order space is narrowed by the game's own evaluation: within `sprior` turns of the root
+  The orders weighed are the game's `State.search_actions` (its legal list, and in CTF 2187
+  plans of the search's own beyond the numbered menu). The order space is narrowed by the
+  game's own evaluation: within `sprior` turns of the root
   each player's candidate orders are scored by playing the turn out with the other players on
   their first legal orders (a game lists its default first: CTF 2187's standing orders) and
   reading `Game.evaluate_all`; deeper nodes order them by the scores seen so far. Only the best
@@ -250,7 +252,7 @@ class SearchAgent(MCTSAgent):
             return self._select_exact(state, player)
         game = state.game
         if game.simultaneous or (game.perfect_information and game.has_chance and self.chance):
-            return self._select_search(state, player, legal)
+            return self._select_search(state, player, state.search_actions(player))
         # hidden information and sequential turns (Hills): nothing above applies, and this
         # search measured no better than `mcts`'s there, so it is `mcts`'s search
         return self._select_info(state, player, legal)
@@ -326,7 +328,7 @@ class SearchAgent(MCTSAgent):
                 break
             if len(players) == 1:
                 p = players[0]
-                legal = s.legal_actions(p)
+                legal = s.search_actions(p)
                 if node.edges is None:
                     rewards = self._expand_node(s, p, node, legal)
                     break
@@ -452,7 +454,7 @@ class SearchAgent(MCTSAgent):
         node.kids = {}
         gp = self._gp
         for p in players:
-            legal = s.legal_actions(p)
+            legal = s.search_actions(p)
             if ply < self.sprior and len(legal) > 1:
                 scores = self._sim_scores(s, p, legal)
                 for a, v in zip(legal, scores, strict=True):
@@ -498,7 +500,7 @@ class SearchAgent(MCTSAgent):
         for p in players:
             st = stats.setdefault(p, {})
             ranked = order.setdefault(p, [])
-            legal = s.legal_actions(p)
+            legal = s.search_actions(p)
             allowed = set(legal)
             for a in legal:  # legal in this determinization only: ranked last
                 if a not in st:

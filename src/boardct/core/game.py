@@ -436,6 +436,13 @@ class State(Generic[ActionT]):
     def legal_actions(self, player: int | None = None) -> list[ActionT]:
         raise NotImplementedError  # pragma: no cover
 
+    def search_actions(self, player: int | None = None) -> list[ActionT]:
+        """The actions a search agent weighs for `player` (agents/search.py): `legal_actions`,
+        unless the game lists only a fixed menu of a far larger space of lawful actions and
+        names more of them for search (CTF 2187: plans that depend on the Bot's weapons, not
+        numbered for learners). Each must be lawful here: `apply` takes it."""
+        return self.legal_actions(player)
+
     def apply(self, action: ActionT, player: int | None = None) -> list[Event]:
         """Carry out an action; return its events. On `BoardctError` nothing changed."""
         raise NotImplementedError  # pragma: no cover
