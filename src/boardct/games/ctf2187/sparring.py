@@ -1,11 +1,12 @@
 """`sparring`: CTF 2187's weakest opponent, level 1 of its strength ladder.
 
 CTF 2187's search gains little from time, so from random sheets to the best search there are
-only some 350 Elo (docs/agents.md, "The strength ladder"): too few for four steps of 100 above
-random. Its ladder therefore starts below random, with a Bot for a new commander to learn the
-order sheets against: at each of its decisions it holds (the menu's sheet that stays put and
-holds fire in all five phases) with probability `hold`, and otherwise hands in a sheet of the
-menu at random, as `random` does. It reads nothing but its own legal sheets.
+only some 320 to 410 Elo (docs/agents.md, "The strength ladder"): too few for four steps of 100
+above random with any margin. Its ladder therefore starts below random, with a Bot for a new
+commander to learn the order sheets against: at each of its decisions it holds (the menu's
+sheet that stays put and holds fire in all five phases) with probability `hold`, and
+otherwise hands in a sheet of the menu at random, as `random` does. It reads nothing but its
+own legal sheets.
 """
 
 from __future__ import annotations
