@@ -1,4 +1,4 @@
-"""CTF 2187's `sparring` agent (games/ctf2187/sparring.py), levels 1 and 2 of its strength
+"""CTF 2187's `sparring` agent (games/ctf2187/agents.py), levels 1 and 2 of its strength
 ladder: it holds still and holds fire a share `hold` of its decisions, else hands in a
 random sheet of the menu; every sheet is legal for a Bot its player owes, in a one-Bot game
 and in a game of several Bots a player; it is found by name before any game is loaded."""
@@ -14,7 +14,7 @@ from boardct.agents import make
 from boardct.arena.runner import GameSpec, play_game
 from boardct.core import registry
 from boardct.core.errors import BoardctError
-from boardct.games.ctf2187.sparring import holds_still
+from boardct.games.ctf2187.agents import holds_still
 
 GAME = registry.get("ctf2187")
 

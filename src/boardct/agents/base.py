@@ -45,6 +45,20 @@ def _value(text: str) -> Any:
     return text
 
 
+def load_games_agents() -> None:
+    """Import the agent module each installed game names (`FrontEnds.agents`), which registers
+    the game's own agents (CTF 2187's `sparring`). A game's engine never imports it: the
+    agents' layer loads it, as each front end loads the game's part for it."""
+    import importlib
+
+    from boardct.core import registry
+
+    for game in registry.all_games():
+        module = getattr(game.frontends, "agents", None)
+        if module:
+            importlib.import_module(module)
+
+
 def make(spec: str, seed: int = 0) -> Agent:
     """An agent from a spec such as "random", "mcts:iters=2000,c=1.4" or "level=3" (the
     short form of "level:n=3")."""
@@ -55,11 +69,7 @@ def make(spec: str, seed: int = 0) -> Agent:
     name, _, params = spec.partition(":")
     factory = _AGENTS.get(name.strip())
     if factory is None:
-        # a game's package may register an agent of its own (CTF 2187's `sparring`): load
-        # the installed games, then look again
-        from boardct.core import registry
-
-        registry.all_games()
+        load_games_agents()
         factory = _AGENTS.get(name.strip())
     if factory is None:
         raise BoardctError(f"unknown agent {name!r} (known: {', '.join(names())})")

@@ -2,9 +2,10 @@
 
 A game package holds two kinds of module. Its engine (rules, notation, views, tensors)
 imports only the core, so it runs headless without click or FastAPI. Its front-end parts (the
-game's own `boardct` subcommands, its server routes, its page renderer) import the small
-extension points the front ends publish (`boardct.cli.ext`, `boardct.server.ext`), and the
-front ends load them when they start. The engine never imports them: it names them here, by
+game's own `boardct` subcommands, its server routes, its page renderer, its own agents)
+import the small extension points the front ends publish (`boardct.cli.ext`,
+`boardct.server.ext`, `boardct.agents.base.register`), and the front ends load them when
+they start. The engine never imports them: it names them here, by
 module name and file name, so declaring them costs nothing and needs none of their libraries.
 """
 
@@ -26,8 +27,12 @@ class FrontEnds:
     - `web`: a folder of the game's package holding `renderer.js`, the ES module that draws the
       game's board in the browser from its view, and whatever files that module imports. The
       server serves the folder at `/static/games/<game id>/`.
+    - `agents`: a module that registers agents of the game's own with
+      `boardct.agents.base.register` (CTF 2187's `sparring`, a level of its strength ladder),
+      imported by the agents' registry when it is asked for a name it does not know.
     """
 
     cli: str | None = None
     server: str | None = None
     web: str | None = None
+    agents: str | None = None

@@ -5,7 +5,6 @@ tables (TOML) beside the code; docs/ctf2187.md for referees and players. The gam
 to boardct through the `boardct.games` entry point as `GAME`.
 """
 
-from boardct.games.ctf2187 import sparring as _sparring  # noqa: F401 - registers `sparring`
 from boardct.games.ctf2187.state import CtfGame, CtfState
 
 GAME = CtfGame()

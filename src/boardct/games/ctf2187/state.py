@@ -1115,7 +1115,7 @@ class CtfGame(Game):
     id = "ctf2187"
     title = "CTF 2187 (computer-moderated robot battle)"
     frontends = FrontEnds(cli="boardct.games.ctf2187.cli", server="boardct.games.ctf2187.server",
-                          web="web")
+                          web="web", agents="boardct.games.ctf2187.agents")
     small_options: ClassVar[dict] = {"turn_limit": 3}
     min_players = 2
     max_players = 16
@@ -1126,7 +1126,7 @@ class CtfGame(Game):
     # The strength ladder (agents/levels.py). The search gains little from time here (0.03
     # and 1 CPU s within some 80 Elo) and random sheets are only some 320-410 Elo below it, so
     # the levels below the search are random sheets with a share of turns held still
-    # (`sparring`, sparring.py) and the search with a share of its decisions random (`eps`):
+    # (`sparring`, agents.py) and the search with a share of its decisions random (`eps`):
     # docs/agents.md, "The strength ladder", session 14.
     agent_levels = ("sparring:hold=0.9", "sparring:hold=0.5", "random",
                     "search:cpu=0.2,eps=0.5", "search:cpu=1")
