@@ -165,10 +165,9 @@ class DeadlineKeeper:
         await self.service.db(write)
 
     def state_extra(self, live: Any, seat: int | None) -> dict[str, Any]:
-        """The state message's `deadline` (ISO 8601, UTC) and the limits, for every seat. A
-        game that is over has none, even in the moment between the move that ended it and
-        `on_change` clearing the column (a state read then must not show a clock running)."""
-        when = None if live.over else aware(live.deadline_at)
+        """The state message's `deadline` (ISO 8601, UTC: `Live.deadline`, none in an ended
+        game) and the limits, for every seat."""
+        when = aware(live.deadline)
         return {"deadline": when.isoformat(timespec="seconds") if when else None,
                 "move_time": live.move_time, "turn_deadline": live.turn_deadline,
                 "on_timeout": live.on_timeout} | clocks.state_extra(live, seat)

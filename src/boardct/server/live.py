@@ -185,6 +185,13 @@ class Live:
         return self.state.is_over
 
     @property
+    def deadline(self) -> dt.datetime | None:
+        """The deadline in force: none once the game is over, even in the moment between the
+        move that ended it and the deadline keeper clearing `deadline_at` (server/deadlines.py),
+        so no state message shows a clock running in an ended game."""
+        return None if self.over else self.deadline_at
+
+    @property
     def status(self) -> str:
         if self.over:
             return STATUS_OVER

@@ -297,7 +297,7 @@ def _changing(live: Live, seat: int | None,
         "prompt": prompt_for(live, seat, to_move),
         "offers": [],
         "offers_allowed": offers_allowed(live, seat),
-        "deadline": None if over else iso(live.deadline_at),  # no clock runs in an ended game
+        "deadline": iso(live.deadline),
         "over": over,
         "result": live.result if over else None,
         "rematch": live.rematch,
